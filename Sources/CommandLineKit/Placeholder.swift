@@ -1,0 +1,1 @@
+// CommandLineKit: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// JSONCore: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// JSONRPC: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// PosixSocket: placeholder until the layer lands.

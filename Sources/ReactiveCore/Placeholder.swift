@@ -1,0 +1,1 @@
+// ReactiveCore: placeholder until the layer lands.

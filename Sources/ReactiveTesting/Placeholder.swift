@@ -1,0 +1,1 @@
+// ReactiveTesting: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// VMClient: placeholder until the layer lands.

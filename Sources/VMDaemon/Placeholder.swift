@@ -1,0 +1,2 @@
+// VMDaemon: placeholder until the layer lands.
+public func vmdPlaceholder() {}

@@ -1,0 +1,1 @@
+// VMProtocol: placeholder until the layer lands.

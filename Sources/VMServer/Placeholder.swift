@@ -1,0 +1,1 @@
+// VMServer: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// VMTestSupport: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// ViewModelCatalog: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// ViewModelKit: placeholder until the layer lands.

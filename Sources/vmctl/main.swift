@@ -1,0 +1,2 @@
+// placeholder
+print("vmctl: not built yet")

@@ -1,0 +1,2 @@
+// placeholder
+print("vmd-bench: not built yet")

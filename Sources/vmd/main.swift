@@ -1,0 +1,2 @@
+// placeholder
+print("vmd: not built yet")

@@ -1,0 +1,1 @@
+// CommandLineKitTests: placeholder until the layer lands.

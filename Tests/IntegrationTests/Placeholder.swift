@@ -1,0 +1,1 @@
+// IntegrationTests: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// JSONCoreTests: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// JSONRPCTests: placeholder until the layer lands.

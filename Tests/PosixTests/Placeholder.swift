@@ -1,0 +1,1 @@
+// PosixSocketTests: placeholder until the layer lands.

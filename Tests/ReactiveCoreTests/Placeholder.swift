@@ -1,0 +1,1 @@
+// ReactiveCoreTests: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// VMServerTests: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// ViewModelCatalogTests: placeholder until the layer lands.

@@ -1,0 +1,1 @@
+// ViewModelKitTests: placeholder until the layer lands.
