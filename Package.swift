@@ -50,6 +50,7 @@ let package = Package(
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
         .testTarget(name: "ViewModelCatalogTests", dependencies: ["ViewModelCatalog", "ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
+        .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol", "JSONRPC", "JSONCore"]),
         .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",

@@ -1,2 +1,13 @@
-// placeholder
-print("vmd-bench: not built yet")
+// vmd-bench: every benchmark of vmd, each suite printing its figures as ratios against a
+// baseline measured in the same run (the machines are noisy; absolute numbers are not comparable).
+// Usage: vmd-bench [SUITE...]   (no suite: all of them)
+
+let suites: [(name: String, run: () -> Void)] = [
+    // Each layer adds its suite here: ("name", runNameBenchmarks),
+]
+
+let wanted = Array(CommandLine.arguments.dropFirst())
+for suite in suites where wanted.isEmpty || wanted.contains(suite.name) {
+    print("== \(suite.name)")
+    suite.run()
+}

@@ -1,0 +1,1 @@
+// VMProtocolTests: placeholder until the layer lands.
