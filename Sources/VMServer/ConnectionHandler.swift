@@ -1,0 +1,59 @@
+/// The seam between the transport-agnostic server and whatever carries its bytes.
+///
+/// `VMDaemon` drives a ``ConnectionHandler`` from its event loop: it reads and deframes bytes,
+/// hands every complete frame to ``ConnectionHandler/frameReceived(_:on:)``, and frames and writes
+/// whatever the handler enqueues on the connection's ``ConnectionSink``. Tests drive the same
+/// handler in-process with an in-memory sink, so dispatch is tested without a socket.
+///
+/// Threading: every call in both directions happens on the one thread that owns the server
+/// (the daemon's loop thread); neither side is Sendable.
+public protocol ConnectionHandler: AnyObject {
+    /// A peer connected. `sink` stays valid until ``connectionClosed(_:)``.
+    func connectionOpened(_ id: ConnectionID, peer: PeerIdentity, sink: any ConnectionSink)
+
+    /// One complete frame (a JSON-RPC message or batch, unframed), valid only during the call.
+    func frameReceived(_ frame: UnsafeRawBufferPointer, on id: ConnectionID)
+
+    /// The connection's pending outbound bytes fell back under the low-water mark after having
+    /// exceeded the limit: the handler may report overflow and deliver coalesced values now.
+    func connectionDrained(_ id: ConnectionID)
+
+    /// The peer went away or the transport closed the connection; release everything it owned.
+    func connectionClosed(_ id: ConnectionID)
+
+    /// The daemon is stopping: tell subscribers (e.g. `vm.closed` with reason `shutdown`) by
+    /// enqueuing on their sinks; the transport flushes what it can before closing.
+    func shutdown()
+}
+
+/// Where a handler writes messages for one connection.
+public protocol ConnectionSink: AnyObject {
+    /// Appends one complete JSON-RPC message (unframed UTF-8 JSON); the transport adds framing
+    /// (a newline, or a `Content-Length` header) and writes it in order with everything else.
+    func enqueue(message: UnsafeRawBufferPointer)
+
+    /// Bytes accepted by ``enqueue(message:)`` but not yet written to the peer.
+    var pendingBytes: Int { get }
+
+    /// Closes the connection once what is already enqueued has been written (or could not be).
+    func close()
+}
+
+/// Identifies one connection for the lifetime of the daemon process (never reused).
+public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    public var description: String { "c\(rawValue)" }
+}
+
+/// Who is on the other end, as the kernel reports it (`SO_PEERCRED`).
+public struct PeerIdentity: Hashable, Sendable {
+    public let pid: Int32
+    public let uid: UInt32
+    public let gid: UInt32
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
+}

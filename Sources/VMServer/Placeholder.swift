@@ -1,1 +1,0 @@
-// VMServer: placeholder until the layer lands.
