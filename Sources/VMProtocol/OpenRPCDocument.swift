@@ -523,8 +523,9 @@ public enum OpenRPCDocument {
           "name": "instance",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/InstanceId"
-          }
+            "type": "string"
+          },
+          "description": "Id of a live instance, as vm.create or vm.list gave it; any other string is unknownInstance."
         }
       ],
       "result": {
@@ -632,8 +633,9 @@ public enum OpenRPCDocument {
           "name": "instance",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/InstanceId"
-          }
+            "type": "string"
+          },
+          "description": "Id of a live instance, as vm.create or vm.list gave it; any other string is unknownInstance."
         },
         {
           "name": "input",
@@ -716,8 +718,9 @@ public enum OpenRPCDocument {
           "name": "instance",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/InstanceId"
-          }
+            "type": "string"
+          },
+          "description": "Id of a live instance, as vm.create or vm.list gave it; any other string is unknownInstance."
         },
         {
           "name": "action",
@@ -843,8 +846,9 @@ public enum OpenRPCDocument {
           "name": "instance",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/InstanceId"
-          }
+            "type": "string"
+          },
+          "description": "Id of a live instance, as vm.create or vm.list gave it; any other string is unknownInstance."
         },
         {
           "name": "output",
@@ -917,8 +921,9 @@ public enum OpenRPCDocument {
           "name": "instance",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/InstanceId"
-          }
+            "type": "string"
+          },
+          "description": "Id of a live instance, as vm.create or vm.list gave it; any other string is unknownInstance."
         },
         {
           "name": "outputs",
