@@ -1,1 +1,0 @@
-// VMProtocol: placeholder until the layer lands.

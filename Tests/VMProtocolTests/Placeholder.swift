@@ -1,1 +1,0 @@
-// VMProtocolTests: placeholder until the layer lands.
