@@ -1,0 +1,163 @@
+/// Parses `argv` against a ``CommandSpec``.
+///
+/// Accepted forms: `--name value`, `--name=value`, `-n value`, `-nvalue`, clusters of short
+/// flags `-abc` (the last may take a value), `--` to end options, and negative numbers
+/// (`-5`, `-0.5`) as values and arguments. Options of a command are also accepted after any of
+/// its subcommands. `--help`/`-h` anywhere, or `help [SUBCOMMAND...]` as the root's first word,
+/// returns a result with ``ParsedCommand/isHelpRequested`` set.
+public struct CommandLineParser: Sendable {
+    /// The root command; its name is the program name.
+    public var root: CommandSpec
+
+    /// Creates a parser for a root command.
+    public init(root: CommandSpec) {
+        self.root = root
+    }
+
+    /// Parses the arguments after the program name.
+    /// - Throws: ``UsageError`` saying precisely what does not fit the spec.
+    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        var state = ParserState(root: root)
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if state.optionsEnded {
+                state.words.append(word)
+                continue
+            }
+            if word == "--" {
+                state.optionsEnded = true
+            } else if word == "--help" || word == "-h" {
+                state.isHelpRequested = true
+            } else if word.hasPrefix("--") {
+                try parseLong(word, arguments, &index, &state)
+            } else if word.hasPrefix("-") && word.count > 1 && !Self.looksNumeric(word) {
+                try parseShortCluster(word, arguments, &index, &state)
+            } else if state.expectsSubcommand {
+                try enterSubcommand(word, arguments, &index, &state)
+                if state.isHelpRequested && state.helpViaSubcommand { break }
+            } else {
+                state.words.append(word)
+            }
+        }
+        return try state.finish()
+    }
+
+    // MARK: - Options
+
+    private func parseLong(
+        _ word: String, _ arguments: [String], _ index: inout Int, _ state: inout ParserState
+    ) throws(UsageError) {
+        let body = word.dropFirst(2)
+        let name: String
+        let inlineValue: String?
+        if let equals = body.firstIndex(of: "=") {
+            name = String(body[..<equals])
+            inlineValue = String(body[body.index(after: equals)...])
+        } else {
+            name = String(body)
+            inlineValue = nil
+        }
+        guard let option = state.options.first(where: { $0.long == name }) else {
+            let candidates = state.options.filter { !$0.isHidden }.map(\.long) + ["help"]
+            let suggestions = Suggestions.closest(to: name, among: candidates).map { "--" + $0 }
+            throw state.error(.unknownOption("--" + name, suggestions: suggestions))
+        }
+        if option.kind == .flag {
+            if let inlineValue {
+                throw state.error(.flagWithValue(option: option.displayName, value: inlineValue))
+            }
+            state.record(option, value: "")
+            return
+        }
+        let value: String
+        if let inlineValue {
+            value = inlineValue
+        } else {
+            value = try takeValue(for: option, arguments, &index, state)
+        }
+        try state.record(checked: value, for: option)
+    }
+
+    private func parseShortCluster(
+        _ word: String, _ arguments: [String], _ index: inout Int, _ state: inout ParserState
+    ) throws(UsageError) {
+        var rest = word.dropFirst()
+        while let letter = rest.first {
+            rest = rest.dropFirst()
+            guard let option = state.options.first(where: { $0.short == letter }) else {
+                let inCluster = word.count > 2 ? " (in '\(word)')" : ""
+                throw state.error(.unknownOption("-\(letter)\(inCluster)", suggestions: []))
+            }
+            if option.kind == .flag {
+                state.record(option, value: "")
+                continue
+            }
+            // A value option consumes the rest of the cluster (`-sPATH`, `-s=PATH`) or the next word.
+            let attached = rest.first == "=" ? rest.dropFirst() : rest
+            let value: String
+            if attached.isEmpty {
+                value = try takeValue(for: option, arguments, &index, state)
+            } else {
+                value = String(attached)
+            }
+            try state.record(checked: value, for: option)
+            return
+        }
+    }
+
+    /// The next word as the value of `option`, unless it is missing or looks like an option.
+    private func takeValue(
+        for option: OptionSpec, _ arguments: [String], _ index: inout Int, _ state: ParserState
+    ) throws(UsageError) -> String {
+        guard index < arguments.count else {
+            throw state.error(.missingValue(option: option.displayName, valueName: option.valueName, nextWord: nil))
+        }
+        let next = arguments[index]
+        if next.hasPrefix("-") && next.count > 1 && !Self.looksNumeric(next) {
+            throw state.error(.missingValue(option: option.displayName, valueName: option.valueName, nextWord: next))
+        }
+        index += 1
+        return next
+    }
+
+    // MARK: - Subcommands
+
+    private func enterSubcommand(
+        _ word: String, _ arguments: [String], _ index: inout Int, _ state: inout ParserState
+    ) throws(UsageError) {
+        if let subcommand = state.current.subcommand(named: word) {
+            state.enter(subcommand)
+            return
+        }
+        if word == "help" && state.chain.count == 1 {
+            // `help a b` shows help for `a b`: the remaining words are a subcommand path.
+            state.isHelpRequested = true
+            state.helpViaSubcommand = true
+            while index < arguments.count {
+                let name = arguments[index]
+                index += 1
+                if name.hasPrefix("-") { continue }  // `help get --json`: options do not matter here
+                guard let subcommand = state.current.subcommand(named: name) else {
+                    throw state.unknownSubcommand(name)
+                }
+                state.enter(subcommand)
+            }
+            return
+        }
+        throw state.unknownSubcommand(word)
+    }
+
+    /// `-5`, `-12`, `-0.5`, `-1e3`: a word starting with a dash that is a number, not an option.
+    static func looksNumeric(_ word: String) -> Bool {
+        let body = word.utf8.dropFirst()
+        guard let first = body.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: ".")
+        else { return false }
+        return body.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+                || byte == UInt8(ascii: "_")
+        }
+    }
+}
