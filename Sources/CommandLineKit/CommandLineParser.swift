@@ -62,6 +62,9 @@ public struct CommandLineParser: Sendable {
         guard let option = state.options.first(where: { $0.long == name }) else {
             let candidates = state.options.filter { !$0.isHidden }.map(\.long) + ["help"]
             let suggestions = Suggestions.closest(to: name, among: candidates).map { "--" + $0 }
+            if suggestions.isEmpty, let owner = Self.descendant(of: state.chain, declaring: name) {
+                throw state.error(.optionBeforeSubcommand("--" + name, owner: owner))
+            }
             throw state.error(.unknownOption("--" + name, suggestions: suggestions))
         }
         if option.kind == .flag {
@@ -87,8 +90,8 @@ public struct CommandLineParser: Sendable {
         while let letter = rest.first {
             rest = rest.dropFirst()
             guard let option = state.options.first(where: { $0.short == letter }) else {
-                let inCluster = word.count > 2 ? " (in '\(word)')" : ""
-                throw state.error(.unknownOption("-\(letter)\(inCluster)", suggestions: []))
+                if word.count > 2 { throw state.error(.unknownOptionInCluster("-\(letter)", cluster: word)) }
+                throw state.error(.unknownOption("-\(letter)", suggestions: []))
             }
             if option.kind == .flag {
                 state.record(option, value: "")
@@ -147,6 +150,22 @@ public struct CommandLineParser: Sendable {
             return
         }
         throw state.unknownSubcommand(word)
+    }
+
+    /// The full name (`vmctl create`) of the first subcommand below `chain` that declares the
+    /// option `long`, searched breadth first.
+    static func descendant(of chain: [CommandSpec], declaring long: String) -> String? {
+        var queue = [(chain.map(\.name), chain[chain.count - 1])]
+        while !queue.isEmpty {
+            let (path, command) = queue.removeFirst()
+            for subcommand in command.subcommands where !subcommand.isHidden {
+                if subcommand.options.contains(where: { $0.long == long && !$0.isHidden }) {
+                    return (path + [subcommand.name]).joined(separator: " ")
+                }
+                queue.append((path + [subcommand.name], subcommand))
+            }
+        }
+        return nil
     }
 
     /// `-5`, `-12`, `-0.5`, `-1e3`: a word starting with a dash that is a number, not an option.

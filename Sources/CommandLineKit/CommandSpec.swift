@@ -118,14 +118,13 @@ public struct CommandSpec: Sendable, Hashable {
         }
         var sawOptional = false
         for (index, argument) in arguments.enumerated() {
-            switch argument.arity {
-            case .required where sawOptional:
+            if argument.arity == .required && sawOptional {
                 problems.append("\(path): required argument \(argument.name) follows an optional one")
-            case .variadic where index != arguments.count - 1:
-                problems.append("\(path): variadic argument \(argument.name) is not last")
-            case .optional, .variadic: sawOptional = true
-            case .required: break
             }
+            if argument.arity == .variadic && index != arguments.count - 1 {
+                problems.append("\(path): variadic argument \(argument.name) is not last")
+            }
+            if argument.arity != .required { sawOptional = true }
         }
         if !arguments.isEmpty && !subcommands.isEmpty {
             problems.append("\(path): a command takes either arguments or subcommands, not both")

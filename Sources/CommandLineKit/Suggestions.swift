@@ -4,8 +4,8 @@
 /// most common typo, two transposed letters (`--jsno`), costs 1 like a single wrong letter.
 public enum Suggestions {
     /// The candidates closest to `word`, nearest first, among those close enough to be a
-    /// plausible typo (at most one edit per three characters, at least one edit allowed).
-    /// Ties keep the order of `candidates`.
+    /// plausible typo (at most one edit per three characters, at least one edit allowed), then
+    /// those that start with `word` (two characters or more). Ties keep the order of `candidates`.
     public static func closest(to word: String, among candidates: [String]) -> [String] {
         let typed = Array(word.unicodeScalars)
         let threshold = max(1, typed.count / 3)
@@ -16,8 +16,15 @@ public enum Suggestions {
                 best.append((distance, candidate))
             }
         }
-        guard let smallest = best.map(\.distance).min() else { return [] }
-        return best.filter { $0.distance == smallest }.map(\.candidate)
+        var result: [String] = []
+        if let smallest = best.map(\.distance).min() {
+            result = best.filter { $0.distance == smallest }.map(\.candidate)
+        }
+        // A prefix is what an impatient typist leaves: `stat` may well mean `status`.
+        if typed.count >= 2 {
+            result += candidates.filter { $0 != word && $0.hasPrefix(word) && !result.contains($0) }
+        }
+        return result
     }
 
     /// The optimal-string-alignment distance between two scalar sequences.

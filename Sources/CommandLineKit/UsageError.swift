@@ -14,6 +14,10 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// An option no command in the path declares; with the nearest spellings.
         case unknownOption(String, suggestions: [String])
+        /// An option of a subcommand given before that subcommand's name (`vmctl --id x create`).
+        case optionBeforeSubcommand(String, owner: String)
+        /// An unknown letter inside a cluster of short options, such as `x` in `-jxv`.
+        case unknownOptionInCluster(String, cluster: String)
         /// A word in subcommand position that names no subcommand; with the nearest names.
         case unknownSubcommand(String, suggestions: [String])
         /// A command that has subcommands was given none; with the available names.
@@ -56,6 +60,10 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .unknownOption(let option, let suggestions):
             return "unknown option '\(option)'" + didYouMean(suggestions)
+        case .optionBeforeSubcommand(let option, let owner):
+            return "option '\(option)' belongs to '\(owner)'; write it after '\(owner)'"
+        case .unknownOptionInCluster(let option, let cluster):
+            return "unknown option '\(option)' in '\(cluster)'"
         case .unknownSubcommand(let word, let suggestions):
             return "unknown subcommand '\(word)' for '\(commandName)'" + didYouMean(suggestions)
         case .missingSubcommand(let available):
