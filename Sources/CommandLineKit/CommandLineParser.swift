@@ -23,7 +23,12 @@ public struct CommandLineParser: Sendable {
             let word = arguments[index]
             index += 1
             if state.optionsEnded {
-                state.words.append(word)
+                // `--` ends options, not the command path: `vmctl -- send c1 -x` still selects `send`.
+                if state.expectsSubcommand {
+                    try enterSubcommand(word, arguments, &index, &state)
+                } else {
+                    state.words.append(word)
+                }
                 continue
             }
             if word == "--" {

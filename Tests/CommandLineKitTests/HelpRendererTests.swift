@@ -102,6 +102,34 @@ struct HelpRendererTests {
             """)
     }
 
+    @Test("a program without subcommands gets no subcommand table and no help row")
+    func leafRootGolden() {
+        let vmd = CommandSpec(
+            name: "vmd", summary: "Host view models over JSON-RPC on a Unix socket.",
+            options: [
+                .value("slow-client", valueName: "POLICY", default: "coalesce",
+                       allowedValues: ["coalesce", "disconnect"],
+                       help: "What to do with a client that does not read its notifications fast enough.",
+                       environment: "VMD_SLOW_CLIENT", configKey: "slow-client"),
+                .flag("print-config", help: "Print the effective configuration and where each value came from."),
+                .flag("trace", help: "Internal.", isHidden: true),
+            ])
+        #expect(HelpRenderer(root: vmd).help(for: []) == """
+            Host view models over JSON-RPC on a Unix socket.
+
+            Usage: vmd [options]
+
+            Options:
+                  --slow-client POLICY  What to do with a client that does not read its
+                                        notifications fast enough. (one of: coalesce,
+                                        disconnect; default: coalesce; env: VMD_SLOW_CLIENT)
+                  --print-config        Print the effective configuration and where each
+                                        value came from.
+              -h, --help                Show this help.
+
+            """)
+    }
+
     @Test("hidden subcommands stay out of help, and an unknown path falls back to the deepest known command")
     func hiddenAndFallback() {
         #expect(!renderer.help(for: []).contains("debug-dump"))
