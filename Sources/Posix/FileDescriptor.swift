@@ -23,7 +23,7 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
 
     deinit {
         let value = storage.load(ordering: .relaxed)
-        if value >= 0 { _ = Glibc.close(value) }
+        if value >= 0 { _ = libcClose(value) }
     }
 
     /// The descriptor number, or -1 once closed or released.
@@ -40,7 +40,7 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
     public func close() throws {
         let value = storage.exchange(-1, ordering: .acquiringAndReleasing)
         guard value >= 0 else { return }
-        if Glibc.close(value) != 0 {
+        if libcClose(value) != 0 {
             let code = cposix_errno()
             if code != EINTR { throw SystemError(call: "close(\(value))", errno: code) }
         }
@@ -83,7 +83,7 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> ReadResult {
         let fd = rawValue
         guard let count = try retryingOnInterruptUnlessWouldBlock("read(\(fd))", {
-            Glibc.read(fd, buffer.baseAddress, buffer.count)
+            libcRead(fd, buffer.baseAddress, buffer.count)
         }) else { return .wouldBlock }
         return count == 0 ? .endOfFile : .bytes(count)
     }
@@ -93,7 +93,7 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
         let fd = rawValue
         guard let base = bytes.baseAddress, bytes.count > 0 else { return .bytes(0) }
         guard let count = try retryingOnInterruptUnlessWouldBlock("write(\(fd))", {
-            Glibc.write(fd, base, bytes.count)
+            libcWrite(fd, base, bytes.count)
         }) else { return .wouldBlock }
         return .bytes(count)
     }
