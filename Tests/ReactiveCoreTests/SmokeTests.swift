@@ -13,3 +13,25 @@ struct SmokeTests {
         #expect(source.subscriptions == [Subscription(200, 300)])
     }
 }
+
+@Suite("Action smoke")
+struct ActionSmokeTests {
+    struct Boom: Error, Equatable {}
+
+    @Test("async work hops back through the test scheduler")
+    func asyncWork() async throws {
+        let scheduler = TestScheduler()
+        let action = Action<Int, Int>(scheduler: scheduler) { input in input * 2 }
+        let elements = scheduler.createObserver(Int.self)
+        let bag = DisposeBag()
+        action.elements.subscribe(elements).disposed(by: bag)
+        let result = scheduler.createObserver(Int.self)
+        action.execute(21).subscribe(result).disposed(by: bag)
+        #expect(action.isExecuting)
+        #expect(await scheduler.waitForEnqueued(count: 1))
+        scheduler.drainEnqueued()
+        #expect(elements.values == [42])
+        #expect(result.events == [.next(0, 42), .completed(0)])
+        #expect(!action.isExecuting)
+    }
+}
