@@ -208,7 +208,7 @@ struct OperatorTests {
         #expect(disposed == 1)
     }
 
-    @Test("do runs its side effects and subscribe's closures in RxSwift's order")
+    @Test("do runs its effects before forwarding, and upstream is released before a terminal event travels on")
     func doSideEffectsOrder() {
         let log = Log()
         let subscription = Observable.just(1)
