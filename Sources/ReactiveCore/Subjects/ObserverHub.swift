@@ -5,10 +5,15 @@
 /// the next event. An event sent while an event is being delivered (re-entrantly, by an
 /// observer) is queued and delivered once the current delivery finished, so every observer
 /// sees the events in the same order.
+///
+/// Exclusivity: stored properties are `@exclusivity(unchecked)` (dynamic checks dominated the
+/// event path). Safe because every access is instantaneous: observers are copied into locals
+/// before they are called, arrays are mutated by single calls that run no user code, and
+/// re-entrant sends only append to `pending`, which no access spans.
 final class ObserverHub<Element> {
     /// One subscription to the subject; disposing it removes the observer.
     final class Entry: Cancelable {
-        var observer: AnyObserver<Element>?
+        @exclusivity(unchecked) var observer: AnyObserver<Element>?
         weak var hub: ObserverHub?
 
         init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
@@ -25,9 +30,9 @@ final class ObserverHub<Element> {
         }
     }
 
-    private(set) var entries: ContiguousArray<Entry> = []
-    private var isDelivering = false
-    private var pending: [Event<Element>] = []
+    @exclusivity(unchecked) private(set) var entries: ContiguousArray<Entry> = []
+    @exclusivity(unchecked) private var isDelivering = false
+    @exclusivity(unchecked) private var pending: [Event<Element>] = []
 
     var hasObservers: Bool { !entries.isEmpty }
 
@@ -72,7 +77,7 @@ final class ObserverHub<Element> {
         let snapshot = entries
         if case .next = event {
             for entry in snapshot {
-                entry.observer?.on(event)
+                if let observer = entry.observer { observer.on(event) }
             }
         } else {
             // A terminal event: the subject forgets its observers (breaking cycles).
