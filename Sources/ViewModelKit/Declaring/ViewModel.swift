@@ -28,12 +28,12 @@ public protocol ViewModel: SendableMetatype {
     /// The declaration of the inputs, outputs and actions, in wire order.
     associatedtype Ports: ViewModelPorts
     /// The creation arguments (`vm.create`'s `args`); their `jsonSchema` is published as is.
-    associatedtype Arguments: JSONConvertible & SendableMetatype = NoArguments
+    associatedtype Arguments: JSONConvertible = NoArguments
     /// What the view model is given to do its work (an authentication service, a store).
     /// Services are called from `async` work, hence `Sendable`.
     associatedtype Services: Sendable = Void
     /// What `init` receives besides the ports.
-    typealias Context = ViewModelContext<Arguments, Services>
+    typealias Context = ViewModelContext<Self>
 
     /// The type's wire name; defaults to the Swift type's name.
     static var typeName: String { get }

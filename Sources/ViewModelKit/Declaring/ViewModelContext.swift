@@ -5,13 +5,13 @@ import ReactiveCore
 /// the scheduler its graph lives on, its lifetime bag, and a way to open child instances.
 ///
 /// Everything here is used on the scheduler's thread (the daemon's loop), like the graph.
-public struct ViewModelContext<Arguments, Services> {
+public struct ViewModelContext<VM: ViewModel> {
     /// The instance's id (`"login-1"`).
     public let id: String
     /// The decoded creation arguments (omitted members took their defaults).
-    public let args: Arguments
+    public let args: VM.Arguments
     /// The services injected when the type was registered (or by the test).
-    public let services: Services
+    public let services: VM.Services
     /// The instance's scheduler: async work hands its results back through it.
     public let scheduler: any SerialScheduler
     /// The instance's lifetime: disposed when the instance is destroyed. Ports put their
@@ -22,8 +22,8 @@ public struct ViewModelContext<Arguments, Services> {
     /// A context from its parts (the host and ``ViewModelHarness`` build these).
     public init(
         id: String,
-        args: Arguments,
-        services: Services,
+        args: VM.Arguments,
+        services: VM.Services,
         scheduler: any SerialScheduler,
         bag: DisposeBag,
         openChild: @escaping (_ type: String, _ args: JSONValue) throws(ViewModelError) -> String
