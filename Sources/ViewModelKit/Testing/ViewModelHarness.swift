@@ -23,6 +23,12 @@ public final class ViewModelHarness<VM: ViewModel> {
         public let args: JSONValue
         /// The id handed back to the view model (`"sendreceipt-1"`).
         public let id: String
+
+        public init(type: String, args: JSONValue, id: String) {
+            self.type = type
+            self.args = args
+            self.id = id
+        }
     }
 
     /// The view model's ports: push into inputs, watch outputs, execute actions.
