@@ -25,6 +25,12 @@ public struct JSONObject: Sendable {
         members.reserveCapacity(capacity)
     }
 
+    /// An object over members whose keys are known to be unique (the parser checked).
+    init(uniqueMembers: [(key: String, value: JSONValue)]) {
+        members = uniqueMembers
+        if members.count > JSONObject.indexThreshold { rebuildIndex() }
+    }
+
     /// An object holding `pairs` in order; a repeated key keeps its first position and last value.
     public init(_ pairs: some Sequence<(String, JSONValue)>) {
         members = []
