@@ -16,7 +16,7 @@ public struct JSONParser: ~Copyable {
     /// Members and elements of the containers being parsed, stacked: each container collects
     /// into the top of these and is then created with its exact size in one allocation,
     /// instead of growing its own array 1, 2, 4, 8… (fewer allocations, no slack kept).
-    var memberStack: [(key: String, value: JSONValue)] = []
+    var memberStack: [JSONObject.Member] = []
     var elementStack: [JSONValue] = []
 
     init(base: UnsafePointer<UInt8>, count: Int, options: JSONParseOptions) {
@@ -69,12 +69,16 @@ public struct JSONParser: ~Copyable {
 
     @inline(__always)
     mutating func skipWhitespace() {
-        while position < end {
-            switch base[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
-            default: return
+        var index = position
+        while index < end {
+            switch base[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default:
+                position = index
+                return
             }
         }
+        position = index
     }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -197,7 +201,7 @@ public struct JSONParser: ~Copyable {
                 }
                 memberStack[existing].value = value
             } else {
-                memberStack.append((key, value))
+                memberStack.append(JSONObject.Member(key: key, value: value))
             }
             skipWhitespace()
             guard position < end else {
