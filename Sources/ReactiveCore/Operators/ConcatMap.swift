@@ -82,8 +82,10 @@ final class ConcatMapSink<Input, Output>: Sink<Output> {
                 waitingStart = 0
             }
             subscribeInner(next)
-        } else if isSourceDone {
-            forwardCompleted()
+        } else {
+            // Release the finished inner's resources now.
+            inner.disposable = Disposables.create()
+            if isSourceDone { forwardCompleted() }
         }
     }
 

@@ -13,7 +13,10 @@
 final class ObserverHub<Element> {
     /// One subscription to the subject; disposing it removes the observer.
     final class Entry: Cancelable {
-        @exclusivity(unchecked) var observer: AnyObserver<Element>?
+        /// A `let`, so calling it needs no retain; the entry is freed (with it) once the
+        /// hub dropped it and the subscriber released its disposable.
+        let observer: AnyObserver<Element>
+        @exclusivity(unchecked) private(set) var isDisposed = false
         weak var hub: ObserverHub?
 
         init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
@@ -21,13 +24,13 @@ final class ObserverHub<Element> {
             self.hub = hub
         }
 
-        var isDisposed: Bool { observer == nil }
-
         func dispose() {
-            guard observer != nil else { return }
-            observer = nil
+            guard !isDisposed else { return }
+            isDisposed = true
             hub?.remove(self)
         }
+
+        fileprivate func end() { isDisposed = true }
     }
 
     @exclusivity(unchecked) private(set) var entries: ContiguousArray<Entry> = []
@@ -76,16 +79,15 @@ final class ObserverHub<Element> {
         guard prepare(event) else { return }
         let snapshot = entries
         if case .next = event {
-            for entry in snapshot {
-                if let observer = entry.observer { observer.on(event) }
+            for entry in snapshot where !entry.isDisposed {
+                entry.observer.on(event)
             }
         } else {
             // A terminal event: the subject forgets its observers (breaking cycles).
             entries = []
-            for entry in snapshot {
-                let observer = entry.observer
-                entry.observer = nil
-                observer?.on(event)
+            for entry in snapshot where !entry.isDisposed {
+                entry.end()
+                entry.observer.on(event)
             }
         }
     }
