@@ -7,14 +7,16 @@ import JSONRPC
 ///
 /// Bands (PROTOCOL.md §10):
 /// - -32768…-32000 is JSON-RPC's reserved band: -32700 and -32600…-32603 are its standard
-///   errors; -32800 is LSP's `RequestCancelled`, which vmd borrows for `$/cancelRequest`.
+///   errors.
+/// - -32800 is LSP's `RequestCancelled` (just below the reserved band), which vmd borrows for
+///   `$/cancelRequest` as LSP clients expect.
 /// - -31099…-31000 is vmd's application band, deliberately outside the reserved one.
 public struct VMErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: Int
 
     public init(rawValue: Int) { self.rawValue = rawValue }
 
-    // MARK: JSON-RPC's reserved band
+    // MARK: JSON-RPC's standard errors, and LSP's cancellation
 
     /// -32700: the frame is not valid JSON or UTF-8; a malformed LSP header.
     public static let parseError = VMErrorCode(rawValue: -32700)
