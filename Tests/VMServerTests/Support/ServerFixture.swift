@@ -43,7 +43,7 @@ final class ServerFixture {
 final class TestClient {
     let id: ConnectionID
     let sink = MemorySink()
-    unowned let fixture: ServerFixture
+    let fixture: ServerFixture
     private var nextID: Int64 = 0
 
     init(id: ConnectionID, fixture: ServerFixture) {
@@ -102,7 +102,9 @@ final class TestClient {
     /// The response with integer id `id` among the messages so far; the others stay for ``take()``.
     func response(to id: Int64) -> JSONValue? {
         var found: JSONValue?
-        for message in sink.take() {
+        let earlier = pendingMessages
+        pendingMessages = []
+        for message in earlier + sink.take() {
             if found == nil, message["id"] == .integer(id), message["method"] == nil {
                 found = message
             } else {
