@@ -12,8 +12,9 @@ final class Outbox {
     let slowClient: SlowClientMode
     let scheduler: any SerialScheduler
     let log: (ServerLogEvent) -> Void
-    /// Open monitors, in opening order.
-    var monitors: [Monitor] = []
+    /// Open monitors, in opening order. (Unchecked exclusivity: read on every message; edited
+    /// only by whole-statement appends and removals, and iterated through a copy.)
+    @exclusivity(unchecked) var monitors: [Monitor] = []
     private var scratch: [UInt8] = []
     private var monitorScratch: [UInt8] = []
 
@@ -36,6 +37,16 @@ final class Outbox {
         build(&buffer)
         send(bytes: buffer, to: session)
         swap(&buffer, &scratch)
+    }
+
+    /// The hot path: one `vm.output` built on the stack and enqueued (no array growth).
+    @inline(__always)
+    func sendOutput(to session: Session, prefix: [UInt8], seq: Int64, encodedValue: [UInt8], replay: Bool) {
+        guard session.isOpen else { return }
+        OutputMessageWriter.withMessage(prefix: prefix, seq: seq, encodedValue: encodedValue, replay: replay) { message in
+            session.sink.enqueue(message: message)
+            if !monitors.isEmpty { report(.out, connection: session.number, message: message) }
+        }
     }
 
     /// Enqueues already-built message bytes on `session`.

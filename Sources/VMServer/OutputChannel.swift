@@ -15,8 +15,9 @@ final class OutputChannel {
     let output: String
     private(set) var taps: [Tap] = []
     private var observation: (any Disposable)?
-    /// The encoded value, reused from value to value.
-    private var encoded: [UInt8] = []
+    /// The encoded value, reused from value to value. (Unchecked exclusivity: only touched in
+    /// `deliver`, which copies it to a local before any call that could re-enter.)
+    @exclusivity(unchecked) private var encoded: [UInt8] = []
 
     init(output: String) {
         self.output = output

@@ -19,8 +19,9 @@ final class Session {
     var ownedInstances: [String] = []
     /// Subscriptions that lost values while the buffer was full, in the order the losses began.
     var lossOrder: [Subscription] = []
-    /// `false` once the transport reported the connection closed.
-    var isOpen = true
+    /// `false` once the transport reported the connection closed. (Unchecked exclusivity: a
+    /// flag read on every delivery and written in single statements.)
+    @exclusivity(unchecked) var isOpen = true
     /// A disconnect of this slow reader has been asked for (`--slow-client disconnect`).
     var isDisconnecting = false
 

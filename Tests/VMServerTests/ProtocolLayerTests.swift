@@ -112,3 +112,21 @@ struct ProtocolLayerTests {
         #expect(notifications == VMMethods.notifications)
     }
 }
+
+@Suite("The server's delivered bytes")
+struct DeliveredBytesTests {
+    @Test("a delivered vm.output is byte for byte VMOutputNotification's encoding, replay or live")
+    func sameBytes() throws {
+        let fixture = try ServerFixture()
+        let client = fixture.connect()
+        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t.q","args":{"start":-7}}"#))
+        client.request("vm.subscribe", json(#"{"instance":"t.q","outputs":["count"]}"#))
+        client.notify("vm.send", json(#"{"instance":"t.q","input":"add","value":1234567}"#))
+        let prefix = VMOutputNotification.prefix(subscription: "sub-1", instance: "t.q", output: "count")
+        var replayed: [UInt8] = [], live: [UInt8] = []
+        VMOutputNotification.append(prefix: prefix, seq: 1, encodedValue: Array("-7".utf8), replay: true, to: &replayed)
+        VMOutputNotification.append(prefix: prefix, seq: 2, encodedValue: Array("1234560".utf8), replay: false, to: &live)
+        let texts = client.sink.texts
+        #expect(texts.suffix(2) == [String(decoding: replayed, as: UTF8.self), String(decoding: live, as: UTF8.self)])
+    }
+}

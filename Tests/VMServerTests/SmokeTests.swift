@@ -1,7 +1,7 @@
 import JSONCore
 import Testing
 import VMProtocol
-@testable import VMServer
+import VMServer
 
 @Suite("A first session")
 struct SmokeTests {
