@@ -27,8 +27,8 @@ extension Server {
         let execution: any Disposable
         do {
             // The completion may run before `execute` returns (a disabled action answers at once).
-            execution = try instance.execute(action: params.action, value: params.value) { [unowned self] result in
-                complete(pending, result.mapError { $0 as any Error })
+            execution = try instance.execute(action: params.action, value: params.value) { [weak self] result in
+                self?.complete(pending, result.mapError { $0 as any Error })
             }
         } catch {
             _ = pending.finish()
@@ -38,8 +38,8 @@ extension Server {
         guard !pending.isFinished else { return .pending }
         pending.execution = execution
         if let timeoutMs = params.timeoutMs {
-            pending.timer = scheduler.schedule(after: .milliseconds(timeoutMs)) { [unowned self] in
-                guard pending.cancelExecution() else { return }
+            pending.timer = scheduler.schedule(after: .milliseconds(timeoutMs)) { [weak self] in
+                guard let self, pending.cancelExecution() else { return }
                 answer(pending, .failure(WireError.actionTimedOut(instance: pending.instance, action: pending.action, timeoutMs: timeoutMs)))
             }
         }

@@ -79,7 +79,7 @@ public final class Server: ConnectionHandler {
             scheduler: scheduler ?? host.scheduler, log: log)
         self.parseOptions = JSONParseOptions(maxDepth: limits.maxDepth)
         host.maxInstances = limits.maxInstances
-        host.onClose = { [unowned self] instance, reason in instanceClosed(instance, reason: reason) }
+        host.onClose = { [weak self] instance, reason in self?.instanceClosed(instance, reason: reason) }
     }
 
     // MARK: ConnectionHandler
