@@ -14,9 +14,10 @@ import ViewModelKit
 /// | ``Follow`` | a state loaded at creation and toggled through a service; failures as events |
 /// | ``TextField`` | two input sources merged into one state, without duplicates |
 /// | ``SendList`` / ``SendReceipt`` | a durable upload, then a child scene announced on `navigate` |
+/// | ``SendHistory`` | the store read back (each upload once, also after a crash) |
 public enum Catalog {
     /// The wire names of the catalog's types, in `vm.types` order.
-    public static let typeNames = ["Counter", "Follow", "Login", "SendList", "SendReceipt", "TextField"]
+    public static let typeNames = ["Counter", "Follow", "Login", "SendHistory", "SendList", "SendReceipt", "TextField"]
 
     /// Registers every catalog type into `registry`, with the configuration's services.
     ///
@@ -31,8 +32,11 @@ public enum Catalog {
         try registry.register(Login.self, services: services.auth)
         try registry.register(Follow.self, services: services.follow)
         try registry.register(TextField.self)
-        try registry.register(SendList.self, services: configuration.sendStore)
+        // One store shared by the types that use it (one file, one writer).
+        let sendStore = configuration.sendStore
+        try registry.register(SendList.self, services: sendStore)
         try registry.register(SendReceipt.self)
+        try registry.register(SendHistory.self, services: sendStore)
     }
 
     /// A registry holding exactly the catalog.
