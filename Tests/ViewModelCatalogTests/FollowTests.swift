@@ -204,6 +204,26 @@ struct FollowTests {
         #expect(service.calls.isEmpty)
     }
 
+    @Test("destroying the instance releases its graph: the per-instance service is freed")
+    func destroyReleases() async throws {
+        let scheduler = TestScheduler()
+        let probe = ServiceProbe()
+        var registry = ViewModelRegistry()
+        try registry.register(Follow.self, services: { args in probe.make(args) })
+        let host = ViewModelHost(registry: registry, scheduler: scheduler)
+        let follow = try host.create(type: "Follow", args: ["latencyMs": 0])
+        await settle(scheduler)
+        #expect(try await { () async throws -> JSONValue? in
+            var result: Result<JSONValue, ViewModelError>?
+            _ = try follow.execute(action: "toggle", value: nil) { result = $0 }
+            await settle(scheduler)
+            return try result?.get()
+        }() == false)
+        #expect(probe.isAlive)
+        try host.destroy(follow.id)
+        #expect(!probe.isAlive)
+    }
+
     @Test("the built-in service keeps each user's state and fails every Nth call")
     func inMemoryService() async throws {
         let service = InMemoryFollowService(initial: false, failEvery: 3)
@@ -244,4 +264,18 @@ struct FollowTests {
         {"name":"reload","summary":"Ask the service for the current state again; returns it.","input":{"type":"null"},"output":{"type":"boolean"}}]}
         """)
     }
+}
+
+/// Makes one in-memory service per instance and watches, weakly, whether it is still held.
+private final class ServiceProbe: Sendable {
+    private struct Weak { weak var service: RecordingFollowService? }
+    private let made = Mutex(Weak())
+
+    func make(_ args: Follow.Arguments) -> any FollowService {
+        let service = RecordingFollowService(InMemoryFollowService(initial: args.initial, failEvery: args.failEvery))
+        made.withLock { $0.service = service }
+        return service
+    }
+
+    var isAlive: Bool { made.withLock { $0.service != nil } }
 }

@@ -14,6 +14,7 @@ public struct Counter: ViewModel {
 
     /// `{"start": integer = 0}`: the count before any input.
     public struct Arguments: JSONConvertible, Sendable, Equatable {
+        /// The count before any input.
         public var start: Int
 
         public init(start: Int = 0) {
@@ -33,6 +34,8 @@ public struct Counter: ViewModel {
         }
     }
 
+    /// The ports, in wire order: each property's name is its wire name, its first argument
+    /// its summary in `vm.types`.
     public struct Ports: ViewModelPorts {
         public let increment = Input<Int>("Add step to the count.", codec: StepCodec.codec, default: 1)
         public let decrement = Input<Int>("Subtract step from the count.", codec: StepCodec.codec, default: 1)

@@ -20,9 +20,13 @@ public struct Follow: ViewModel {
     /// "failEvery": integer ≥ 0 = 0}`. `initial` and `failEvery` configure the built-in
     /// in-memory service (see ``InMemoryFollowService``).
     public struct Arguments: JSONConvertible, Sendable, Equatable {
+        /// The user to follow.
         public var userId: String
+        /// Whether the built-in service starts out following.
         public var initial: Bool
+        /// Simulated network delay before each service call, in milliseconds.
         public var latencyMs: Int
+        /// The built-in service fails every Nth call; 0 never fails.
         public var failEvery: Int
 
         public init(userId: String = "vmd", initial: Bool = true, latencyMs: Int = 500, failEvery: Int = 0) {
@@ -55,6 +59,8 @@ public struct Follow: ViewModel {
         }
     }
 
+    /// The ports, in wire order: each property's name is its wire name, its first argument
+    /// its summary in `vm.types`.
     public struct Ports: ViewModelPorts {
         public let isFollowing = State<Bool>("Whether you follow the user, as the service last said.", initial: false)
         public let isLoading = State<Bool>("A request to the service is running (the initial load, toggle or reload).", initial: false)

@@ -24,6 +24,7 @@ public struct Login: ViewModel {
 
     /// `{"latencyMs": integer 0…600000 = 500}`.
     public struct Arguments: JSONConvertible, Sendable, Equatable {
+        /// Simulated network delay before the service is called, in milliseconds.
         public var latencyMs: Int
 
         public init(latencyMs: Int = 500) {
@@ -43,6 +44,8 @@ public struct Login: ViewModel {
         }
     }
 
+    /// The ports, in wire order: each property's name is its wire name, its first argument
+    /// its summary in `vm.types`.
     public struct Ports: ViewModelPorts {
         public let email = Input<String>("What the user typed as email.")
         public let password = Input<String>("What the user typed as password.")

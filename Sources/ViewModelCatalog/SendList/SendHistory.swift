@@ -10,6 +10,8 @@ public struct SendHistory: ViewModel {
     public typealias Services = any SendStore
     public static let summary = "The uploads SendList has stored, read back from the store, each once."
 
+    /// The ports, in wire order: each property's name is its wire name, its first argument
+    /// its summary in `vm.types`.
     public struct Ports: ViewModelPorts {
         public let uploads = State<[Upload]>("Every stored upload, oldest first, as the store last said.", initial: [])
         public let isLoading = State<Bool>("The store is being read.", initial: false)

@@ -21,6 +21,8 @@ public struct SendList: ViewModel {
     public typealias Services = any SendStore
     public static let summary = "A sending list: recipients and a message, uploaded to a store, then a receipt scene."
 
+    /// The ports, in wire order: each property's name is its wire name, its first argument
+    /// its summary in `vm.types`.
     public struct Ports: ViewModelPorts {
         public let addRecipient = Input<String>("Add a recipient (surrounding spaces are ignored).", codec: SendList.recipientCodec)
         public let removeRecipient = Input<String>("Remove a recipient (surrounding spaces are ignored).", codec: SendList.recipientCodec)

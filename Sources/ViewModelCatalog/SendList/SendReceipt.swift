@@ -10,6 +10,7 @@ public struct SendReceipt: ViewModel {
 
     /// `{"uploadId": integer ≥ 1, "message": string, "recipients": [string]}`, all required.
     public struct Arguments: JSONConvertible, Sendable, Equatable {
+        /// What was sent.
         public var upload: Upload
 
         public init(_ upload: Upload) {
@@ -37,6 +38,8 @@ public struct SendReceipt: ViewModel {
         }
     }
 
+    /// The ports, in wire order: each property's name is its wire name, its first argument
+    /// its summary in `vm.types`.
     public struct Ports: ViewModelPorts {
         public let uploadId = State<Int>("The id the store gave the upload.", initial: 0)
         public let message = State<String>("The message that was sent.", initial: "")

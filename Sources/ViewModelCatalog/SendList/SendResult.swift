@@ -3,7 +3,9 @@ import JSONCore
 /// What SendList's `send` returns: the stored upload's id and the scene it opened,
 /// `{"uploadId": 1, "type": "SendReceipt", "instance": "sendreceipt-1"}`.
 public struct SendResult: JSONConvertible, Sendable, Equatable {
+    /// The stored upload's id.
     public let uploadId: Int
+    /// The receipt scene it opened.
     public let navigation: Navigation
 
     public init(uploadId: Int, navigation: Navigation) {

@@ -7,7 +7,9 @@ import JSONCore
 public struct Upload: JSONConvertible, Sendable, Equatable {
     /// Unique within a store, counting from 1, never reused (also across restarts).
     public let id: Int
+    /// The message, as typed.
     public let message: String
+    /// The recipients, trimmed, in the order they were added.
     public let recipients: [String]
 
     public init(id: Int, message: String, recipients: [String]) {

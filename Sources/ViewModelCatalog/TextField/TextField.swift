@@ -14,6 +14,7 @@ public struct TextField: ViewModel {
 
     /// `{"text": string = ""}`: the text before any edit.
     public struct Arguments: JSONConvertible, Sendable, Equatable {
+        /// The text before any edit.
         public var text: String
 
         public init(text: String = "") {
@@ -33,6 +34,8 @@ public struct TextField: ViewModel {
         }
     }
 
+    /// The ports, in wire order: each property's name is its wire name, its first argument
+    /// its summary in `vm.types`.
     public struct Ports: ViewModelPorts {
         public let type = Input<String>("A user's edit: the field's whole new text.")
         public let set = Input<String>("A programmatic assignment of the whole text.")
