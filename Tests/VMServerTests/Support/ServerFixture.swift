@@ -16,10 +16,10 @@ final class ServerFixture {
     private var nextConnection: UInt64 = 0
     static let daemonUID: UInt32 = 1000
 
-    init(limits: VMLimits = VMLimits(), slowClient: SlowClientMode = .coalesce) throws {
+    init(limits: VMLimits = VMLimits(), slowClient: SlowClientMode = .coalesce, registry: ViewModelRegistry? = nil) throws {
         scheduler = TestScheduler()
         let log = EventLog()
-        host = ViewModelHost(registry: try testRegistry(), scheduler: scheduler)
+        host = ViewModelHost(registry: try registry ?? testRegistry(), scheduler: scheduler)
         let identity = ServerIdentity(
             version: "0.1.0-test", bootId: "0123456789abcdef0123456789abcdef", pid: 4242,
             startedAt: scheduler.now, socketPath: "/tmp/vmd-test.sock", slowClient: slowClient, uid: Self.daemonUID)
