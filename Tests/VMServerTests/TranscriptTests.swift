@@ -60,7 +60,7 @@ struct TranscriptTests {
         var expected: [JSONValue] = []
         var actual: [JSONValue] = []
         let exchanges = try Self.exchanges()
-        #expect(exchanges.count >= 25)
+        #expect(exchanges.count >= 20)
         #expect(exchanges.reduce(0) { $0 + $1.expected.count } >= 35)
         for exchange in exchanges {
             client.write(exchange.sent)
