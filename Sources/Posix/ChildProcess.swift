@@ -132,7 +132,7 @@ private struct CStringArray {
     }
 
     func free() {
-        for pointer in pointers { Glibc.free(pointer) }
+        for pointer in pointers { libcFree(pointer) }
     }
 }
 

@@ -60,7 +60,7 @@ public enum CurrentProcess {
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// Ends the process now with `code` (stdio buffers are flushed, no Swift deinit runs).
-    public static func exit(_ code: Int32) -> Never { Glibc.exit(code) }
+    public static func exit(_ code: Int32) -> Never { libcExit(code) }
 
     /// Writes all of `bytes` to standard error, ignoring failures (for last-resort messages).
     public static func writeToStandardError(_ text: String) {
@@ -68,7 +68,7 @@ public enum CurrentProcess {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(2, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                libcWrite(2, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
             }
             if written < 0 {
                 if cposix_errno() == EINTR { continue }

@@ -34,6 +34,13 @@ public final class DurableFile: Sendable {
 
     /// Appends `record` durably, or throws and leaves the file as it was.
     public func append(_ record: [UInt8]) throws {
+        try append(record) { fd, bytes in
+            try retryingOnInterrupt("write(\(path))") { libcWrite(fd, bytes.baseAddress, bytes.count) }
+        }
+    }
+
+    /// ``append(_:)`` with the write step injectable, so tests can fail it half-way.
+    func append(_ record: [UInt8], writingWith write: (Int32, UnsafeRawBufferPointer) throws -> Int) throws {
         try descriptor.withLock { file in
             let fd = file.rawValue
             let previous = try FileSystem.info(of: file).size
@@ -42,12 +49,9 @@ public final class DurableFile: Sendable {
                 // O_APPEND makes a single write atomic with respect to the file's end; a short
                 // write (disk nearly full) continues where it stopped, still at the end.
                 while offset < record.count {
-                    let written = try record.withUnsafeBytes { bytes in
-                        try retryingOnInterrupt("write(\(path))") {
-                            Glibc.write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                        }
+                    offset += try record.withUnsafeBytes { bytes in
+                        try write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
                     }
-                    offset += written
                 }
                 try Self.syncData(fd, path)
             } catch {

@@ -269,7 +269,7 @@ public final class EventLoop {
     private func drainWakeup(_ fd: Int32) {
         var counter: UInt64 = 0
         _ = try? retryingOnInterruptUnlessWouldBlock("read(eventfd)") {
-            withUnsafeMutableBytes(of: &counter) { Glibc.read(fd, $0.baseAddress, 8) }
+            withUnsafeMutableBytes(of: &counter) { libcRead(fd, $0.baseAddress, 8) }
         }
         for job in handle.takeJobs() { job(self) }
     }

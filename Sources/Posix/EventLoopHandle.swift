@@ -101,7 +101,7 @@ public final class EventLoopHandle: Sendable {
         let fd = wakeup.rawValue
         // EAGAIN means the counter is saturated: a wakeup is pending anyway.
         _ = try? retryingOnInterruptUnlessWouldBlock("write(eventfd)") {
-            withUnsafeBytes(of: &one) { Glibc.write(fd, $0.baseAddress, 8) }
+            withUnsafeBytes(of: &one) { libcWrite(fd, $0.baseAddress, 8) }
         }
     }
 }

@@ -23,7 +23,7 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
 
     deinit {
         let value = storage.load(ordering: .relaxed)
-        if value >= 0 { _ = Glibc.close(value) }
+        if value >= 0 { _ = libcClose(value) }
     }
 
     /// The descriptor number, or -1 once closed or released.
@@ -40,7 +40,7 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
     public func close() throws {
         let value = storage.exchange(-1, ordering: .acquiringAndReleasing)
         guard value >= 0 else { return }
-        if Glibc.close(value) != 0 {
+        if libcClose(value) != 0 {
             let code = cposix_errno()
             if code != EINTR { throw SystemError(call: "close(\(value))", errno: code) }
         }
@@ -83,7 +83,7 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> ReadResult {
         let fd = rawValue
         guard let count = try retryingOnInterruptUnlessWouldBlock("read(\(fd))", {
-            Glibc.read(fd, buffer.baseAddress, buffer.count)
+            libcRead(fd, buffer.baseAddress, buffer.count)
         }) else { return .wouldBlock }
         return count == 0 ? .endOfFile : .bytes(count)
     }
@@ -93,7 +93,7 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
         let fd = rawValue
         guard let base = bytes.baseAddress, bytes.count > 0 else { return .bytes(0) }
         guard let count = try retryingOnInterruptUnlessWouldBlock("write(\(fd))", {
-            Glibc.write(fd, base, bytes.count)
+            libcWrite(fd, base, bytes.count)
         }) else { return .wouldBlock }
         return .bytes(count)
     }
@@ -218,22 +218,6 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
     public static var standardInput: Int32 { 0 }
     public static var standardOutput: Int32 { 1 }
     public static var standardError: Int32 { 2 }
-}
-
-/// Flags for ``FileDescriptor/open(_:_:mode:)``; `O_CLOEXEC` is always added.
-public struct OpenFlags: OptionSet, Sendable {
-    public let rawValue: Int32
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-
-    public static let readOnly = OpenFlags(rawValue: CPOSIX_O_RDONLY)
-    public static let writeOnly = OpenFlags(rawValue: CPOSIX_O_WRONLY)
-    public static let readWrite = OpenFlags(rawValue: CPOSIX_O_RDWR)
-    public static let create = OpenFlags(rawValue: CPOSIX_O_CREAT)
-    public static let exclusive = OpenFlags(rawValue: CPOSIX_O_EXCL)
-    public static let truncate = OpenFlags(rawValue: CPOSIX_O_TRUNC)
-    public static let append = OpenFlags(rawValue: CPOSIX_O_APPEND)
-    public static let directory = OpenFlags(rawValue: CPOSIX_O_DIRECTORY)
-    public static let noFollow = OpenFlags(rawValue: CPOSIX_O_NOFOLLOW)
 }
 
 extension Duration {

@@ -90,7 +90,7 @@ public enum FileSystem {
 
     /// `rename`, atomic within one filesystem.
     public static func rename(_ from: String, to: String) throws {
-        try retryingOnInterrupt("rename(\(from), \(to))") { Glibc.rename(from, to) }
+        try retryingOnInterrupt("rename(\(from), \(to))") { libcRename(from, to) }
     }
 
     /// `chmod`.

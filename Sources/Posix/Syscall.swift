@@ -45,3 +45,17 @@ func checkingReturnedError(_ call: @autoclosure () -> String, _ body: () -> Int3
     let code = body()
     if code != 0 { throw SystemError(call: call(), errno: code) }
 }
+
+// Unqualified names for libc functions that types in this module shadow with methods of the
+// same name (FileDescriptor.read, CurrentProcess.exit...). Written once here so the rest of
+// the module never spells `Glibc.` and still compiles against Darwin.
+@inline(__always) func libcRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+@inline(__always) func libcWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}
+@inline(__always) func libcClose(_ fd: Int32) -> Int32 { close(fd) }
+@inline(__always) func libcRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+@inline(__always) func libcExit(_ code: Int32) -> Never { exit(code) }
+@inline(__always) func libcFree(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
