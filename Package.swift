@@ -42,7 +42,7 @@ let package = Package(
         ]),
 
         // Test support and tests.
-        .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "JSONRPC"]),
+        .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "JSONRPC", "VMDaemon", "VMServer"]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
@@ -54,6 +54,7 @@ let package = Package(
         .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
+            "VMDaemon", "VMServer", "ReactiveCore",
         ]),
     ],
     swiftLanguageModes: [.v6]
