@@ -9,7 +9,7 @@ public struct ParsedCommand: Sendable, Hashable {
     /// The spec of the selected command (the last one in ``path``, or the root).
     public var command: CommandSpec
     /// True when `--help`, `-h` or `help [SUBCOMMAND]` was given. Nothing else was validated:
-    /// print ``HelpRenderer/help(for:path:)`` for ``path`` and exit 0.
+    /// print ``HelpRenderer/help(for:)`` for ``path`` and exit 0.
     public var isHelpRequested: Bool
     /// The values of each option given on the command line, keyed by long name; a flag has one
     /// empty string per occurrence.

@@ -4,6 +4,7 @@
 
 let suites: [(name: String, run: () -> Void)] = [
     // Each layer adds its suite here: ("name", runNameBenchmarks),
+    ("reactive", runReactiveBenchmarks),
 ]
 
 let wanted = Array(CommandLine.arguments.dropFirst())

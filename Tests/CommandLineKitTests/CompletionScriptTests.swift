@@ -35,7 +35,7 @@ struct CompletionScriptTests {
     @Test("the bash script passes bash -n")
     func bashSyntax() throws {
         let script = CompletionScript.render(.bash, for: SampleSpec.root)
-        let result = try Bash.run(["-n"], stdin: script)
+        let result = try Shell.run("bash", ["-n"], stdin: script)
         #expect(result.status == 0, "\(result.stderr)")
     }
 
@@ -64,7 +64,7 @@ struct CompletionScriptTests {
             _vmctl
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let result = try Bash.run([], stdin: driver)
+        let result = try Shell.run("bash", [], stdin: driver)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").map(String.init) == expected)
     }
@@ -74,22 +74,97 @@ struct CompletionScriptTests {
         let spec = CommandSpec(name: "vm-ctl", summary: "x", subcommands: [CommandSpec(name: "go", summary: "Go.")])
         let script = CompletionScript.render(.bash, for: spec)
         #expect(script.contains("complete -F _vm_ctl vm-ctl"))
-        #expect(try Bash.run(["-n"], stdin: script).status == 0)
+        #expect(try Shell.run("bash", ["-n"], stdin: script).status == 0)
     }
 }
 
-/// Runs /usr/bin/env bash with a script on standard input.
-enum Bash {
+@Suite("Completion scripts in zsh and fish (skipped where the shell is not installed)")
+struct OtherShellCompletionTests {
+    @Test("the zsh script passes zsh -n", .enabled(if: Shell.isInstalled("zsh")))
+    func zshSyntax() throws {
+        let result = try Shell.run("zsh", ["-n"], stdin: CompletionScript.render(.zsh, for: SampleSpec.root))
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test("the fish script passes fish -n", .enabled(if: Shell.isInstalled("fish")))
+    func fishSyntax() throws {
+        let result = try Shell.run("fish", ["-n"], stdin: CompletionScript.render(.fish, for: SampleSpec.root))
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test("zsh offers the right candidates for what was typed (completion builtins stubbed)",
+          .enabled(if: Shell.isInstalled("zsh")),
+          arguments: [
+              ("vmctl daemon --json ", ["start", "stop", "status"]),
+              ("vmctl -s /tmp/x create T --scope ", ["daemon", "connection"]),
+              ("vmctl completion ", ["bash", "zsh", "fish"]),
+              ("vmctl --socket ", ["FILES"]),
+              ("vmctl watch c1 --c", ["--socket", "-s", "--json", "-j", "--verbose", "-v",
+                                      "--count", "-n", "--timeout", "-t", "--help", "-h"]),
+          ])
+    func zshCandidates(line: String, expected: [String]) throws {
+        // Outside a completion widget `words` and `CURRENT` are plain parameters, and the
+        // builtins that would show a menu are replaced by ones that print the candidates.
+        let driver = CompletionScript.render(.zsh, for: SampleSpec.root) + """
+            compdef() { : }
+            _files() { print FILES }
+            compadd() { [[ $1 == -a ]] && print -l -- ${(P)2} }
+            _describe() { local -a entries; entries=(${(P)4}); print -l -- ${entries%%:*} }
+            words=(${(z)LINE})
+            [[ $LINE == *' ' ]] && words+=('')
+            CURRENT=${#words}
+            _vmctl
+            """
+        let result = try Shell.run("zsh", ["-c", "LINE=\(ShellQuote.single(line)); source /dev/stdin"], stdin: driver)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").map(String.init) == expected)
+    }
+
+    @Test("fish completes subcommands, options and values for what was typed",
+          .enabled(if: Shell.isInstalled("fish")),
+          arguments: [
+              ("vmctl da", ["daemon"]),
+              ("vmctl daemon st", ["start", "status", "stop"]),
+              ("vmctl create T --scope ", ["connection", "daemon"]),
+              ("vmctl -s /tmp/x create T --sc", ["--scope"]),
+              ("vmctl completion ", ["bash", "fish", "zsh"]),
+              ("vmctl help dae", ["daemon"]),
+          ])
+    func fishCandidates(line: String, expected: [String]) throws {
+        let script = CompletionScript.render(.fish, for: SampleSpec.root)
+        let driver = script + "\ncomplete -C \(ShellQuote.single(line))\n"
+        let result = try Shell.run("fish", ["--no-config"], stdin: driver)
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        #expect(names == expected)
+    }
+}
+
+/// POSIX single quoting for building driver scripts.
+enum ShellQuote {
+    static func single(_ text: String) -> String {
+        "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+}
+
+/// Runs a shell found on PATH with a script on standard input.
+enum Shell {
+    static func isInstalled(_ name: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains { directory in
+            FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)")
+        }
+    }
+
     struct Result {
         var status: Int32
         var stdout: String
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: String) throws -> Result {
+    static func run(_ shell: String, _ arguments: [String], stdin: String) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["bash"] + arguments
+        process.arguments = [shell] + arguments
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()

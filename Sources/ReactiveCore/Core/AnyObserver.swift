@@ -29,7 +29,4 @@ public struct AnyObserver<Element>: ObserverType {
         let handler = self.handler
         return AnyObserver<Source> { event in handler(event.map(transform)) }
     }
-
-    /// An observer that drops every event; what a subscription forwards to once disposed.
-    static var discarding: AnyObserver<Element> { AnyObserver { _ in } }
 }

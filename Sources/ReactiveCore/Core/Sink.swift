@@ -4,11 +4,20 @@
 /// It enforces the grammar for everything downstream: after a terminal event or `dispose()`
 /// nothing is forwarded. A terminal event disposes the upstream first, then is forwarded, so
 /// an observer reacting to the end of a sequence can never receive anything from it again.
-/// Disposing drops the downstream observer, which breaks the reference cycles subjects form.
+///
+/// Memory: disposing releases the upstream subscription, which is what holds this sink alive
+/// (a source keeps its observer, the sink, until unsubscribed), so a disposed chain is freed.
+/// `observer` is a `let` on purpose: calling it costs no retain, no exclusivity check, and it
+/// can never be freed while it runs; the downstream it points to owns this sink anyway.
+///
+/// Exclusivity: the `var`s are `@exclusivity(unchecked)` because dynamic checks cost more
+/// than the rest of an operator on the event path. It is safe because every access is
+/// instantaneous: a read copies the value into a local before any call, and a write calls no
+/// other code while in progress. No access ever overlaps another.
 class Sink<Output>: Cancelable {
-    final var observer: AnyObserver<Output>
-    final private(set) var isDisposed = false
-    private final var upstream: (any Disposable)?
+    final let observer: AnyObserver<Output>
+    @exclusivity(unchecked) final private(set) var isDisposed = false
+    @exclusivity(unchecked) private final var upstream: (any Disposable)?
 
     init(_ observer: AnyObserver<Output>) {
         self.observer = observer
@@ -41,15 +50,13 @@ class Sink<Output>: Cancelable {
 
     final func forwardTerminal(_ event: Event<Output>) {
         guard !isDisposed else { return }
-        let downstream = observer
         dispose()
-        downstream.on(event)
+        observer.on(event)
     }
 
     final func dispose() {
         guard !isDisposed else { return }
         isDisposed = true
-        observer = .discarding
         let subscription = upstream
         upstream = nil
         subscription?.dispose()

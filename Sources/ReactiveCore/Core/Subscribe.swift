@@ -33,14 +33,17 @@ extension ObservableType {
 }
 
 /// The end of a chain: calls the subscriber's closures, then `onDisposed` once.
+///
+/// Unchecked exclusivity, safe for the reason given on `Sink`: closures are copied into
+/// locals before they are called, so no access spans a call.
 final class ClosureSubscriber<Element>: Cancelable {
-    private var onNext: ((Element) -> Void)?
-    private var onError: ((any Error) -> Void)?
-    private var onCompleted: (() -> Void)?
-    private var onDisposed: (() -> Void)?
-    private var upstream: (any Disposable)?
-    private(set) var isDisposed = false
-    private var isStopped = false
+    @exclusivity(unchecked) private var onNext: ((Element) -> Void)?
+    @exclusivity(unchecked) private var onError: ((any Error) -> Void)?
+    @exclusivity(unchecked) private var onCompleted: (() -> Void)?
+    @exclusivity(unchecked) private var onDisposed: (() -> Void)?
+    @exclusivity(unchecked) private var upstream: (any Disposable)?
+    @exclusivity(unchecked) private(set) var isDisposed = false
+    @exclusivity(unchecked) private var isStopped = false
 
     init(
         onNext: ((Element) -> Void)?,
@@ -66,14 +69,14 @@ final class ClosureSubscriber<Element>: Cancelable {
         guard !isStopped else { return }
         switch event {
         case .next(let element):
-            onNext?(element)
+            if let onNext { onNext(element) }
         case .error(let error):
             isStopped = true
-            onError?(error)
+            if let onError { onError(error) }
             dispose()
         case .completed:
             isStopped = true
-            onCompleted?()
+            if let onCompleted { onCompleted() }
             dispose()
         }
     }

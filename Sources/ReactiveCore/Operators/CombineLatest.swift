@@ -129,7 +129,7 @@ final class CombineLatestSink<Value, Output>: Sink<Output> {
             if valueCount == latest.count {
                 do {
                     // Every slot is filled once valueCount equals the arity.
-                    observer.on(.next(try resultSelector(latest.compactMap { $0 })))
+                    forward(try resultSelector(latest.compactMap { $0 }))
                 } catch {
                     forwardError(error)
                 }

@@ -25,7 +25,7 @@ final class CompactMapSink<Input, Output>: Sink<Output> {
             guard !isDisposed else { return }
             do {
                 if let transformed = try transform(element) {
-                    observer.on(.next(transformed))
+                    forward(transformed)
                 }
             } catch {
                 forwardError(error)

@@ -25,7 +25,8 @@ extension ObservableType {
 
 final class DistinctUntilChangedSink<Element>: Sink<Element> {
     private let areEqual: (Element, Element) throws -> Bool
-    private var previous: Element?
+    // Unchecked exclusivity: read into a local and assigned; never accessed across a call.
+    @exclusivity(unchecked) private var previous: Element?
 
     init(_ observer: AnyObserver<Element>, _ areEqual: @escaping (Element, Element) throws -> Bool) {
         self.areEqual = areEqual
@@ -39,7 +40,7 @@ final class DistinctUntilChangedSink<Element>: Sink<Element> {
             do {
                 if let previous, try areEqual(previous, element) { return }
                 previous = element
-                observer.on(event)
+                forward(element)
             } catch {
                 forwardError(error)
             }

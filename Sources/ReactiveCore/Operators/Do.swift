@@ -49,7 +49,7 @@ final class DoSink<Element>: Sink<Element> {
         case .next(let element):
             do {
                 try onNext?(element)
-                observer.on(event)
+                forward(element)
             } catch {
                 forwardError(error)
             }

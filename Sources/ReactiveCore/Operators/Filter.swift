@@ -24,7 +24,7 @@ final class FilterSink<Element>: Sink<Element> {
             guard !isDisposed else { return }
             do {
                 if try isIncluded(element) {
-                    observer.on(event)
+                    forward(element)
                 }
             } catch {
                 forwardError(error)

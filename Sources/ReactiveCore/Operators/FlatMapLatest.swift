@@ -56,6 +56,8 @@ final class FlatMapLatestSink<Input, Output>: Sink<Output> {
                     self.forwardError(error)
                 case .completed:
                     self.hasActiveInner = false
+                    // Release the finished inner's resources now, not at the next switch.
+                    self.inner.disposable = Disposables.create()
                     if self.isSourceDone { self.forwardCompleted() }
                 }
             }))

@@ -23,7 +23,7 @@ final class MapSink<Input, Output>: Sink<Output> {
         case .next(let element):
             guard !isDisposed else { return }
             do {
-                observer.on(.next(try transform(element)))
+                forward(try transform(element))
             } catch {
                 forwardError(error)
             }

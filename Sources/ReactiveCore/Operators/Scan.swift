@@ -32,7 +32,7 @@ final class ScanSink<Input, State>: Sink<State> {
             guard !isDisposed else { return }
             do {
                 try accumulator(&state, element)
-                observer.on(.next(state))
+                forward(state)
             } catch {
                 forwardError(error)
             }

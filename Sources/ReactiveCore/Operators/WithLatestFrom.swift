@@ -51,7 +51,7 @@ final class WithLatestFromSink<Input, Other, Output>: Sink<Output> {
         case .next(let element):
             guard !isDisposed, let latest else { return }
             do {
-                observer.on(.next(try resultSelector(element, latest)))
+                forward(try resultSelector(element, latest))
             } catch {
                 forwardError(error)
             }

@@ -4,10 +4,11 @@
 /// Re-entrant events are trampolined and ``value`` changes on delivery (see ``PublishSubject``).
 public final class BehaviorSubject<Element>: ObservableType, ObserverType {
     private let hub = ObserverHub<Element>()
-    private var terminal: Event<Element>?
+    // Unchecked exclusivity: only read or assigned in place, never across a call.
+    @exclusivity(unchecked) private var terminal: Event<Element>?
 
     /// The last element delivered (or the initial one); still readable after the end.
-    public private(set) var value: Element
+    @exclusivity(unchecked) public private(set) var value: Element
 
     /// A subject whose current value is `value`.
     public init(value: Element) {

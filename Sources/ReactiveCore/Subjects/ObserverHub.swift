@@ -5,10 +5,18 @@
 /// the next event. An event sent while an event is being delivered (re-entrantly, by an
 /// observer) is queued and delivered once the current delivery finished, so every observer
 /// sees the events in the same order.
+///
+/// Exclusivity: stored properties are `@exclusivity(unchecked)` (dynamic checks dominated the
+/// event path). Safe because every access is instantaneous: observers are copied into locals
+/// before they are called, arrays are mutated by single calls that run no user code, and
+/// re-entrant sends only append to `pending`, which no access spans.
 final class ObserverHub<Element> {
     /// One subscription to the subject; disposing it removes the observer.
     final class Entry: Cancelable {
-        var observer: AnyObserver<Element>?
+        /// A `let`, so calling it needs no retain; the entry is freed (with it) once the
+        /// hub dropped it and the subscriber released its disposable.
+        let observer: AnyObserver<Element>
+        @exclusivity(unchecked) private(set) var isDisposed = false
         weak var hub: ObserverHub?
 
         init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
@@ -16,18 +24,18 @@ final class ObserverHub<Element> {
             self.hub = hub
         }
 
-        var isDisposed: Bool { observer == nil }
-
         func dispose() {
-            guard observer != nil else { return }
-            observer = nil
+            guard !isDisposed else { return }
+            isDisposed = true
             hub?.remove(self)
         }
+
+        fileprivate func end() { isDisposed = true }
     }
 
-    private(set) var entries: ContiguousArray<Entry> = []
-    private var isDelivering = false
-    private var pending: [Event<Element>] = []
+    @exclusivity(unchecked) private(set) var entries: ContiguousArray<Entry> = []
+    @exclusivity(unchecked) private var isDelivering = false
+    @exclusivity(unchecked) private var pending: [Event<Element>] = []
 
     var hasObservers: Bool { !entries.isEmpty }
 
@@ -71,16 +79,15 @@ final class ObserverHub<Element> {
         guard prepare(event) else { return }
         let snapshot = entries
         if case .next = event {
-            for entry in snapshot {
-                entry.observer?.on(event)
+            for entry in snapshot where !entry.isDisposed {
+                entry.observer.on(event)
             }
         } else {
             // A terminal event: the subject forgets its observers (breaking cycles).
             entries = []
-            for entry in snapshot {
-                let observer = entry.observer
-                entry.observer = nil
-                observer?.on(event)
+            for entry in snapshot where !entry.isDisposed {
+                entry.end()
+                entry.observer.on(event)
             }
         }
     }

@@ -15,7 +15,8 @@
 /// Like the rest of the graph, a subject is used from one thread (see ``Observable``).
 public final class PublishSubject<Element>: ObservableType, ObserverType {
     private let hub = ObserverHub<Element>()
-    private var terminal: Event<Element>?
+    // Unchecked exclusivity: only read or assigned in place, never across a call.
+    @exclusivity(unchecked) private var terminal: Event<Element>?
 
     /// A subject with no observers.
     public init() {}
