@@ -26,9 +26,10 @@ public final class InProcessDaemon: Sendable {
     }
 
     /// Starts a daemon for `configuration` (socket activation off, no signal handling) and
-    /// returns once it listens. `makeHandler` runs on the loop thread.
+    /// returns once it listens. `makeHandler` runs on the loop thread. With `notifySocket`, the
+    /// daemon sends its readiness datagrams there, as to systemd's `NOTIFY_SOCKET`.
     public static func start(
-        _ configuration: DaemonConfiguration,
+        _ configuration: DaemonConfiguration, notifySocket: String? = nil,
         makeHandler: @escaping @Sendable (DaemonContext) -> any ConnectionHandler
     ) throws -> InProcessDaemon {
         let log = LineRecorder()
@@ -37,8 +38,9 @@ public final class InProcessDaemon: Sendable {
         let thread = try EventLoopThread.start(
             setup: { loop in
                 let opened = try ListenerSetup.open(socketPath: configuration.socketPath, acceptsSocketActivation: false)
+                let notifier = try notifySocket.map { try ServiceNotifier(address: UnixSocketAddress(path: $0)) }
                 let daemon = Daemon(configuration: configuration, listener: opened.listener, isSocketActivated: false,
-                                    loop: loop, log: daemonLog)
+                                    loop: loop, log: daemonLog, notifier: notifier)
                 let handler = makeHandler(daemon.context)
                 // The closure keeps the daemon alive until it stops, then lets it go.
                 daemon.onStopped = { [unowned loop] in

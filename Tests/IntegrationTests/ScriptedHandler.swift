@@ -81,14 +81,17 @@ struct ScriptedDaemon {
     let daemon: InProcessDaemon
     let events: LineRecorder
 
-    init(configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
+    init(
+        socketName: String? = nil, notifySocket: String? = nil,
+        configure: (inout DaemonConfiguration) -> Void = { _ in }
+    ) throws {
         let directory = try TemporarySocketDirectory()
-        var configuration = DaemonConfiguration(socketPath: directory.socketPath)
+        var configuration = DaemonConfiguration(socketPath: socketName ?? directory.socketPath)
         configure(&configuration)
         let events = LineRecorder()
         self.directory = directory
         self.events = events
-        self.daemon = try InProcessDaemon.start(configuration) { context in
+        self.daemon = try InProcessDaemon.start(configuration, notifySocket: notifySocket) { context in
             ScriptedHandler(context: context, events: events)
         }
     }
