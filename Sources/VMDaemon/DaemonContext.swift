@@ -5,24 +5,24 @@
 public final class DaemonContext {
     /// The loop as the reactive core's scheduler: the server's graph runs on it.
     public let scheduler: LoopScheduler
+    /// The daemon's configuration (limits, slow-client policy, version).
+    public let configuration: DaemonConfiguration
+    /// The socket path served, for `daemon.info`.
+    public let socketPath: String
+    /// The daemon's log, for events only the handler sees (overflow, for example).
+    public let log: DaemonLog
     private weak var daemon: Daemon?
 
     init(daemon: Daemon, scheduler: LoopScheduler) {
         self.daemon = daemon
         self.scheduler = scheduler
+        self.configuration = daemon.configuration
+        self.socketPath = daemon.socketPath
+        self.log = daemon.log
     }
-
-    /// The daemon's configuration (limits, slow-client policy, version).
-    public var configuration: DaemonConfiguration? { daemon?.configuration }
-
-    /// The socket path served, for `daemon.info`.
-    public var socketPath: String { daemon?.socketPath ?? "" }
 
     /// Open connections, for `daemon.info`.
     public var connectionCount: Int { daemon?.connectionCount ?? 0 }
-
-    /// The daemon's log, for events only the handler sees (overflow, for example).
-    public var log: DaemonLog? { daemon?.log }
 
     /// Asks for a graceful stop (`daemon.shutdown`). It begins after the current callback, so
     /// the reply that caused it is queued first and flushed like everything else.
