@@ -16,12 +16,3 @@ public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
     /// `error < warning < ... < debug`: a line is written when its level is `<=` the threshold.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.syslogPriority < rhs.syslogPriority }
 }
-
-/// How log lines are spelled (`--log-format`).
-public enum LogFormat: String, Sendable, Hashable, CaseIterable {
-    /// One line of text per event (with a `<N>` priority prefix instead of the timestamp when
-    /// stderr is the journal, `JOURNAL_STREAM` set).
-    case plain
-    /// One JSON object per line: `time`, `level`, `message`, then the event's fields.
-    case json
-}
