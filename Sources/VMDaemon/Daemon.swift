@@ -80,8 +80,8 @@ public final class Daemon {
             self.acceptPending()
         }
         if handlesSignals {
-            try loop.onSignal(.terminate) { [unowned self] in self.shutdown(reason: "SIGTERM") }
-            try loop.onSignal(.interrupt) { [unowned self] in self.interrupted() }
+            try loop.onSignal(.terminate) { [unowned self] in self.received(.terminate) }
+            try loop.onSignal(.interrupt) { [unowned self] in self.received(.interrupt) }
         }
         state = .running
         log.info("listening", [
@@ -122,13 +122,13 @@ public final class Daemon {
         }
     }
 
-    /// SIGINT: a graceful stop; a second one while stopping gives up on flushing.
-    private func interrupted() {
-        if state == .stopping {
+    /// SIGTERM or SIGINT: a graceful stop; a second SIGINT while stopping gives up on flushing.
+    func received(_ signal: Signal) {
+        if signal == .interrupt, state == .stopping {
             log.notice("second SIGINT: closing every connection now")
             abandonRemainingConnections()
         } else {
-            shutdown(reason: "SIGINT")
+            shutdown(reason: signal.description)
         }
     }
 

@@ -35,6 +35,19 @@ public enum DaemonRunner {
         } catch {
             log.warning("could not raise the open-file limit", ["error": "\(error)"])
         }
+        let loop: EventLoop
+        let signals = SignalRoute()
+        do {
+            loop = try EventLoop()
+            // Before anything that can take a while (binding, building the handler): a SIGTERM
+            // sent during start-up waits in the loop's signal pipe and stops the daemon
+            // gracefully once it runs, instead of killing it with its socket file left behind.
+            try loop.onSignal(.terminate) { signals.daemon?.received(.terminate) }
+            try loop.onSignal(.interrupt) { signals.daemon?.received(.interrupt) }
+        } catch {
+            log.error("cannot set up the event loop", ["error": "\(error)"])
+            return ExitStatus.startFailed
+        }
         let opened: ListenerSetup.Opened
         do {
             opened = try ListenerSetup.open(socketPath: configuration.socketPath,
@@ -47,13 +60,13 @@ public enum DaemonRunner {
             log.notice("replaced a stale socket file nobody answered on", ["socket": .string(configuration.socketPath)])
         }
         do {
-            let loop = try EventLoop()
             let notifier = configuration.notifiesServiceManager ? try ServiceNotifier(environment: environment) : nil
             let daemon = Daemon(configuration: configuration, listener: opened.listener,
                                 isSocketActivated: opened.isSocketActivated, loop: loop, log: log, notifier: notifier)
             let handler = try makeHandler(daemon.context)
             daemon.onStopped = { [unowned loop] in loop.stop() }
-            try daemon.start(serving: handler, handlesSignals: true)
+            try daemon.start(serving: handler, handlesSignals: false)
+            signals.daemon = daemon
             try loop.run()
             return ExitStatus.success
         } catch {
@@ -62,4 +75,9 @@ public enum DaemonRunner {
             return ExitStatus.startFailed
         }
     }
+}
+
+/// Where the signal handlers, installed before the daemon exists, find it (loop thread only).
+private final class SignalRoute {
+    weak var daemon: Daemon?
 }
