@@ -365,9 +365,10 @@ private final class LineClient {
     /// Reads until a line carries `"value":target` (a Counter's count reaching the target).
     func waitForValue(_ target: Int) throws { _ = try countUntilValue(target) }
 
-    /// Lines read until `"value":target,` was seen, and how many were vm.overflow notices.
+    /// Lines read until `"value":target` (not followed by another digit) was seen, and how many
+    /// were vm.overflow notices.
     func countUntilValue(_ target: Int) throws -> (lines: Int, overflows: Int) {
-        let needle = Array(#""value":\#(target),"#.utf8)
+        let needle = Array(#""value":\#(target)"#.utf8)
         let overflowNeedle = Array(#""vm.overflow""#.utf8)
         var lines = 0
         var overflows = 0
@@ -378,7 +379,7 @@ private final class LineClient {
             window.append(contentsOf: chunk[0..<read])
             lines += chunk[0..<read].reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
             overflows += occurrences(of: overflowNeedle, in: window, from: tail.count)
-            if occurrences(of: needle, in: window, from: 0) > 0 { return (lines, overflows) }
+            if containsNumber(needle, in: window) { return (lines, overflows) }
             tail = Array(window.suffix(needle.count + 16))
         }
     }
@@ -398,6 +399,20 @@ private final class LineClient {
             }
         }
         return found
+    }
+
+    /// Whether `needle` (ending in digits) occurs in `haystack` with no digit right after it.
+    private func containsNumber(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard haystack.count > needle.count, let first = needle.first else { return false }
+        var index = 0
+        while index < haystack.count - needle.count {
+            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                let next = haystack[index + needle.count]
+                if next < UInt8(ascii: "0") || next > UInt8(ascii: "9") { return true }
+            }
+            index += 1
+        }
+        return false
     }
 
     private func fill() throws {
