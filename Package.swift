@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
         .testTarget(name: "ViewModelCatalogTests", dependencies: ["ViewModelCatalog", "ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
         .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol", "JSONRPC", "JSONCore"]),
-        .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore"]),
+        .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
             "VMDaemon", "VMServer", "ReactiveCore",
