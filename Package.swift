@@ -37,7 +37,9 @@ let package = Package(
         .target(name: "VMClient", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "Posix"]),
 
         // Layer 3: thin executables.
-        .executableTarget(name: "vmd", dependencies: ["VMDaemon", "ViewModelCatalog", "CommandLineKit", "Posix"]),
+        .executableTarget(name: "vmd", dependencies: [
+            "VMDaemon", "ViewModelCatalog", "CommandLineKit", "Posix", "VMServer", "VMProtocol", "ViewModelKit", "ReactiveCore",
+        ]),
         .executableTarget(name: "vmctl", dependencies: ["VMClient", "CommandLineKit", "JSONCore", "Posix"]),
         .executableTarget(name: "vmd-bench", dependencies: [
             "ReactiveCore", "JSONCore", "JSONRPC", "Posix", "VMClient", "ViewModelKit", "ViewModelCatalog",
