@@ -144,4 +144,38 @@ struct DaemonProcessTests {
         #expect(reply["id"]?.intValue == 1)
         #expect(reply["result"]?["types"]?.arrayValue?.contains { $0["name"]?.stringValue == "Counter" } == true)
     }
+
+    @Test("connections that come and go, politely or not, leave no descriptor behind")
+    func noDescriptorLeak() throws {
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["fds"]) }
+        let vmd = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+        defer { vmd.stop() }
+        func openDescriptors() throws -> Int {
+            let shell = try ChildProcess.spawn("/bin/sh", arguments: ["-c", "ls /proc/\(vmd.child.pid)/fd | wc -l"],
+                                               outputPath: directory.file("fds"))
+            _ = try shell.wait()
+            defer { _ = try? FileSystem.remove(directory.file("fds")) }
+            let text = String(decoding: try FileSystem.readFile(directory.file("fds")), as: UTF8.self)
+            return Int(text.filter(\.isNumber)) ?? -1
+        }
+        let settle = try VMDSession(path: directory.socketPath)
+        try settle.call("daemon.info")
+        let baseline = try openDescriptors()
+        for round in 0..<200 {
+            let client = try SocketClient(path: directory.socketPath)
+            switch round % 4 {
+            case 0: try client.sendLine(#"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"type":"Counter","scope":"connection","subscribe":{}}}"#)
+            case 1: try client.write(Array("Content-Length: 99999999\r\n\r\n".utf8))
+            case 2: try client.sendLine(#"{"jsonrpc":"2.0","id":1,"method":"vm.types"}"#); try client.finishWriting()
+            default: break
+            }
+            client.close()
+        }
+        #expect(Waiting.until {
+            (try? settle.call("daemon.info")["result"]?["connections"]?.intValue) == 1
+        })
+        #expect(try openDescriptors() == baseline)
+        settle.close()
+    }
 }
