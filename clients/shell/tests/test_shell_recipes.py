@@ -155,3 +155,16 @@ def test_the_protocol_one_liner_with_plain_socat(daemon: DaemonProcess) -> None:
                             capture_output=True, text=True, timeout=WAIT)
     response = json.loads(result.stdout.splitlines()[0])
     assert response["id"] == 1 and "Counter" in [t["name"] for t in response["result"]["types"]]
+
+
+def test_the_readme_login_session_runs(env: Dict[str, str]) -> None:
+    readme = (SHELL_DIR / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## A Login session", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    assert len(block.strip().splitlines()) < 15
+    result = subprocess.run(["bash", "-euc", block], cwd=SHELL_DIR.parents[1], env=env,
+                            capture_output=True, text=True, timeout=WAIT * 2)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["true", '"demo@vmd.dev"']
+    assert [json.loads(line)["value"] for line in lines[2:4]] == [True, False]
+    assert json.loads(lines[4]) == {"destroyed": True}
