@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from . import _wire
 from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, error_from_object
@@ -55,7 +55,7 @@ class AsyncSubscription(_AsyncStream):
         self.id = subscription_id
         self.instance = instance
         self.closed_reason: Optional[str] = None
-        self.lost: List[tuple] = []
+        self.lost: List[Tuple[int, int]] = []
 
     async def next(self, timeout: Any = MISSING) -> Output:
         """The next value; :class:`StopAsyncIteration` once the subscription has ended."""
@@ -68,7 +68,7 @@ class AsyncSubscription(_AsyncStream):
             if isinstance(item, Overflow):
                 self.lost.append((item.lost_from, item.lost_to))
                 continue
-            return item
+            return cast(Output, item)
 
     async def take(self, count: int, timeout: Any = MISSING) -> List[Output]:
         values: List[Output] = []
@@ -99,7 +99,7 @@ class AsyncMonitor(_AsyncStream):
             if item.error is not None:
                 raise item.error
             raise StopAsyncIteration
-        return item
+        return cast(MonitorMessage, item)
 
     def __aiter__(self) -> "AsyncMonitor":
         return self
@@ -382,13 +382,13 @@ class AsyncClient:
     # ------------------------------------------------------------------ daemon.*
 
     async def info(self) -> Dict[str, Any]:
-        return await self.call("daemon.info")
+        return cast(Dict[str, Any], await self.call("daemon.info"))
 
     async def shutdown(self) -> Dict[str, Any]:
-        return await self.call("daemon.shutdown")
+        return cast(Dict[str, Any], await self.call("daemon.shutdown"))
 
     async def discover(self) -> Dict[str, Any]:
-        return await self.call("rpc.discover")
+        return cast(Dict[str, Any], await self.call("rpc.discover"))
 
     async def monitor(self, *, timeout: Optional[float] = None) -> AsyncMonitor:
         def opened(result: Any) -> AsyncMonitor:
@@ -396,7 +396,7 @@ class AsyncClient:
             self._monitors[monitor.id] = monitor
             return monitor
 
-        return await self.call("daemon.monitor", {}, on_result=opened)
+        return cast(AsyncMonitor, await self.call("daemon.monitor", {}, on_result=opened))
 
     async def unmonitor(self, monitor: Union[AsyncMonitor, str]) -> None:
         key = monitor.id if isinstance(monitor, AsyncMonitor) else monitor
@@ -411,7 +411,7 @@ class AsyncClient:
     # ------------------------------------------------------------------ vm.*
 
     async def types(self, type: Optional[str] = None) -> List[Dict[str, Any]]:
-        return (await self.call("vm.types", _wire.params(type=MISSING if type is None else type)))["types"]
+        return cast(List[Dict[str, Any]], (await self.call("vm.types", _wire.params(type=MISSING if type is None else type)))["types"])
 
     async def create(self, type: str, *, id: Optional[str] = None, args: Optional[Mapping[str, Any]] = None,
                      scope: Optional[str] = None, subscribe: Any = None,
@@ -428,13 +428,13 @@ class AsyncClient:
                 self._streams[subscription.id] = subscription
             return Created(result["instance"], result["type"], result["scope"], subscription)
 
-        return await self.call("vm.create", p, on_result=created)
+        return cast(Created, await self.call("vm.create", p, on_result=created))
 
     async def destroy(self, instance: str) -> None:
         await self.call("vm.destroy", {"instance": instance})
 
     async def list(self) -> List[Dict[str, Any]]:
-        return (await self.call("vm.list"))["instances"]
+        return cast(List[Dict[str, Any]], (await self.call("vm.list"))["instances"])
 
     async def send(self, instance: str, input: str, value: Any = MISSING, *, notify: bool = False) -> None:
         p = _wire.params(instance=instance, input=input, value=value)
@@ -474,7 +474,7 @@ class AsyncClient:
             self._streams[subscription.id] = subscription
             return subscription
 
-        return await self.call("vm.subscribe", p, on_result=opened)
+        return cast(AsyncSubscription, await self.call("vm.subscribe", p, on_result=opened))
 
     async def unsubscribe(self, subscription: Union[AsyncSubscription, str]) -> None:
         key = subscription.id if isinstance(subscription, AsyncSubscription) else subscription

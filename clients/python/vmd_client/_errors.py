@@ -180,7 +180,7 @@ class PermissionDenied(VMDError):
 
 
 ERROR_CLASSES: Dict[str, Type[VMDError]] = {
-    cls.error_name: cls  # type: ignore[misc]
+    cls.error_name: cls
     for cls in (
         ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError, RequestCancelled,
         UnknownType, UnknownInstance, UnknownInput, UnknownOutput, UnknownAction, InvalidValue,
@@ -188,7 +188,7 @@ ERROR_CLASSES: Dict[str, Type[VMDError]] = {
         UnknownSubscription, NotStateOutput, ShuttingDown, PermissionDenied,
     )
 }
-_BY_CODE: Dict[int, Type[VMDError]] = {cls.error_code: cls for cls in ERROR_CLASSES.values()}  # type: ignore[misc]
+_BY_CODE: Dict[int, Type[VMDError]] = {cls.error_code: cls for cls in ERROR_CLASSES.values() if cls.error_code is not None}
 
 
 def error_from_object(error: Any) -> VMDError:

@@ -6,7 +6,7 @@ import queue
 import socket
 import threading
 import time
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from . import _wire
 from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, VMDError, error_from_object
@@ -143,7 +143,7 @@ class Subscription(_Stream):
             if isinstance(item, Overflow):
                 self.lost.append((item.lost_from, item.lost_to))
                 continue
-            return item
+            return cast(Output, item)
 
     def take(self, count: int, timeout: Any = MISSING) -> List[Output]:
         """The next ``count`` values (fewer only if the subscription ends first)."""
@@ -178,7 +178,7 @@ class Monitor(_Stream):
             if item.error is not None:
                 raise item.error
             raise StopIteration
-        return item
+        return cast(MonitorMessage, item)
 
     def __iter__(self) -> Iterator[MonitorMessage]:
         return self
@@ -469,15 +469,15 @@ class Client:
 
     def info(self) -> Dict[str, Any]:
         """``daemon.info``: version, protocol, bootId, pid, counts, limits, socket."""
-        return self.call("daemon.info")
+        return cast(Dict[str, Any], self.call("daemon.info"))
 
     def shutdown(self) -> Dict[str, Any]:
         """``daemon.shutdown``: the daemon replies ``{stopping: true}`` and exits."""
-        return self.call("daemon.shutdown")
+        return cast(Dict[str, Any], self.call("daemon.shutdown"))
 
     def discover(self) -> Dict[str, Any]:
         """``rpc.discover``: the daemon's OpenRPC document."""
-        return self.call("rpc.discover")
+        return cast(Dict[str, Any], self.call("rpc.discover"))
 
     def monitor(self, *, timeout: Optional[float] = None) -> Monitor:
         """``daemon.monitor``: every message of every connection, as :class:`MonitorMessage`."""
@@ -488,7 +488,7 @@ class Client:
             connection.register_stream(monitor.id, monitor, monitor=True)
             return monitor
 
-        return self._call_with("daemon.monitor", {}, opened)
+        return cast(Monitor, self._call_with("daemon.monitor", {}, opened))
 
     def unmonitor(self, monitor: Union[Monitor, str]) -> None:
         """``daemon.unmonitor``: end a monitor; its iteration stops."""
@@ -501,7 +501,7 @@ class Client:
 
     def types(self, type: Optional[str] = None) -> List[Dict[str, Any]]:
         """``vm.types``: descriptions of every type (or of one), with JSON Schemas."""
-        return self.call("vm.types", _wire.params(type=MISSING if type is None else type))["types"]
+        return cast(List[Dict[str, Any]], self.call("vm.types", _wire.params(type=MISSING if type is None else type))["types"])
 
     def create(self, type: str, *, id: Optional[str] = None, args: Optional[Mapping[str, Any]] = None,
                scope: Optional[str] = None, subscribe: Any = None,
@@ -522,7 +522,7 @@ class Client:
                 connection.register_stream(subscription.id, subscription)
             return Created(result["instance"], result["type"], result["scope"], subscription)
 
-        return self._call_with("vm.create", p, created)
+        return cast(Created, self._call_with("vm.create", p, created))
 
     def destroy(self, instance: str) -> None:
         """``vm.destroy``: its subscribers get ``vm.closed`` (reason ``destroyed``)."""
@@ -530,7 +530,7 @@ class Client:
 
     def list(self) -> List[Dict[str, Any]]:
         """``vm.list``: ``[{instance, type, scope, subscribers, parent?}]`` in creation order."""
-        return self.call("vm.list")["instances"]
+        return cast(List[Dict[str, Any]], self.call("vm.list")["instances"])
 
     def send(self, instance: str, input: str, value: Any = MISSING, *, notify: bool = False) -> None:
         """``vm.send``. An omitted ``value`` means the input's default. With ``notify=True``
@@ -581,7 +581,7 @@ class Client:
             connection.register_stream(subscription.id, subscription)
             return subscription
 
-        return self._call_with("vm.subscribe", p, opened)
+        return cast(Subscription, self._call_with("vm.subscribe", p, opened))
 
     def unsubscribe(self, subscription: Union[Subscription, str]) -> None:
         """``vm.unsubscribe``: no value follows; the subscription's iteration stops."""

@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import BinaryIO, Dict, List, Optional, Sequence
 
 #: How long a daemon may take to start listening (a cold debug build is slow to load).
 READY_DEADLINE_SECONDS = 20.0
@@ -46,7 +46,7 @@ class DaemonProcess:
         self.state_dir = self.directory / "state"
         self.log_path = self.directory / "vmd.log"
         self.process: Optional["subprocess.Popen[bytes]"] = None
-        self._log = None
+        self._log: Optional[BinaryIO] = None
 
     def environment(self) -> Dict[str, str]:
         env = {key: value for key, value in os.environ.items() if not key.startswith("VMD_")}
