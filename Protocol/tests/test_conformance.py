@@ -178,11 +178,15 @@ class Wire:
             assert name in NOTIFICATIONS and NOTIFICATIONS[name]["direction"] == "daemonToClient", context
             assert_valid(name, item["params"], context)
             Stats.notifications[name] = Stats.notifications.get(name, 0) + 1
-            if name == "vm.output":  # O10: seq grows by one per subscription (no overflow in these tests)
+            if name == "vm.output":  # O10: seq grows by one per subscription...
                 subscription = item["params"]["subscription"]
                 expected = self.seqs.get(subscription, 0) + 1
                 assert item["params"]["seq"] == expected, "seq gap: " + context
                 self.seqs[subscription] = expected
+            elif name == "vm.overflow":  # ...except across the range vm.overflow announces
+                subscription, lost = item["params"]["subscription"], item["params"]["lost"]
+                assert lost["from"] == self.seqs.get(subscription, 0) + 1, "overflow not at the gap: " + context
+                self.seqs[subscription] = lost["to"]
             return
         assert_valid("Response", item, context)
         Stats.responses += 1
@@ -541,6 +545,44 @@ def test_monitor_reports_messages_of_other_connections(daemon: DaemonProcess, wi
     assert any(m["direction"] == "in" and isinstance(m["message"], dict) and m["message"].get("method") == "vm.list"
                for m in seen)
     assert wire.call("daemon.unmonitor", {"monitor": monitor}) == {"unmonitored": True}
+
+
+# ------------------------------------------------------------------ slow readers: vm.overflow
+
+
+def test_a_slow_reader_gets_vm_overflow_then_the_newest_state(daemon: DaemonProcess) -> None:
+    """With a 64 KiB outbound bound, a reader that stops reading loses values: the seqs
+    it missed are announced by vm.overflow, then the newest count follows (O10)."""
+    small = DaemonProcess(daemon.binary, extra_args=["--max-outbound-bytes", "65536"])
+    small.start()
+    try:
+        writer, slow = Wire(small.socket_path), Wire(small.socket_path)
+        instance = writer.call("vm.create", {"type": "Counter"})["instance"]
+        subscription = slow.call("vm.subscribe", {"instance": instance, "replay": False})["subscription"]
+        total = 20000  # ~2.5 MB of vm.output: far beyond 64 KiB plus the kernel's socket buffers
+        line = json.dumps({"jsonrpc": "2.0", "method": "vm.send",
+                           "params": {"instance": instance, "input": "increment"}}, separators=(",", ":"))
+        writer.sock.sendall((line + "\n").encode() * total)
+        assert writer.call("vm.get", {"instance": instance, "output": "count"}) == {"value": total}
+        seen: List[Dict[str, Any]] = []
+        while not (seen and seen[-1]["method"] == "vm.output" and seen[-1]["params"]["value"] == total):
+            message = slow.receive(10)
+            assert message is not None
+            seen.append(message)
+        overflows = [m["params"] for m in seen if m["method"] == "vm.overflow"]
+        assert len(overflows) == 1, "expected one overflow, got %r" % overflows
+        lost = overflows[0]["lost"]
+        assert overflows[0]["subscription"] == subscription and overflows[0]["instance"] == instance
+        before = [m["params"] for m in seen[:seen.index(next(m for m in seen if m["method"] == "vm.overflow"))]]
+        assert [p["seq"] for p in before] == list(range(1, len(before) + 1))
+        assert lost["from"] == len(before) + 1 and lost["to"] >= lost["from"]
+        after = seen[len(before) + 1:]
+        assert [(m["params"]["seq"], m["params"]["value"]) for m in after] == [(lost["to"] + 1, total)]
+        assert "replay" not in after[0]["params"]
+        writer.close()
+        slow.close()
+    finally:
+        small.cleanup()
 
 
 # ------------------------------------------------------------------ shutdown (last: it stops the daemon)
