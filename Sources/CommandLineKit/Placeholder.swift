@@ -1,1 +1,0 @@
-// CommandLineKit: placeholder until the layer lands.

@@ -1,1 +1,0 @@
-// CommandLineKitTests: placeholder until the layer lands.
