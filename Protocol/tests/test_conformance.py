@@ -36,7 +36,7 @@ NOTIFICATIONS = {n["name"]: n for n in DOCUMENT["x-notifications"]}
 URN = "urn:vmd:schema:"
 WAIT = 5.0
 #: The built-in Login's demo account (documented by the catalog).
-DEMO_EMAIL, DEMO_PASSWORD = "demo@vmd.dev", "secret123"
+DEMO_EMAIL, DEMO_PASSWORD = "demo@example.com", "secret"
 
 
 def _registry() -> Registry:

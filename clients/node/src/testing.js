@@ -10,7 +10,7 @@ const here = path.dirname(fileURLToPath(import.meta.url)); // clients/node/src
 export const REPO_ROOT = path.resolve(here, '..', '..', '..');
 export const VMD_BIN = process.env.VMD_BIN || path.join(REPO_ROOT, '.build', 'debug', 'vmd');
 /** The built-in Login's demo account (documented by the catalog). */
-export const DEMO = { email: 'demo@vmd.dev', password: 'secret123' };
+export const DEMO = { email: 'demo@example.com', password: 'secret' };
 
 function tryConnect(socketPath) {
   return new Promise((resolve) => {

@@ -28,6 +28,6 @@ test('the README Login session is under 15 lines and runs', async () => {
   fs.rmSync(dir, { recursive: true, force: true });
   const lines = stdout.trim().split('\n');
   assert.ok(lines.includes('true'));
-  assert.equal(lines.at(-1), 'demo@vmd.dev');
-  assert.ok(lines.includes('5 loginSuccess demo@vmd.dev'), lines.join('\n'));
+  assert.equal(lines.at(-1), 'demo@example.com');
+  assert.ok(lines.includes('5 loginSuccess demo@example.com'), lines.join('\n'));
 });

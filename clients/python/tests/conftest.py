@@ -33,8 +33,8 @@ def socket_path(daemon: DaemonProcess) -> str:
 
 
 #: The built-in Login's demo account (documented by the catalog; vm.types describes it).
-DEMO_EMAIL = "demo@vmd.dev"
-DEMO_PASSWORD = "secret123"
+DEMO_EMAIL = "demo@example.com"
+DEMO_PASSWORD = "secret"
 
 
 @pytest.fixture(scope="session")

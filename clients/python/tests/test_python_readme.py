@@ -32,10 +32,10 @@ def test_the_login_session_is_under_15_lines_and_runs(daemon: DaemonProcess) -> 
     block = python_blocks()[0]
     assert len(block.strip().splitlines()) < 15
     lines = run_block(block, daemon)
-    assert lines[:2] == ["True", "demo@vmd.dev"]
+    assert lines[:2] == ["True", "demo@example.com"]
     assert lines[2:] == ["1 isLoginAllowed False", "2 isLoading False", "3 isLoginAllowed True",
-                         "4 isLoading True", "5 loginSuccess demo@vmd.dev", "6 isLoading False"]
+                         "4 isLoading True", "5 loginSuccess demo@example.com", "6 isLoading False"]
 
 
 def test_the_asyncio_example_runs(daemon: DaemonProcess) -> None:
-    assert run_block(python_blocks()[1], daemon) == ["loginSuccess demo@vmd.dev"]
+    assert run_block(python_blocks()[1], daemon) == ["loginSuccess demo@example.com"]

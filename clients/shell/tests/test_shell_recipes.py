@@ -143,7 +143,7 @@ def test_login_demo_runs_a_whole_session(env: Dict[str, str]) -> None:
 
 
 def test_login_demo_with_a_wrong_password_fails(env: Dict[str, str]) -> None:
-    result = run(env, "login-demo", "demo@vmd.dev", "wrong-password")
+    result = run(env, "login-demo", "demo@example.com", "wrong-password")
     assert result.returncode == 1
     assert "actionFailed" in result.stderr
     assert any(line.startswith("loginFailure ") for line in result.stdout.splitlines())
@@ -165,6 +165,6 @@ def test_the_readme_login_session_runs(env: Dict[str, str]) -> None:
                             capture_output=True, text=True, timeout=WAIT * 2)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[:2] == ["true", '"demo@vmd.dev"']
+    assert lines[:2] == ["true", '"demo@example.com"']
     assert [json.loads(line)["value"] for line in lines[2:4]] == [True, False]
     assert json.loads(lines[4]) == {"destroyed": True}
