@@ -552,7 +552,8 @@ def test_monitor_reports_messages_of_other_connections(daemon: DaemonProcess, wi
 
 def test_a_slow_reader_gets_vm_overflow_then_the_newest_state(daemon: DaemonProcess) -> None:
     """With a 64 KiB outbound bound, a reader that stops reading loses values: the seqs
-    it missed are announced by vm.overflow, then the newest count follows (O10)."""
+    it missed are announced by vm.overflow, then the newest count follows (O10). The
+    daemon may drain into the kernel's buffer several times, so there may be several."""
     small = DaemonProcess(daemon.binary, extra_args=["--max-outbound-bytes", "65536"])
     small.start()
     try:
@@ -569,16 +570,18 @@ def test_a_slow_reader_gets_vm_overflow_then_the_newest_state(daemon: DaemonProc
             message = slow.receive(10)
             assert message is not None
             seen.append(message)
+        # Wire.receive already checked every seq: consecutive, a gap only where vm.overflow said.
         overflows = [m["params"] for m in seen if m["method"] == "vm.overflow"]
-        assert len(overflows) == 1, "expected one overflow, got %r" % overflows
-        lost = overflows[0]["lost"]
-        assert overflows[0]["subscription"] == subscription and overflows[0]["instance"] == instance
-        before = [m["params"] for m in seen[:seen.index(next(m for m in seen if m["method"] == "vm.overflow"))]]
-        assert [p["seq"] for p in before] == list(range(1, len(before) + 1))
-        assert lost["from"] == len(before) + 1 and lost["to"] >= lost["from"]
-        after = seen[len(before) + 1:]
-        assert [(m["params"]["seq"], m["params"]["value"]) for m in after] == [(lost["to"] + 1, total)]
-        assert "replay" not in after[0]["params"]
+        assert overflows, "a reader that never read lost nothing"
+        assert all(o["subscription"] == subscription and o["instance"] == instance for o in overflows)
+        outputs = [m["params"] for m in seen if m["method"] == "vm.output"]
+        assert outputs[0]["seq"] == 1 and outputs[-1]["seq"] == overflows[-1]["lost"]["to"] + 1
+        values = [o["value"] for o in outputs]
+        assert values == sorted(set(values)), "counts went backwards or repeated"
+        for index, message in enumerate(seen[:-1]):  # after each overflow: the newest count, not replayed
+            if message["method"] == "vm.overflow":
+                following = seen[index + 1]
+                assert following["method"] == "vm.output" and "replay" not in following["params"]
         writer.close()
         slow.close()
     finally:
