@@ -259,7 +259,14 @@ describe('dropped connections', () => {
     await closed;
     assert.equal(victim.connected, false);
     await assert.rejects(victim.info(), ConnectionLostError);
-    await rejectsWith(vmd.get(instance, 'isLoading'), 'unknownInstance'); // connection scope: gone with it
+    // Connection scope: the instance goes when the daemon notices the close, which other
+    // connections' requests may precede; wait for it with a deadline.
+    const deadline = Date.now() + WAIT;
+    while ((await vmd.list()).some((e) => e.instance === instance)) {
+      assert.ok(Date.now() < deadline, `${instance} outlived its connection`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await rejectsWith(vmd.get(instance, 'isLoading'), 'unknownInstance');
   });
 });
 
