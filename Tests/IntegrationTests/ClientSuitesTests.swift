@@ -1,0 +1,86 @@
+import Foundation
+import Posix
+import Testing
+
+/// Runs the non-Swift test suites (Python client, shell recipes, Protocol/ conformance, Node
+/// client) against the `vmd` this `swift test` just built, so one command tests everything.
+///
+/// Each suite is a real subprocess; its output is attached to the failure so a red run says why.
+@Suite("Client and protocol suites against the built daemon", .serialized)
+struct ClientSuitesTests {
+    @Test("the Python client, shell recipes and Protocol conformance pass under pytest")
+    func pythonSuitesPass() throws {
+        try requireTool("python3", probe: ["-c", "import pytest, jsonschema"],
+                        hint: "install them with: python3 -m pip install pytest jsonschema")
+        let run = try runSuite(["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                "clients/python", "clients/shell", "Protocol/tests"])
+        #expect(run.status == 0, "pytest failed:\n\(run.output)")
+        #expect(run.output.contains(" passed"), "pytest ran no test:\n\(run.output)")
+    }
+
+    @Test("the Node client passes under node --test")
+    func nodeSuitePasses() throws {
+        try requireTool("node", probe: ["--version"], hint: "install Node.js 18 or later")
+        let run = try runSuite(["node", "--test", "clients/node/test/"])
+        #expect(run.status == 0, "node --test failed:\n\(run.output)")
+        #expect(run.output.contains("# pass"), "node ran no test:\n\(run.output)")
+        #expect(run.output.contains("# fail 0"), "node reported failures:\n\(run.output)")
+    }
+}
+
+private struct SuiteRun {
+    var status: Int32
+    var output: String
+}
+
+/// The package root, found from this file's location (Tests/IntegrationTests/…).
+private let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The directory holding the products of this build (`vmd`, `vmctl`), next to the test bundle.
+private func productsDirectory() -> URL {
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var directory = executable.deletingLastPathComponent()
+    while directory.path != "/" {
+        if FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("vmd").path) {
+            return directory
+        }
+        directory = directory.deletingLastPathComponent()
+    }
+    return packageRoot.appendingPathComponent(".build/debug")
+}
+
+private func requireTool(_ tool: String, probe: [String], hint: String) throws {
+    let run = try runProcess([tool] + probe, environment: ProcessInfo.processInfo.environment)
+    try #require(run.status == 0, "\(tool) \(probe.joined(separator: " ")) failed; \(hint)\n\(run.output)")
+}
+
+private func runSuite(_ arguments: [String]) throws -> SuiteRun {
+    var environment = ProcessInfo.processInfo.environment
+    let products = productsDirectory()
+    environment["VMD_BIN"] = products.appendingPathComponent("vmd").path
+    environment["VMCTL_BIN"] = products.appendingPathComponent("vmctl").path
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    environment.removeValue(forKey: "VMD_SOCKET")
+    return try runProcess(arguments, environment: environment)
+}
+
+/// Runs `arguments` in the package root with Posix's `ChildProcess`, not Foundation's
+/// `Process`: the test runner's threads block most signals, `Process` children inherit that
+/// mask, and then `kill`/`wait` on the shell recipes' socat coprocesses hang.
+/// `ChildProcess` starts children with an empty mask and default dispositions.
+private func runProcess(_ arguments: [String], environment: [String: String]) throws -> SuiteRun {
+    let outputPath = FileManager.default.temporaryDirectory
+        .appendingPathComponent("vmd-suite-\(UUID().uuidString).log").path
+    defer { try? FileManager.default.removeItem(atPath: outputPath) }
+    let child = try ChildProcess.spawn(
+        "/bin/sh", arguments: ["-c", "cd \"$0\" && exec \"$@\"", packageRoot.path] + arguments,
+        environment: environment, standardInput: "/dev/null", outputPath: outputPath)
+    let status: Int32
+    switch try child.wait() {
+    case .exited(let code): status = code
+    case .signaled: status = -1
+    }
+    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    return SuiteRun(status: status, output: output)
+}
