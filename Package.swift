@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "vmd", dependencies: ["VMDaemon", "ViewModelCatalog", "CommandLineKit"]),
         .executableTarget(name: "vmctl", dependencies: ["VMClient", "CommandLineKit", "JSONCore", "Posix"]),
         .executableTarget(name: "vmd-bench", dependencies: [
-            "ReactiveCore", "JSONCore", "JSONRPC", "Posix", "VMClient", "ViewModelKit", "ViewModelCatalog",
+            "ReactiveCore", "JSONCore", "JSONRPC", "Posix", "VMClient", "ViewModelKit", "ViewModelCatalog", "VMServer", "VMProtocol",
         ]),
 
         // Test support and tests.
