@@ -26,7 +26,7 @@ let package = Package(
 
         // Layer 1: the view-model kit and the wire.
         .target(name: "ReactiveTesting", dependencies: ["ReactiveCore"]),
-        .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"]),
+        .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"], swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .target(name: "JSONRPC", dependencies: ["JSONCore"]),
         .target(name: "VMProtocol", dependencies: ["JSONRPC", "JSONCore"]),
 

@@ -16,6 +16,10 @@
 //
 // The host runs on a DispatchQueueScheduler and every step runs inside `queue.sync`, so the
 // graph is used from its own thread as the contract requires. Medians of several rounds.
+//
+// For profiling (callgrind counts are stable where timings are not): ONLY=a|b|c picks cases,
+// SENDS and ROUNDS shrink them, e.g. `ONLY=a SENDS=20000 ROUNDS=1 valgrind --tool=callgrind
+// .build/release/vmd-bench server`, then compare Server.frameReceived with jsonOnly inclusive.
 
 import Foundation
 import JSONCore
@@ -29,11 +33,12 @@ import ViewModelKit
 func runServerBenchmarks() {
     let queue = DispatchQueue(label: "vmd-bench.server")
     queue.sync {
-        let sends = 200_000
-        let rounds = 5
-        benchmarkCreates(count: 10_000, queue: queue)
-        benchmarkSends(subscribers: 1, sends: sends, rounds: rounds, queue: queue)
-        benchmarkSends(subscribers: 50, sends: sends / 10, rounds: rounds, queue: queue)
+        let sends = Int(ProcessInfo.processInfo.environment["SENDS"] ?? "") ?? 200_000
+        let rounds = Int(ProcessInfo.processInfo.environment["ROUNDS"] ?? "") ?? 5
+        let only = ProcessInfo.processInfo.environment["ONLY"] ?? "abc"
+        if only.contains("c") { benchmarkCreates(count: 10_000, queue: queue) }
+        if only.contains("a") { benchmarkSends(subscribers: 1, sends: sends, rounds: rounds, queue: queue) }
+        if only.contains("b") { benchmarkSends(subscribers: 50, sends: sends / 10, rounds: rounds, queue: queue) }
     }
 }
 
