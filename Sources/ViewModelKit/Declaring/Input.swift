@@ -38,6 +38,7 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
         self.codec = codec
         self.defaultJSON = defaultValue.map(codec.encode)
         self.deliver = { subject, value in subject.onNext(value) }
+        PortCollector.record(self)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.
@@ -63,6 +64,8 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
         let schema = defaultJSON.map { codec.schema.addingDefault($0) } ?? codec.schema
         return .input(schema: schema, defaultValue: defaultJSON)
     }
+
+    var typed: TypedPort { .input(self) }
 
     func attach(name: String, bag: DisposeBag) {
         self.name = name
