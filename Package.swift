@@ -26,7 +26,7 @@ let package = Package(
 
         // Layer 1: the view-model kit and the wire.
         .target(name: "ReactiveTesting", dependencies: ["ReactiveCore"]),
-        .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"]),
+        .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"], swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .target(name: "JSONRPC", dependencies: ["JSONCore"]),
         .target(name: "VMProtocol", dependencies: ["JSONRPC", "JSONCore"]),
 
@@ -42,7 +42,7 @@ let package = Package(
         ]),
         .executableTarget(name: "vmctl", dependencies: ["VMClient", "CommandLineKit", "JSONCore", "Posix"]),
         .executableTarget(name: "vmd-bench", dependencies: [
-            "ReactiveCore", "JSONCore", "JSONRPC", "Posix", "VMClient", "ViewModelKit", "ViewModelCatalog",
+            "ReactiveCore", "JSONCore", "JSONRPC", "Posix", "VMClient", "ViewModelKit", "ViewModelCatalog", "VMServer", "VMProtocol",
         ]),
 
         // Test support and tests.

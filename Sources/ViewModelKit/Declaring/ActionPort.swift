@@ -29,6 +29,7 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
         self.summary = summary
         self.inputCodec = input
         self.outputCodec = output
+        PortCollector.record(self)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.
@@ -63,6 +64,8 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     // MARK: PortBox
 
     var role: PortRole { .action(input: inputCodec.schema, output: outputCodec.schema) }
+
+    var typed: TypedPort { .action(self) }
 
     func attach(name: String, bag: DisposeBag) {
         bindings.attach(name: name, bag: bag)

@@ -26,6 +26,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     public init(_ summary: String = "", codec: ValueCodec<Value>) {
         self.summary = summary
         self.codec = codec
+        PortCollector.record(self)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.
@@ -54,6 +55,8 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     // MARK: PortBox
 
     var role: PortRole { .output(kind: .event, schema: codec.schema) }
+
+    var typed: TypedPort { .output(self) }
 
     func attach(name: String, bag: DisposeBag) {
         bindings.attach(name: name, bag: bag)

@@ -9,12 +9,22 @@ import ReactiveCore
 /// queued and delivered after the current one has reached everybody, so every observer,
 /// typed or JSON, sees the same order, and a state's current value is always the last value
 /// delivered.
+///
+/// Both subjects are created by their first observer: a hosted instance is watched in JSON
+/// only, and many outputs are never watched, so most never exist (each costs two objects,
+/// about 150 bytes, per output per instance; W4 counts bytes per instance).
+///
+/// Exclusivity: `queue` and `isEmitting` are `@exclusivity(unchecked)`: every access is a single
+/// read, assignment or array call that runs no user code, so no access spans an observer call
+/// (a re-entrant `emit` only appends).
 final class OutputFanOut<Value> {
     private let encode: (Value) -> JSONValue
-    private let typed = PublishSubject<Value>()
-    private let json = PublishSubject<JSONValue>()
-    private var queue: [Value] = []
-    private var isEmitting = false
+    private var typed: PublishSubject<Value>?
+    private var json: PublishSubject<JSONValue>?
+    /// Set by ``closeJSON()`` when no JSON subject existed: later JSON observers get nothing.
+    private var isJSONClosed = false
+    @exclusivity(unchecked) private var queue: [Value] = []
+    @exclusivity(unchecked) private var isEmitting = false
     /// Runs for each value before any observer sees it (a state stores its current value).
     private let willDeliver: (Value) -> Void
 
@@ -32,23 +42,32 @@ final class OutputFanOut<Value> {
             let next = queue[index]
             index += 1
             willDeliver(next)
-            if json.hasObservers { json.onNext(encode(next)) }
-            typed.onNext(next)
+            if let json, json.hasObservers { json.onNext(encode(next)) }
+            typed?.onNext(next)
         }
         queue.removeAll(keepingCapacity: true)
         isEmitting = false
     }
 
     func subscribeTyped(_ observer: AnyObserver<Value>) -> any Disposable {
-        typed.subscribe(observer)
+        let subject = typed ?? PublishSubject<Value>()
+        typed = subject
+        return subject.subscribe(observer)
     }
 
     func observeJSON(_ handler: @escaping (JSONValue) -> Void) -> any Disposable {
-        json.subscribe(onNext: handler)
+        if isJSONClosed { return Disposables.create() }
+        let subject = json ?? PublishSubject<JSONValue>()
+        json = subject
+        return subject.subscribe(onNext: handler)
     }
 
     /// Ends the JSON side: observers are told nothing more and released.
     func closeJSON() {
-        json.onCompleted()
+        if let json {
+            json.onCompleted()
+        } else {
+            isJSONClosed = true
+        }
     }
 }

@@ -13,6 +13,8 @@ enum PortRole: Equatable {
 protocol PortBox: AnyObject {
     var summary: String { get }
     var role: PortRole { get }
+    /// The port as what it is (no dynamic casts when an instance is wired).
+    var typed: TypedPort { get }
     /// Called once, before the view model's `init`: the port learns its wire name and the
     /// instance's lifetime bag, where its bindings go.
     func attach(name: String, bag: DisposeBag)
@@ -24,6 +26,13 @@ protocol PortBox: AnyObject {
 
 extension PortBox {
     func detach() {}
+}
+
+/// A port by kind.
+enum TypedPort {
+    case input(any InputPortBox)
+    case output(any OutputPortBox)
+    case action(any ActionPortBox)
 }
 
 protocol InputPortBox: PortBox {

@@ -42,6 +42,7 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
         self.summary = summary
         self.value = initial
         self.codec = codec
+        PortCollector.record(self)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.
@@ -72,6 +73,8 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     // MARK: PortBox
 
     var role: PortRole { .output(kind: .state, schema: codec.schema) }
+
+    var typed: TypedPort { .output(self) }
 
     func attach(name: String, bag: DisposeBag) {
         bindings.attach(name: name, bag: bag)

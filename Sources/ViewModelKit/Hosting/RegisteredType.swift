@@ -6,23 +6,35 @@ import ReactiveCore
 final class RegisteredType: Sendable {
     let description: ViewModelTypeDescription
     let argsSchema: JSONSchema
-    /// Per input: the compiled schema and the JSON an omitted value means.
-    let inputs: [String: ValueRule]
-    /// Per action: the compiled input schema and the JSON an omitted value means.
-    let actions: [String: ValueRule]
+    /// Per input: its place in ``InstanceRuntime/inputs``, its compiled schema and the JSON an
+    /// omitted value means. Kept per type, so an instance holds no dictionary of its own.
+    let inputs: [String: Slot]
+    /// Per action: its place in ``InstanceRuntime/actions``, its compiled input schema.
+    let actions: [String: Slot]
+    /// Per output: its place in ``InstanceRuntime/outputs``.
+    let outputs: [String: Int]
     let build: @Sendable (InstanceSeed) throws(JSONDecodingError) -> InstanceRuntime
+
+    /// Where a port sits among its instance's ports of its kind, and how values are checked.
+    struct Slot: Sendable {
+        let index: Int
+        let rule: ValueRule
+    }
 
     init(
         description: ViewModelTypeDescription,
         argsSchema: JSONSchema,
-        inputs: [String: ValueRule],
-        actions: [String: ValueRule],
+        inputs: [String: Slot],
+        actions: [String: Slot],
         build: @escaping @Sendable (InstanceSeed) throws(JSONDecodingError) -> InstanceRuntime
     ) {
         self.description = description
         self.argsSchema = argsSchema
         self.inputs = inputs
         self.actions = actions
+        var outputs: [String: Int] = [:]
+        for (index, output) in description.outputs.enumerated() { outputs[output.name] = index }
+        self.outputs = outputs
         self.build = build
     }
 }
@@ -63,37 +75,40 @@ struct InstanceSeed {
     let openChild: (_ type: String, _ args: JSONValue) throws(ViewModelError) -> String
 }
 
-/// A built instance: the view model, its lifetime bag and its ports by name.
+/// A built instance: the view model, its lifetime bag and its ports by kind, each array in
+/// declaration order (``RegisteredType`` maps names to indices).
 final class InstanceRuntime {
     let viewModel: Any
     let bag: DisposeBag
-    let inputs: [String: any InputPortBox]
-    let outputs: [String: any OutputPortBox]
-    let actions: [String: any ActionPortBox]
-    let ports: [any PortBox]
+    let inputs: [any InputPortBox]
+    let outputs: [any OutputPortBox]
+    let actions: [any ActionPortBox]
 
-    init(viewModel: Any, bag: DisposeBag, ports found: [PortReflection.Found]) {
+    init(viewModel: Any, bag: DisposeBag, ports: [any PortBox]) {
         self.viewModel = viewModel
         self.bag = bag
-        var inputs: [String: any InputPortBox] = [:]
-        var outputs: [String: any OutputPortBox] = [:]
-        var actions: [String: any ActionPortBox] = [:]
-        for entry in found {
-            if let input = entry.port as? any InputPortBox { inputs[entry.name] = input }
-            if let output = entry.port as? any OutputPortBox { outputs[entry.name] = output }
-            if let action = entry.port as? any ActionPortBox { actions[entry.name] = action }
+        var inputs: [any InputPortBox] = []
+        var outputs: [any OutputPortBox] = []
+        var actions: [any ActionPortBox] = []
+        for port in ports {
+            switch port.typed {
+            case .input(let input): inputs.append(input)
+            case .output(let output): outputs.append(output)
+            case .action(let action): actions.append(action)
+            }
         }
         self.inputs = inputs
         self.outputs = outputs
         self.actions = actions
-        self.ports = found.map(\.port)
     }
 
     /// Ends the instance: observers are dropped first (nothing more reaches them), then the
     /// bag releases every binding, then ports let go of their actions.
     func tearDown() {
-        for output in outputs.values { output.closeJSON() }
+        for output in outputs { output.closeJSON() }
         bag.dispose()
-        for port in ports { port.detach() }
+        for input in inputs { input.detach() }
+        for output in outputs { output.detach() }
+        for action in actions { action.detach() }
     }
 }

@@ -54,11 +54,12 @@ public final class ViewModelInstance {
     /// when this returns.
     public func send(input: String, value: JSONValue? = nil) throws(ViewModelError) {
         let runtime = try live()
-        guard let port = runtime.inputs[input], let rule = registered.inputs[input] else {
+        guard let slot = registered.inputs[input] else {
             throw .unknownInput(type: typeName, instance: id, input: input, known: type.inputs.map(\.name))
         }
+        let port = runtime.inputs[slot.index]
         let target = ViewModelError.ValueTarget.input(input, instance: id)
-        let checked = try Self.check(value, with: rule, for: target)
+        let checked = try Self.check(value, with: slot.rule, for: target)
         do throws(JSONDecodingError) {
             try port.push(json: checked)
         } catch {
@@ -82,11 +83,12 @@ public final class ViewModelInstance {
         completion: @escaping (Result<JSONValue, ViewModelError>) -> Void
     ) throws(ViewModelError) -> any Disposable {
         let runtime = try live()
-        guard let port = runtime.actions[action], let rule = registered.actions[action] else {
+        guard let slot = registered.actions[action] else {
             throw .unknownAction(type: typeName, instance: id, action: action, known: type.actions.map(\.name))
         }
+        let port = runtime.actions[slot.index]
         let target = ViewModelError.ValueTarget.action(action, instance: id)
-        let checked = try Self.check(value, with: rule, for: target)
+        let checked = try Self.check(value, with: slot.rule, for: target)
         let execution: Observable<JSONValue>
         do throws(JSONDecodingError) {
             execution = try port.execute(json: checked)
@@ -133,10 +135,10 @@ public final class ViewModelInstance {
 
     private func outputPort(_ output: String) throws(ViewModelError) -> any OutputPortBox {
         let runtime = try live()
-        guard let port = runtime.outputs[output] else {
+        guard let index = registered.outputs[output] else {
             throw .unknownOutput(type: typeName, instance: id, output: output, known: type.outputNames())
         }
-        return port
+        return runtime.outputs[index]
     }
 
     fileprivate func forget(_ token: UInt64) {

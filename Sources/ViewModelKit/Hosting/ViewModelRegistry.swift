@@ -20,8 +20,12 @@ public struct ViewModelRegistry: Sendable {
         let name = VM.typeName
         guard !name.isEmpty else { throw ViewModelDefinitionError(type: "\(VM.self)", problem: "its typeName is empty") }
         guard entries[name] == nil else { throw ViewModelDefinitionError(type: name, problem: "a type of that name is already registered") }
-        let found = try PortReflection.ports(of: VM.Ports(), typeName: name)
+        let (probe, collected) = PortCollector.collect { VM.Ports() }
+        let found = try PortReflection.ports(of: probe, typeName: name)
         let description = Self.describe(VM.self, ports: found)
+        let portNames = found.map(\.name)
+        // The collector wires instances only if it sees exactly what Mirror sees, in order.
+        let collectorAgrees = collected.count == found.count && zip(collected, found).allSatisfy { $0 === $1.port }
 
         func compile(_ schema: JSONValue, _ what: String) throws(ViewModelDefinitionError) -> ValueRule {
             do throws(JSONSchemaError) {
@@ -31,11 +35,14 @@ public struct ViewModelRegistry: Sendable {
             }
         }
         let argsRule = try compile(description.args, "its Arguments")
-        var inputs: [String: ValueRule] = [:]
-        for input in description.inputs { inputs[input.name] = try compile(input.schema, "input '\(input.name)'") }
-        var actions: [String: ValueRule] = [:]
-        for action in description.actions {
-            actions[action.name] = try compile(action.input, "the input of action '\(action.name)'")
+        var inputs: [String: RegisteredType.Slot] = [:]
+        for (index, input) in description.inputs.enumerated() {
+            inputs[input.name] = RegisteredType.Slot(index: index, rule: try compile(input.schema, "input '\(input.name)'"))
+        }
+        var actions: [String: RegisteredType.Slot] = [:]
+        for (index, action) in description.actions.enumerated() {
+            actions[action.name] = RegisteredType.Slot(
+                index: index, rule: try compile(action.input, "the input of action '\(action.name)'"))
             _ = try compile(action.output, "the output of action '\(action.name)'")
         }
         for output in description.outputs { _ = try compile(output.schema, "output '\(output.name)'") }
@@ -44,14 +51,19 @@ public struct ViewModelRegistry: Sendable {
             description: description, argsSchema: argsRule.schema, inputs: inputs, actions: actions,
             build: { seed throws(JSONDecodingError) in
                 let args = try VM.Arguments(json: seed.args)
-                let ports = VM.Ports()
-                // Registration reflected this very type successfully, so this cannot fail.
-                let found = (try? PortReflection.ports(of: ports, typeName: name)) ?? []
-                for entry in found { entry.port.attach(name: entry.name, bag: seed.bag) }
+                let (ports, collected) = PortCollector.collect { VM.Ports() }
+                let boxes: [any PortBox]
+                if collectorAgrees, collected.count == portNames.count {
+                    boxes = collected
+                } else {
+                    // Registration reflected this very type successfully, so this cannot fail.
+                    boxes = ((try? PortReflection.ports(of: ports, typeName: name)) ?? []).map(\.port)
+                }
+                for (port, portName) in zip(boxes, portNames) { port.attach(name: portName, bag: seed.bag) }
                 let context = VM.Context(
                     id: seed.id, args: args, services: services, scheduler: seed.scheduler, bag: seed.bag,
                     openChild: seed.openChild)
-                return InstanceRuntime(viewModel: VM(ports: ports, context: context), bag: seed.bag, ports: found)
+                return InstanceRuntime(viewModel: VM(ports: ports, context: context), bag: seed.bag, ports: boxes)
             })
     }
 
