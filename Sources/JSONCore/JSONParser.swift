@@ -1,0 +1,240 @@
+/// A strict RFC 8259 parser over UTF-8 bytes.
+///
+/// Hand-written recursive descent over raw memory: no intermediate tokens, strings
+/// without escapes are created straight from the input bytes, numbers that fit `Int64`
+/// stay exact. Everything RFC 8259 forbids is rejected with a precise ``JSONParseError``:
+/// trailing commas, leading zeros, unknown escapes, lone surrogates, invalid UTF-8,
+/// raw control characters in strings, and anything after the top-level value.
+///
+/// Use ``parse(_:options:)`` (or ``JSONValue/init(parsing:options:)``); the struct itself only
+/// lives for one parse and never escapes the buffer it reads.
+public struct JSONParser: ~Copyable {
+    @usableFromInline let base: UnsafePointer<UInt8>
+    @usableFromInline let end: Int
+    @usableFromInline var position = 0
+    @usableFromInline let options: JSONParseOptions
+
+    init(base: UnsafePointer<UInt8>, count: Int, options: JSONParseOptions) {
+        self.base = base
+        self.end = count
+        self.options = options
+    }
+
+    /// Parses exactly one JSON value (with optional surrounding whitespace) from `bytes`.
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, options: JSONParseOptions = .default
+    ) throws(JSONParseError) -> JSONValue {
+        guard let raw = bytes.baseAddress, bytes.count > 0 else {
+            throw JSONParseError(.unexpectedEnd, "expected a JSON value but the input is empty", at: 0)
+        }
+        var parser = JSONParser(
+            base: raw.assumingMemoryBound(to: UInt8.self), count: bytes.count, options: options)
+        return try parser.parseDocument()
+    }
+
+    /// Parses exactly one JSON value from any contiguous (or copyable) byte collection.
+    public static func parse(
+        _ bytes: some Collection<UInt8>, options: JSONParseOptions = .default
+    ) throws(JSONParseError) -> JSONValue {
+        let outcome: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) in try parse(UnsafeRawBufferPointer(buffer), options: options) }
+        }
+        if let outcome { return try outcome.get() }
+        let copy = Array(bytes)
+        let copied: Result<JSONValue, JSONParseError> = copy.withUnsafeBytes { buffer in
+            Result { () throws(JSONParseError) in try parse(buffer, options: options) }
+        }
+        return try copied.get()
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        if position == end {
+            throw JSONParseError(.unexpectedEnd, "expected a JSON value but the input holds only whitespace", at: position)
+        }
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        if position != end {
+            throw JSONParseError(.trailingData, "unexpected \(describeByte(at: position)) after the JSON value", at: position)
+        }
+        return value
+    }
+
+    // MARK: - Values
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < end {
+            switch base[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard position < end else {
+            throw JSONParseError(.unexpectedEnd, "expected a JSON value but the input ended", at: position)
+        }
+        switch base[position] {
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        default:
+            throw JSONParseError(.unexpectedByte, "expected a JSON value but found \(describeByte(at: position))", at: position)
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let start = position
+        let length = literal.utf8CodeUnitCount
+        let text = literal.utf8Start
+        for offset in 0..<length {
+            let here = start + offset
+            guard here < end else {
+                throw JSONParseError(.unexpectedEnd, "expected '\(literal)' but the input ended", at: here)
+            }
+            guard base[here] == text[offset] else {
+                throw JSONParseError(.unexpectedByte, "expected '\(literal)' but found \(describeByte(at: here))", at: here)
+            }
+        }
+        position = start + length
+    }
+
+    mutating func enterContainer(depth: Int) throws(JSONParseError) {
+        if depth > options.maxDepth {
+            throw JSONParseError(.tooDeep, "nesting deeper than the maximum of \(options.maxDepth) levels", at: position)
+        }
+    }
+
+    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        try enterContainer(depth: depth)
+        position += 1  // '['
+        skipWhitespace()
+        var elements: [JSONValue] = []
+        if position < end, base[position] == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard position < end else {
+                throw JSONParseError(.unexpectedEnd, "expected ',' or ']' after array element but the input ended", at: position)
+            }
+            switch base[position] {
+            case UInt8(ascii: ","):
+                position += 1
+                skipWhitespace()
+                if position < end, base[position] == UInt8(ascii: "]") {
+                    throw JSONParseError(.unexpectedByte, "trailing comma before ']' is not allowed", at: position)
+                }
+            case UInt8(ascii: "]"):
+                position += 1
+                return .array(elements)
+            default:
+                throw JSONParseError(.unexpectedByte, "expected ',' or ']' after array element but found \(describeByte(at: position))", at: position)
+            }
+        }
+    }
+
+    mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        try enterContainer(depth: depth)
+        position += 1  // '{'
+        skipWhitespace()
+        var object = JSONObject()
+        if position < end, base[position] == UInt8(ascii: "}") {
+            position += 1
+            return .object(object)
+        }
+        while true {
+            guard position < end else {
+                throw JSONParseError(.unexpectedEnd, "expected '\"' to start an object key but the input ended", at: position)
+            }
+            guard base[position] == UInt8(ascii: "\"") else {
+                let message = base[position] == UInt8(ascii: "}")
+                    ? "trailing comma before '}' is not allowed"
+                    : "expected '\"' to start an object key but found \(describeByte(at: position))"
+                throw JSONParseError(.unexpectedByte, message, at: position)
+            }
+            let keyOffset = position
+            let key = try parseString()
+            skipWhitespace()
+            guard position < end else {
+                throw JSONParseError(.unexpectedEnd, "expected ':' after object key but the input ended", at: position)
+            }
+            guard base[position] == UInt8(ascii: ":") else {
+                throw JSONParseError(.unexpectedByte, "expected ':' after object key but found \(describeByte(at: position))", at: position)
+            }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            if let existing = object.position(of: key) {
+                if options.duplicateKeys == .reject {
+                    throw JSONParseError(.duplicateKey, "duplicate object key \"\(key)\"", at: keyOffset)
+                }
+                object[key] = value
+                _ = existing
+            } else {
+                object.append(uniqueKey: key, value)
+            }
+            skipWhitespace()
+            guard position < end else {
+                throw JSONParseError(.unexpectedEnd, "expected ',' or '}' after object member but the input ended", at: position)
+            }
+            switch base[position] {
+            case UInt8(ascii: ","):
+                position += 1
+                skipWhitespace()
+            case UInt8(ascii: "}"):
+                position += 1
+                return .object(object)
+            default:
+                throw JSONParseError(.unexpectedByte, "expected ',' or '}' after object member but found \(describeByte(at: position))", at: position)
+            }
+        }
+    }
+
+    /// A readable name for the byte at `offset`, for error messages.
+    func describeByte(at offset: Int) -> String {
+        guard offset < end else { return "the end of the input" }
+        let byte = base[offset]
+        switch byte {
+        case 0x20...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+        default:
+            let hex = String(byte, radix: 16, uppercase: true)
+            return "byte 0x\(hex.count == 1 ? "0" + hex : hex)"
+        }
+    }
+}
+
+extension JSONValue {
+    /// Parses one JSON value from UTF-8 bytes (`[UInt8]`, `ArraySlice<UInt8>`, any byte collection).
+    public init(parsing bytes: some Collection<UInt8>, options: JSONParseOptions = .default) throws(JSONParseError) {
+        self = try JSONParser.parse(bytes, options: options)
+    }
+
+    /// Parses one JSON value from raw UTF-8 memory (a socket read buffer, say).
+    public init(parsing bytes: UnsafeRawBufferPointer, options: JSONParseOptions = .default) throws(JSONParseError) {
+        self = try JSONParser.parse(bytes, options: options)
+    }
+
+    /// Parses one JSON value from text.
+    public init(parsing text: String, options: JSONParseOptions = .default) throws(JSONParseError) {
+        var text = text
+        let outcome: Result<JSONValue, JSONParseError> = text.withUTF8 { buffer in
+            Result { () throws(JSONParseError) in try JSONParser.parse(UnsafeRawBufferPointer(buffer), options: options) }
+        }
+        self = try outcome.get()
+    }
+}

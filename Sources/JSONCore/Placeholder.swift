@@ -1,1 +1,0 @@
-// JSONCore: placeholder until the layer lands.

@@ -1,0 +1,146 @@
+import JSONCore
+
+/// Writes JSON-RPC messages straight into a byte buffer, members in a fixed order
+/// (`jsonrpc`, `id`, `method`, `params` / `result` / `error`), so output is deterministic.
+///
+/// Besides whole ``JSONValue``s, params and results can be written member by member with a
+/// ``JSONObjectWriter``, which can splice a pre-encoded value: the server encodes each output
+/// value once and copies its bytes into every notification that carries it.
+public enum JSONRPCEncoder {
+    static let header: StaticString = #"{"jsonrpc":"2.0""#
+
+    @inline(__always)
+    static func appendStatic(_ text: StaticString, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    static func appendHeader(id: RequestID?, to buffer: inout [UInt8]) {
+        appendStatic(header, to: &buffer)
+        if let id {
+            appendStatic(#","id":"#, to: &buffer)
+            id.encode(into: &buffer)
+        }
+    }
+
+    // MARK: Requests and notifications
+
+    /// `{"jsonrpc":"2.0","id":…,"method":…,"params":…}` (params left out when `nil`).
+    public static func appendRequest(id: RequestID, method: String, params: JSONValue?, to buffer: inout [UInt8]) {
+        appendHeader(id: id, to: &buffer)
+        appendMethod(method, params: params, to: &buffer)
+    }
+
+    /// `{"jsonrpc":"2.0","method":…,"params":…}` (params left out when `nil`).
+    public static func appendNotification(method: String, params: JSONValue?, to buffer: inout [UInt8]) {
+        appendHeader(id: nil, to: &buffer)
+        appendMethod(method, params: params, to: &buffer)
+    }
+
+    /// A notification whose params object is written member by member by `params`.
+    public static func appendNotification<E: Error>(
+        method: String, to buffer: inout [UInt8], params: (inout JSONObjectWriter) throws(E) -> Void
+    ) throws(E) {
+        appendHeader(id: nil, to: &buffer)
+        appendStatic(#","method":"#, to: &buffer)
+        JSONSerializer.appendString(method, to: &buffer)
+        appendStatic(#","params":"#, to: &buffer)
+        try JSONObjectWriter.append(to: &buffer, params)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    static func appendMethod(_ method: String, params: JSONValue?, to buffer: inout [UInt8]) {
+        appendStatic(#","method":"#, to: &buffer)
+        JSONSerializer.appendString(method, to: &buffer)
+        if let params {
+            appendStatic(#","params":"#, to: &buffer)
+            JSONSerializer.append(params, to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    // MARK: Responses
+
+    /// `{"jsonrpc":"2.0","id":…,"result":…}`.
+    public static func appendSuccess(id: RequestID, result: JSONValue, to buffer: inout [UInt8]) {
+        appendHeader(id: id, to: &buffer)
+        appendStatic(#","result":"#, to: &buffer)
+        JSONSerializer.append(result, to: &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// A success whose result is JSON text that is already encoded (copied verbatim; it must
+    /// be one complete, valid JSON value).
+    public static func appendSuccess(id: RequestID, encodedResult: some Collection<UInt8>, to buffer: inout [UInt8]) {
+        appendHeader(id: id, to: &buffer)
+        appendStatic(#","result":"#, to: &buffer)
+        buffer.append(contentsOf: encodedResult)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// A success whose result object is written member by member by `result`.
+    public static func appendSuccess<E: Error>(
+        id: RequestID, to buffer: inout [UInt8], result: (inout JSONObjectWriter) throws(E) -> Void
+    ) throws(E) {
+        appendHeader(id: id, to: &buffer)
+        appendStatic(#","result":"#, to: &buffer)
+        try JSONObjectWriter.append(to: &buffer, result)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…,"data":…}}`.
+    public static func appendFailure(id: RequestID, error: JSONRPCError, to buffer: inout [UInt8]) {
+        appendHeader(id: id, to: &buffer)
+        appendStatic(#","error":{"code":"#, to: &buffer)
+        JSONSerializer.appendInteger(Int64(error.code.rawValue), to: &buffer)
+        appendStatic(#","message":"#, to: &buffer)
+        JSONSerializer.appendString(error.message, to: &buffer)
+        if let data = error.data {
+            appendStatic(#","data":"#, to: &buffer)
+            JSONSerializer.append(data, to: &buffer)
+        }
+        appendStatic("}}", to: &buffer)
+    }
+
+    /// Appends a response (success or failure).
+    public static func appendResponse(_ response: JSONRPCResponse, to buffer: inout [UInt8]) {
+        switch response.outcome {
+        case .success(let result): appendSuccess(id: response.id, result: result, to: &buffer)
+        case .failure(let error): appendFailure(id: response.id, error: error, to: &buffer)
+        }
+    }
+
+    /// Appends any message.
+    public static func append(_ message: JSONRPCMessage, to buffer: inout [UInt8]) {
+        switch message {
+        case .request(let request):
+            appendRequest(id: request.id, method: request.method, params: request.params, to: &buffer)
+        case .notification(let notification):
+            appendNotification(method: notification.method, params: notification.params, to: &buffer)
+        case .response(let response):
+            appendResponse(response, to: &buffer)
+        }
+    }
+
+    /// The reply to an invalid entry of a frame (-32600 with the id that could be read).
+    public static func appendInvalid(id: RequestID, error: JSONRPCError, to buffer: inout [UInt8]) {
+        appendFailure(id: id, error: error, to: &buffer)
+    }
+
+    /// A batch reply: `[` the already-encoded responses, comma-separated `]`. (A batch whose
+    /// entries were all notifications gets no reply at all: do not call this with none.)
+    public static func appendBatch(encodedResponses: [[UInt8]], to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "["))
+        for (index, response) in encodedResponses.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            buffer.append(contentsOf: response)
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
+    /// The encoded bytes of one message (convenience for tests and clients).
+    public static func encode(_ message: JSONRPCMessage) -> [UInt8] {
+        var buffer: [UInt8] = []
+        append(message, to: &buffer)
+        return buffer
+    }
+}

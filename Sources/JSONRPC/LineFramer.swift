@@ -1,0 +1,85 @@
+/// NDJSON framing: one message per `\n`-terminated line.
+///
+/// Accepts `\r\n` line ends, skips blank lines, and enforces ``maxFrameBytes`` without
+/// buffering more than about that much: a line that grows past the limit is reported once
+/// with ``FramingError/Kind-swift.enum/frameTooLarge(limit:)`` and the rest of it is dropped as
+/// it arrives, so the next line frames normally.
+public struct LineFramer: MessageFramer, Sendable {
+    public let maxFrameBytes: Int
+    private var buffer: [UInt8] = []
+    /// First byte not yet returned.
+    private var start = 0
+    /// Bytes before this index (and after `start`) are known to hold no `\n`.
+    private var scanned = 0
+    /// Dropping the remainder of an over-long line until its `\n`.
+    private var discarding = false
+
+    public init(maxFrameBytes: Int = 1_048_576) {
+        self.maxFrameBytes = maxFrameBytes
+    }
+
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        var incoming = bytes
+        if discarding {
+            guard let newline = incoming.firstIndex(of: UInt8(ascii: "\n")) else { return }
+            discarding = false
+            incoming = UnsafeRawBufferPointer(rebasing: incoming[(newline + 1)...])
+        }
+        compact()
+        buffer.append(contentsOf: incoming)
+    }
+
+    /// Reclaims consumed bytes: all of them when everything was read, else once they make up
+    /// half the buffer (amortized O(1) per byte).
+    private mutating func compact() {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+            scanned = 0
+        } else if start > 4096, start * 2 >= buffer.count {
+            buffer.removeSubrange(0..<start)
+            scanned -= start
+            start = 0
+        }
+    }
+
+    public mutating func nextFrame() throws(FramingError) -> ArraySlice<UInt8>? {
+        while true {
+            guard let newline = findNewline() else {
+                scanned = buffer.count
+                // One spare byte: the line may still end in "\r\n" within the limit.
+                if buffer.count - start > maxFrameBytes + 1 {
+                    buffer.removeAll(keepingCapacity: true)
+                    start = 0
+                    scanned = 0
+                    discarding = true
+                    throw FramingError.tooLarge(limit: maxFrameBytes)
+                }
+                return nil
+            }
+            var end = newline
+            if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            let frame = buffer[start..<end]
+            start = newline + 1
+            scanned = start
+            if frame.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }  // blank line
+            if frame.count > maxFrameBytes { throw FramingError.tooLarge(limit: maxFrameBytes) }
+            return frame
+        }
+    }
+
+    private func findNewline() -> Int? {
+        let from = max(start, scanned)
+        guard from < buffer.count else { return nil }
+        return buffer.withUnsafeBufferPointer { bytes in
+            var index = from
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "\n") { return index }
+                index += 1
+            }
+            return nil
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// JSONRPC: placeholder until the layer lands.

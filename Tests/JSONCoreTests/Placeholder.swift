@@ -1,1 +1,0 @@
-// JSONCoreTests: placeholder until the layer lands.

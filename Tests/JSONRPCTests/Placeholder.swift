@@ -1,1 +1,0 @@
-// JSONRPCTests: placeholder until the layer lands.
