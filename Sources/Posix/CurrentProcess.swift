@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CPosix
+
+/// Facts about, and actions on, the running process, for modules that do not import libc.
+public enum CurrentProcess {
+    public static var uid: UInt32 { getuid() }
+    public static var gid: UInt32 { getgid() }
+    public static var pid: Int32 { getpid() }
+    public static var parentPID: Int32 { getppid() }
+
+    /// The host name (`gethostname`), or `"localhost"` if it cannot be read.
+    public static var hostname: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let result = buffer.withUnsafeMutableBufferPointer { storage in
+            storage.baseAddress.map { gethostname($0, storage.count - 1) } ?? -1
+        }
+        guard result == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The environment as a dictionary (the first occurrence of a repeated name wins, as `getenv`).
+    public static var environment: [String: String] {
+        var result: [String: String] = [:]
+        guard var entry = cposix_environ() else { return result }
+        while let pointer = entry.pointee {
+            let line = String(cString: pointer)
+            if let equals = line.firstIndex(of: "=") {
+                let name = String(line[..<equals])
+                if result[name] == nil { result[name] = String(line[line.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return result
+    }
+
+    /// `getenv`.
+    public static func environmentValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// `setenv` (overwriting) or, with `nil`, `unsetenv`. Not thread-safe (no libc setenv is):
+    /// call it at start-up, before other threads read the environment.
+    public static func setEnvironmentValue(_ name: String, _ value: String?) {
+        if let value { setenv(name, value, 1) } else { unsetenv(name) }
+    }
+
+    /// The current working directory.
+    public static var workingDirectory: String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let ok = buffer.withUnsafeMutableBufferPointer { getcwd($0.baseAddress, $0.count) } != nil
+        guard ok else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether `fd` is a terminal (for colour and interactive output decisions).
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Ends the process now with `code` (stdio buffers are flushed, no Swift deinit runs).
+    public static func exit(_ code: Int32) -> Never { libcExit(code) }
+
+    /// Writes all of `bytes` to standard error, ignoring failures (for last-resort messages).
+    public static func writeToStandardError(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                libcWrite(2, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written < 0 {
+                if cposix_errno() == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+}

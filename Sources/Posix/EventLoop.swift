@@ -1,0 +1,309 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CPosix
+
+/// Identifies one descriptor registration with an ``EventLoop``.
+///
+/// The generation makes a stale token harmless: once a registration is removed, an event or a
+/// `modify` meant for it never reaches a newer registration that reused the descriptor number.
+public struct IORegistration: Hashable, Sendable {
+    public let fd: Int32
+    let generation: UInt32
+}
+
+/// A single-threaded epoll event loop: descriptor readiness, timers, signals and jobs from
+/// other threads, all delivered as callbacks on one thread.
+///
+/// Threading: this type is deliberately not `Sendable`. Create it, register things and call
+/// ``run()`` on one thread; every callback runs on that thread, one at a time, so callbacks
+/// need no locks and may capture non-Sendable state. From other threads use ``handle``
+/// (``EventLoopHandle/execute(_:)``, ``EventLoopHandle/stop()``). Readiness is
+/// level-triggered: a handler that leaves bytes unread is called again.
+public final class EventLoop {
+    /// The Sendable entry point for other threads.
+    public let handle: EventLoopHandle
+
+    private struct Slot {
+        let generation: UInt32
+        /// Kept so the descriptor cannot be closed (by deinit) while still registered.
+        let descriptor: FileDescriptor?
+        let handler: (IOEvents) -> Void
+    }
+
+    private let epoll: FileDescriptor
+    private var slots: [Slot?] = []
+    private var nextGeneration: UInt32 = 0
+    private var timers = TimerQueue()
+    private var deferred: [() -> Void] = []
+    private var events = [cposix_epoll_event](repeating: cposix_epoll_event(), count: 256)
+    private var signalPipe: (read: FileDescriptor, write: FileDescriptor)?
+    private var signalHandlers: [Int32: () -> Void] = [:]
+    private var isRunning = false
+
+    public init() throws {
+        epoll = FileDescriptor(adopting: try retryingOnInterrupt("epoll_create1") { cposix_epoll_create() })
+        handle = try EventLoopHandle()
+        let wakeupFD = handle.wakeup.rawValue
+        _ = try addRegistration(fd: wakeupFD, descriptor: nil, interest: .readable) { [unowned self] _ in
+            self.drainWakeup(wakeupFD)
+        }
+    }
+
+    deinit {
+        for signal in signalHandlers.keys { _ = cposix_forward_signal(signal, -1) }
+        _ = handle.close()
+    }
+
+    /// True on the thread running the loop (or, before `run`, the thread that created it).
+    public var isInLoopThread: Bool { handle.isInLoopThread }
+
+    /// Monotonic nanoseconds, the clock timers use.
+    public var now: UInt64 { MonotonicClock.nanoseconds() }
+
+    // MARK: Descriptors
+
+    /// Calls `handler` on the loop thread whenever `descriptor` is ready for `interest`
+    /// (hang-ups and errors are always reported). The loop keeps `descriptor` alive until
+    /// ``deregister(_:)``; deregister before closing it.
+    public func register(
+        _ descriptor: FileDescriptor, interest: IOInterest, handler: @escaping (IOEvents) -> Void
+    ) throws -> IORegistration {
+        try addRegistration(fd: descriptor.rawValue, descriptor: descriptor, interest: interest, handler: handler)
+    }
+
+    /// Changes what a registration is interested in (e.g. add `.writable` while output is queued).
+    public func modify(_ registration: IORegistration, interest: IOInterest) throws {
+        guard isCurrent(registration) else {
+            throw SystemError(call: "epoll_ctl(MOD, \(registration.fd))", errno: ENOENT)
+        }
+        let fd = registration.fd
+        let data = Self.token(fd: fd, generation: registration.generation)
+        let mask = Self.epollMask(interest)
+        let epfd = epoll.rawValue
+        try retryingOnInterrupt("epoll_ctl(MOD, \(fd))") { cposix_epoll_ctl(epfd, 2, fd, mask, data) }
+    }
+
+    /// Stops delivering events for `registration` and drops its handler. A stale or repeated
+    /// call does nothing; an already closed descriptor is fine.
+    public func deregister(_ registration: IORegistration) {
+        guard isCurrent(registration) else { return }
+        let fd = registration.fd
+        let epfd = epoll.rawValue
+        slots[Int(fd)] = nil
+        // EBADF/ENOENT: the descriptor was closed first, which already removed it from epoll.
+        _ = try? retryingOnInterrupt("epoll_ctl(DEL, \(fd))") { cposix_epoll_ctl(epfd, 3, fd, 0, 0) }
+    }
+
+    /// The number of live descriptor registrations (the loop's own included).
+    public var registrationCount: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+
+    // MARK: Timers
+
+    /// Calls `callback` on the loop thread once `delay` has passed (monotonic clock).
+    /// Timers due at the same time fire in the order they were scheduled.
+    @discardableResult
+    public func schedule(after delay: Duration, _ callback: @escaping () -> Void) -> TimerID {
+        timers.schedule(at: now &+ delay.nanosecondsClamped, callback)
+    }
+
+    /// Calls `callback` once the monotonic clock reaches `deadline` (see ``MonotonicClock``).
+    @discardableResult
+    public func schedule(atNanoseconds deadline: UInt64, _ callback: @escaping () -> Void) -> TimerID {
+        timers.schedule(at: deadline, callback)
+    }
+
+    /// Cancels a timer; returns false if it already fired or was cancelled.
+    @discardableResult
+    public func cancel(_ timer: TimerID) -> Bool { timers.cancel(timer) }
+
+    /// The number of pending timers.
+    public var timerCount: Int { timers.count }
+
+    // MARK: Work
+
+    /// Queues a job from any thread (see ``EventLoopHandle/execute(_:)``).
+    @discardableResult
+    public func execute(_ job: @escaping @Sendable () -> Void) -> Bool { handle.execute(job) }
+
+    /// Runs `work` on the loop thread after the current callback and the rest of this
+    /// iteration's events, before the loop waits again. Loop thread only; not Sendable.
+    public func enqueue(_ work: @escaping () -> Void) { deferred.append(work) }
+
+    // MARK: Signals
+
+    /// Delivers `signal` as a callback on the loop thread instead of its default action.
+    ///
+    /// A C handler writes the signal number into a pipe the loop watches (the self-pipe
+    /// trick), so the signal may land on any thread of the process. Dispositions are process
+    /// wide: the last loop to install a handler for a signal receives it.
+    public func onSignal(_ signal: Signal, _ handler: @escaping () -> Void) throws {
+        let pipe = try ensureSignalPipe()
+        signalHandlers[signal.rawValue] = handler
+        let number = signal.rawValue
+        let writeFD = pipe.write.rawValue
+        try retryingOnInterrupt("sigaction(\(signal))") { cposix_forward_signal(number, writeFD) }
+    }
+
+    /// Restores `signal`'s default action and forgets its handler.
+    public func removeSignalHandler(_ signal: Signal) throws {
+        guard signalHandlers.removeValue(forKey: signal.rawValue) != nil else { return }
+        let number = signal.rawValue
+        try retryingOnInterrupt("sigaction(\(signal), SIG_DFL)") { cposix_forward_signal(number, -1) }
+    }
+
+    // MARK: Running
+
+    /// Runs the loop on the calling thread until ``stop()`` (from any thread or a callback).
+    /// A stop requested before `run` makes it return after one pass. Not reentrant.
+    public func run() throws {
+        precondition(!isRunning, "EventLoop.run() is not reentrant")
+        isRunning = true
+        handle.claimCurrentThread()
+        defer {
+            isRunning = false
+            handle.clearStopRequest()
+        }
+        repeat {
+            try runOnce(blocking: true)
+        } while !handle.isStopRequested
+    }
+
+    /// Asks ``run()`` to return after the current iteration.
+    public func stop() { handle.stop() }
+
+    /// One iteration: wait (unless `blocking` is false or work is pending) for events or the
+    /// next timer, dispatch events, fire due timers, run deferred work. For tests and for
+    /// embedding the loop in another one.
+    public func runOnce(blocking: Bool = true) throws {
+        let timeout = blocking && deferred.isEmpty && !handle.isStopRequested ? waitMilliseconds() : 0
+        let epfd = epoll.rawValue
+        let capacity = Int32(events.count)
+        let count = try events.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return Int32(0) }
+            return try retryingOnInterrupt("epoll_wait") { cposix_epoll_wait(epfd, base, capacity, timeout) }
+        }
+        for index in 0..<Int(count) {
+            let event = events[index]
+            dispatch(token: event.data, kernelEvents: event.events)
+        }
+        fireDueTimers()
+        runDeferred()
+    }
+
+    // MARK: Internals
+
+    private func addRegistration(
+        fd: Int32, descriptor: FileDescriptor?, interest: IOInterest, handler: @escaping (IOEvents) -> Void
+    ) throws -> IORegistration {
+        guard fd >= 0 else { throw SystemError(call: "epoll_ctl(ADD, \(fd))", errno: EBADF) }
+        let index = Int(fd)
+        if index >= slots.count {
+            slots.append(contentsOf: repeatElement(nil, count: max(index + 1 - slots.count, slots.count)))
+        }
+        if let existing = slots[index] {
+            // A slot whose descriptor was closed without deregistering is stale (the kernel
+            // already dropped it from epoll), so the number may be registered again.
+            let stale = existing.descriptor.map { !$0.isOpen || $0.rawValue != fd } ?? false
+            guard stale else { throw SystemError(call: "epoll_ctl(ADD, \(fd))", errno: EEXIST) }
+            slots[index] = nil
+        }
+        nextGeneration &+= 1
+        let generation = nextGeneration
+        let epfd = epoll.rawValue
+        let data = Self.token(fd: fd, generation: generation)
+        let mask = Self.epollMask(interest)
+        try retryingOnInterrupt("epoll_ctl(ADD, \(fd))") { cposix_epoll_ctl(epfd, 1, fd, mask, data) }
+        slots[index] = Slot(generation: generation, descriptor: descriptor, handler: handler)
+        return IORegistration(fd: fd, generation: generation)
+    }
+
+    private func isCurrent(_ registration: IORegistration) -> Bool {
+        let index = Int(registration.fd)
+        guard index >= 0, index < slots.count, let slot = slots[index] else { return false }
+        return slot.generation == registration.generation
+    }
+
+    private func dispatch(token: UInt64, kernelEvents: UInt32) {
+        let fd = Int32(truncatingIfNeeded: token & 0xFFFF_FFFF)
+        let generation = UInt32(truncatingIfNeeded: token >> 32)
+        let index = Int(fd)
+        guard index >= 0, index < slots.count, let slot = slots[index], slot.generation == generation else {
+            return // deregistered by an earlier callback in this batch
+        }
+        var ready: IOEvents = []
+        if kernelEvents & CPOSIX_EPOLLIN != 0 { ready.insert(.readable) }
+        if kernelEvents & CPOSIX_EPOLLOUT != 0 { ready.insert(.writable) }
+        if kernelEvents & (CPOSIX_EPOLLHUP | CPOSIX_EPOLLRDHUP) != 0 { ready.insert(.hangup) }
+        if kernelEvents & CPOSIX_EPOLLERR != 0 { ready.insert(.error) }
+        slot.handler(ready)
+    }
+
+    private func waitMilliseconds() -> Int32 {
+        guard let deadline = timers.nextDeadline() else { return -1 }
+        let current = now
+        guard deadline > current else { return 0 }
+        // Round up: waking a little late is fine, waking early would spin until the deadline.
+        return Int32(clamping: (deadline - current + 999_999) / 1_000_000)
+    }
+
+    private func fireDueTimers() {
+        guard timers.count > 0 else { return }
+        let current = now
+        let limit = timers.lastSequence
+        while let callback = timers.popDue(now: current, sequenceLimit: limit) {
+            callback()
+        }
+    }
+
+    private func runDeferred() {
+        while !deferred.isEmpty {
+            var batch: [() -> Void] = []
+            swap(&batch, &deferred)
+            for work in batch { work() }
+        }
+    }
+
+    private func drainWakeup(_ fd: Int32) {
+        var counter: UInt64 = 0
+        _ = try? retryingOnInterruptUnlessWouldBlock("read(eventfd)") {
+            withUnsafeMutableBytes(of: &counter) { libcRead(fd, $0.baseAddress, 8) }
+        }
+        for job in handle.takeJobs() { job(self) }
+    }
+
+    private func ensureSignalPipe() throws -> (read: FileDescriptor, write: FileDescriptor) {
+        if let signalPipe { return signalPipe }
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
+        _ = try register(pipe.read, interest: .readable) { [unowned self] _ in
+            self.drainSignals()
+        }
+        signalPipe = pipe
+        return pipe
+    }
+
+    private func drainSignals() {
+        guard let pipe = signalPipe else { return }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let result = try? buffer.withUnsafeMutableBytes { try pipe.read.read(into: $0) }
+            guard case .bytes(let count) = result else { return }
+            for byte in buffer[..<count] {
+                signalHandlers[Int32(byte)]?()
+            }
+        }
+    }
+
+    private static func token(fd: Int32, generation: UInt32) -> UInt64 {
+        UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
+    }
+
+    private static func epollMask(_ interest: IOInterest) -> UInt32 {
+        var mask: UInt32 = 0
+        if interest.contains(.readable) { mask |= CPOSIX_EPOLLIN | CPOSIX_EPOLLRDHUP }
+        if interest.contains(.writable) { mask |= CPOSIX_EPOLLOUT }
+        return mask
+    }
+}

@@ -1,1 +1,0 @@
-// PosixSocket: placeholder until the layer lands.

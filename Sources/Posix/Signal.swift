@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CPosix
+
+/// A signal number with names, so modules that do not import libc can speak of signals.
+public struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let hangup = Signal(rawValue: SIGHUP)
+    public static let interrupt = Signal(rawValue: SIGINT)
+    public static let kill = Signal(rawValue: SIGKILL)
+    public static let user1 = Signal(rawValue: SIGUSR1)
+    public static let user2 = Signal(rawValue: SIGUSR2)
+    public static let brokenPipe = Signal(rawValue: SIGPIPE)
+    public static let terminate = Signal(rawValue: SIGTERM)
+    public static let child = Signal(rawValue: SIGCHLD)
+
+    public var description: String {
+        switch rawValue {
+        case SIGHUP: return "SIGHUP"
+        case SIGINT: return "SIGINT"
+        case SIGKILL: return "SIGKILL"
+        case SIGUSR1: return "SIGUSR1"
+        case SIGUSR2: return "SIGUSR2"
+        case SIGPIPE: return "SIGPIPE"
+        case SIGTERM: return "SIGTERM"
+        case SIGCHLD: return "SIGCHLD"
+        default: return "signal \(rawValue)"
+        }
+    }
+
+    /// Ignores SIGPIPE for the whole process, so a peer that disconnects mid-write costs an
+    /// `EPIPE` error instead of the process. Call once at start-up; idempotent.
+    /// (Children spawned by ``ChildProcess`` get default dispositions back.)
+    public static func ignoreBrokenPipe() {
+        _ = cposix_ignore_signal(SIGPIPE)
+    }
+
+    /// Sends this signal to this process (`raise`), e.g. in tests.
+    public func raiseInCurrentProcess() throws {
+        let number = rawValue
+        try retryingOnInterrupt("raise(\(self))") { raise(number) }
+    }
+}

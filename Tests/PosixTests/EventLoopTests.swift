@@ -1,0 +1,248 @@
+import Posix
+import Synchronization
+import Testing
+
+/// Last job index seen per producer thread, shared with Sendable jobs.
+private final class SharedIndices: Sendable {
+    let indices: Mutex<[Int]>
+    init(count: Int) { indices = Mutex([Int](repeating: -1, count: count)) }
+}
+
+@Suite("Event loop")
+struct EventLoopTests {
+    @Test("a readable descriptor calls its handler with the bytes waiting")
+    func readableCallback() throws {
+        let loop = try EventLoop()
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
+        var received: [UInt8] = []
+        let registration = try loop.register(pipe.read, interest: .readable) { events in
+            #expect(events.contains(.readable))
+            if let bytes = try? pipe.read.read(upTo: 100) { received += bytes }
+        }
+        try pipe.write.writeAll([UInt8]("hello"))
+        #expect(try runLoop(loop) { received == [UInt8]("hello") })
+        loop.deregister(registration)
+        loop.deregister(registration) // a repeated deregister is harmless
+    }
+
+    @Test("a closed peer is reported as a hang-up")
+    func hangup() throws {
+        let loop = try EventLoop()
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
+        var sawHangup = false
+        let registration = try loop.register(pipe.read, interest: .readable) { events in
+            if events.contains(.hangup) { sawHangup = true }
+        }
+        try pipe.write.close()
+        #expect(try runLoop(loop) { sawHangup })
+        loop.deregister(registration)
+    }
+
+    @Test("writable interest can be added and removed with modify")
+    func modifyInterest() throws {
+        let loop = try EventLoop()
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
+        var writableCount = 0
+        let registration = try loop.register(pipe.write, interest: []) { events in
+            if events.contains(.writable) { writableCount += 1 }
+        }
+        try loop.runOnce(blocking: false)
+        #expect(writableCount == 0)
+        try loop.modify(registration, interest: .writable)
+        #expect(try runLoop(loop) { writableCount >= 1 })
+        try loop.modify(registration, interest: [])
+        let before = writableCount
+        try loop.runOnce(blocking: false)
+        #expect(writableCount == before)
+        loop.deregister(registration)
+        #expect(throws: SystemError.self) { try loop.modify(registration, interest: .writable) }
+    }
+
+    @Test("a deregistered handler is never called, even if its number is reused")
+    func staleRegistration() throws {
+        let loop = try EventLoop()
+        let first = try FileDescriptor.pipe(nonBlocking: true)
+        var firstCalls = 0
+        let registration = try loop.register(first.read, interest: .readable) { _ in firstCalls += 1 }
+        loop.deregister(registration)
+        try first.write.writeAll([1])
+        try loop.runOnce(blocking: false)
+        #expect(firstCalls == 0)
+        let number = first.read.rawValue
+        try first.read.close()
+        let second = try FileDescriptor.pipe(nonBlocking: true)
+        var secondCalls = 0
+        let again = try loop.register(second.read, interest: .readable) { _ in
+            secondCalls += 1
+            _ = try? second.read.read(upTo: 10)
+        }
+        try second.write.writeAll([2])
+        #expect(try runLoop(loop) { secondCalls == 1 })
+        #expect(firstCalls == 0)
+        #expect(again.fd == number) // the kernel reuses the lowest free number
+        #expect(again != registration)
+        loop.deregister(again)
+    }
+
+    @Test("registering the same open descriptor twice is refused")
+    func duplicateRegistration() throws {
+        let loop = try EventLoop()
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
+        let registration = try loop.register(pipe.read, interest: .readable) { _ in }
+        #expect(throws: SystemError.self) { try loop.register(pipe.read, interest: .readable) { _ in } }
+        loop.deregister(registration)
+    }
+
+    @Test("timers fire in deadline order, ties in scheduling order")
+    func timersInOrder() throws {
+        let loop = try EventLoop()
+        var fired: [String] = []
+        let start = loop.now
+        loop.schedule(atNanoseconds: start + 30_000_000) { fired.append("c") }
+        loop.schedule(atNanoseconds: start + 10_000_000) { fired.append("a1") }
+        loop.schedule(atNanoseconds: start + 10_000_000) { fired.append("a2") }
+        loop.schedule(after: .milliseconds(20)) { fired.append("b") }
+        loop.schedule(after: .zero) { fired.append("now") }
+        #expect(try runLoop(loop) { fired.count == 5 })
+        #expect(fired == ["now", "a1", "a2", "b", "c"])
+        #expect(loop.now - start >= 30_000_000)
+    }
+
+    @Test("a cancelled timer never fires, and cancelling twice reports false")
+    func timerCancel() throws {
+        let loop = try EventLoop()
+        var fired: [Int] = []
+        let cancelled = loop.schedule(after: .milliseconds(5)) { fired.append(1) }
+        loop.schedule(after: .milliseconds(10)) { fired.append(2) }
+        #expect(loop.cancel(cancelled))
+        #expect(!loop.cancel(cancelled))
+        #expect(try runLoop(loop) { fired.count == 1 })
+        #expect(fired == [2])
+        #expect(loop.timerCount == 0)
+    }
+
+    @Test("many cancelled timers do not keep the queue growing")
+    func manyCancelledTimers() throws {
+        let loop = try EventLoop()
+        for _ in 0..<10_000 {
+            let timer = loop.schedule(after: .seconds(3600)) {}
+            loop.cancel(timer)
+        }
+        #expect(loop.timerCount == 0)
+        var fired = false
+        loop.schedule(after: .zero) { fired = true }
+        #expect(try runLoop(loop) { fired })
+    }
+
+    @Test("a timer scheduled by a timer callback runs on a later pass")
+    func timerFromTimer() throws {
+        let loop = try EventLoop()
+        var order: [Int] = []
+        loop.schedule(after: .zero) {
+            order.append(1)
+            loop.schedule(after: .zero) { order.append(3) }
+        }
+        loop.schedule(after: .zero) { order.append(2) }
+        #expect(try runLoop(loop) { order.count == 3 })
+        #expect(order == [1, 2, 3])
+    }
+
+    @Test("jobs from many threads all run, on the loop thread, in per-thread order")
+    func crossThreadExecute() throws {
+        let loop = try EventLoop()
+        let handle = loop.handle
+        let threads = 8
+        let jobsPerThread = 2_000
+        let ran = Counter()
+        let offThread = Counter()
+        let outOfOrder = Counter()
+        let lastSeen = SharedIndices(count: threads)
+        var producers: [PosixThread] = []
+        for producer in 0..<threads {
+            producers.append(try PosixThread.spawn {
+                for index in 0..<jobsPerThread {
+                    handle.execute {
+                        if !handle.isInLoopThread { offThread.increment() }
+                        lastSeen.indices.withLock { seen in
+                            if seen[producer] != index - 1 { outOfOrder.increment() }
+                            seen[producer] = index
+                        }
+                        ran.increment()
+                    }
+                }
+            })
+        }
+        #expect(try runLoop(loop) { ran.count == threads * jobsPerThread })
+        for producer in producers { producer.join() }
+        #expect(offThread.count == 0)
+        #expect(outOfOrder.count == 0)
+        #expect(handle.isInLoopThread) // this test thread ran the loop
+    }
+
+    @Test("a job submitted with the loop can register work on it")
+    func submitWithLoop() throws {
+        let loop = try EventLoop()
+        let fired = Counter()
+        let handle = loop.handle
+        let producer = try PosixThread.spawn {
+            handle.submit { loop in
+                loop.schedule(after: .zero) { fired.increment() }
+            }
+        }
+        #expect(try runLoop(loop) { fired.count == 1 })
+        producer.join()
+    }
+
+    @Test("enqueued work runs after the current callback, before the loop waits")
+    func enqueueRunsAfterCallback() throws {
+        let loop = try EventLoop()
+        var order: [String] = []
+        loop.schedule(after: .zero) {
+            loop.enqueue { order.append("deferred") }
+            order.append("timer")
+        }
+        #expect(try runLoop(loop) { order.count == 2 })
+        #expect(order == ["timer", "deferred"])
+    }
+
+    @Test("a loop on its own thread runs callbacks there and stops when asked")
+    func loopThreadStops() throws {
+        let signal = try FileDescriptor.pipe()
+        let onLoopThread = Counter()
+        let loopThread = try EventLoopThread.start { loop in
+            loop.schedule(after: .zero) {
+                if loop.isInLoopThread { onLoopThread.increment() }
+                try? signal.write.writeAll([1])
+            }
+        }
+        #expect(try signal.read.wait(for: .readable, timeout: .seconds(10)).contains(.readable))
+        #expect(onLoopThread.count == 1)
+        #expect(!loopThread.handle.isInLoopThread)
+        loopThread.stopAndJoin()
+        // The loop is gone once its thread ends: later jobs are refused.
+        #expect(!loopThread.handle.execute {})
+    }
+
+    @Test("stop requested before run makes run return")
+    func stopBeforeRun() throws {
+        let loop = try EventLoop()
+        loop.stop()
+        try loop.run()
+        var ran = false
+        loop.schedule(after: .zero) {
+            ran = true
+            loop.stop()
+        }
+        try loop.run()
+        #expect(ran)
+    }
+
+    @Test("jobs are refused once the loop is destroyed")
+    func jobsAfterLoopDies() throws {
+        var loop: EventLoop? = try EventLoop()
+        let handle = try #require(loop?.handle)
+        #expect(handle.execute {})
+        loop = nil
+        #expect(!handle.execute {})
+    }
+}

@@ -1,1 +1,0 @@
-// PosixSocketTests: placeholder until the layer lands.
