@@ -59,22 +59,27 @@ public final class VMBlockingConnection {
         try write(ClientWire.request(id: id, method: method, params: params))
         let deadline = timeout.map { MonotonicClock.nanoseconds() &+ Self.nanoseconds($0) }
         while true {
+            // Every message of a read is handled, so notifications framed behind the reply
+            // (a subscription's replay, O1-O2) are kept, not dropped.
+            var answer: Result<JSONValue, VMRemoteError>? = nil
             for message in try readMessages(until: deadline) {
                 switch message {
                 case .response(let answered, let outcome) where answered == id:
-                    switch outcome {
-                    case .success(let result): return result
-                    case .failure(let error): throw .remote(error)
-                    }
+                    answer = outcome
                 case .response, .invalid:
                     continue  // not ours (cannot happen on a connection with one caller)
                 case .unmatchedResponse(let outcome):
                     // An `id: null` error while our only request is outstanding is about it
                     // (an unreadable or over-long frame); a null-id success cannot happen.
-                    if case .failure(let error) = outcome { throw .remote(error) }
+                    if answer == nil, case .failure = outcome { answer = outcome }
                 case .notification(let method, let params):
                     queued.append((method, params))
                 }
+            }
+            switch answer {
+            case .success(let result)?: return result
+            case .failure(let error)?: throw .remote(error)
+            case nil: continue
             }
         }
     }

@@ -1,1 +1,0 @@
-// IntegrationTests: placeholder until the layer lands.
