@@ -5,23 +5,27 @@
 extension JSONParser {
     /// Parses a string starting at the opening quote.
     mutating func parseString() throws(JSONParseError) -> String {
-        position += 1  // opening quote
-        let start = position
-        while position < end {
-            let byte = base[position]
+        let start = position + 1  // after the opening quote
+        // The hot loop works on a local index: `position` lives in `self`, and the compiler
+        // reloads it around every byte load unless it is kept in a register like this.
+        var index = start
+        while index < end {
+            let byte = base[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
-                position += 1
-                return text
+                position = index + 1
+                return String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
             }
-            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
-            if byte < 0x20 { throw controlCharacterError() }
-            if byte < 0x80 {
-                position += 1
-            } else {
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 {
+                position = index
+                if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+                if byte < 0x20 { throw controlCharacterError() }
                 try skipMultibyteScalar()
+                index = position
+            } else {
+                index += 1
             }
         }
+        position = index
         throw JSONParseError(.unexpectedEnd, "unterminated string (missing closing '\"')", at: position)
     }
 

@@ -13,6 +13,11 @@ public struct JSONParser: ~Copyable {
     @usableFromInline let end: Int
     @usableFromInline var position = 0
     @usableFromInline let options: JSONParseOptions
+    /// Members and elements of the containers being parsed, stacked: each container collects
+    /// into the top of these and is then created with its exact size in one allocation,
+    /// instead of growing its own array 1, 2, 4, 8… (fewer allocations, no slack kept).
+    var memberStack: [JSONObject.Member] = []
+    var elementStack: [JSONValue] = []
 
     init(base: UnsafePointer<UInt8>, count: Int, options: JSONParseOptions) {
         self.base = base
@@ -64,12 +69,16 @@ public struct JSONParser: ~Copyable {
 
     @inline(__always)
     mutating func skipWhitespace() {
-        while position < end {
-            switch base[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
-            default: return
+        var index = position
+        while index < end {
+            switch base[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default:
+                position = index
+                return
             }
         }
+        position = index
     }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -121,13 +130,15 @@ public struct JSONParser: ~Copyable {
         try enterContainer(depth: depth)
         position += 1  // '['
         skipWhitespace()
-        var elements: [JSONValue] = []
         if position < end, base[position] == UInt8(ascii: "]") {
             position += 1
-            return .array(elements)
+            return .array([])
         }
+        if elementStack.capacity == 0 { elementStack.reserveCapacity(16) }
+        let firstElement = elementStack.count
         while true {
-            elements.append(try parseValue(depth: depth))
+            let element = try parseValue(depth: depth)
+            elementStack.append(element)
             skipWhitespace()
             guard position < end else {
                 throw JSONParseError(.unexpectedEnd, "expected ',' or ']' after array element but the input ended", at: position)
@@ -141,6 +152,8 @@ public struct JSONParser: ~Copyable {
                 }
             case UInt8(ascii: "]"):
                 position += 1
+                let elements = Array(elementStack[firstElement...])
+                elementStack.removeSubrange(firstElement...)
                 return .array(elements)
             default:
                 throw JSONParseError(.unexpectedByte, "expected ',' or ']' after array element but found \(describeByte(at: position))", at: position)
@@ -152,11 +165,14 @@ public struct JSONParser: ~Copyable {
         try enterContainer(depth: depth)
         position += 1  // '{'
         skipWhitespace()
-        var object = JSONObject()
         if position < end, base[position] == UInt8(ascii: "}") {
             position += 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        if memberStack.capacity == 0 { memberStack.reserveCapacity(16) }
+        let first = memberStack.count
+        // Only large objects pay for a hash set to find repeated keys; small ones scan.
+        var seenKeys: [String: Int]? = nil
         while true {
             guard position < end else {
                 throw JSONParseError(.unexpectedEnd, "expected '\"' to start an object key but the input ended", at: position)
@@ -179,14 +195,13 @@ public struct JSONParser: ~Copyable {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            if let existing = object.position(of: key) {
+            if let existing = existingMember(key, from: first, seen: &seenKeys) {
                 if options.duplicateKeys == .reject {
                     throw JSONParseError(.duplicateKey, "duplicate object key \"\(key)\"", at: keyOffset)
                 }
-                object[key] = value
-                _ = existing
+                memberStack[existing].value = value
             } else {
-                object.append(uniqueKey: key, value)
+                memberStack.append(JSONObject.Member(key: key, value: value))
             }
             skipWhitespace()
             guard position < end else {
@@ -198,11 +213,30 @@ public struct JSONParser: ~Copyable {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 position += 1
-                return .object(object)
+                let members = Array(memberStack[first...])
+                memberStack.removeSubrange(first...)
+                return .object(JSONObject(uniqueMembers: members))
             default:
                 throw JSONParseError(.unexpectedByte, "expected ',' or '}' after object member but found \(describeByte(at: position))", at: position)
             }
         }
+    }
+
+    /// Index in `memberStack` of a member named `key` of the object starting at `first`.
+    mutating func existingMember(_ key: String, from first: Int, seen: inout [String: Int]?) -> Int? {
+        let count = memberStack.count - first
+        if count <= JSONObject.indexThreshold {
+            for index in first..<memberStack.count where memberStack[index].key == key { return index }
+            return nil
+        }
+        if seen == nil {
+            var built = [String: Int](minimumCapacity: count * 2)
+            for index in first..<memberStack.count { built[memberStack[index].key] = index }
+            seen = built
+        }
+        if let index = seen?[key] { return index }
+        seen?[key] = memberStack.count  // the index it is about to be appended at
+        return nil
     }
 
     /// A readable name for the byte at `offset`, for error messages.

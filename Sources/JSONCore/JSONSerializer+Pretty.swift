@@ -16,7 +16,7 @@ extension JSONSerializer {
             buffer.append(UInt8(ascii: "]"))
         case .object(let object) where !object.isEmpty:
             buffer.append(UInt8(ascii: "{"))
-            for (offset, member) in object.members.enumerated() {
+            for (offset, member) in object.storage.enumerated() {
                 if offset > 0 { buffer.append(UInt8(ascii: ",")) }
                 newline(indent + 1, &buffer)
                 appendString(member.key, to: &buffer)

@@ -25,12 +25,12 @@ public enum JSONSerializer {
         case .object(let object):
             buffer.append(UInt8(ascii: "{"))
             var first = true
-            for (key, member) in object.members {
+            for member in object.storage {
                 if !first { buffer.append(UInt8(ascii: ",")) }
                 first = false
-                appendString(key, to: &buffer)
+                appendString(member.key, to: &buffer)
                 buffer.append(UInt8(ascii: ":"))
-                append(member, to: &buffer)
+                append(member.value, to: &buffer)
             }
             buffer.append(UInt8(ascii: "}"))
         }
@@ -76,45 +76,51 @@ public enum JSONSerializer {
 
     /// Appends `text` as a JSON string literal, quotes included.
     public static func appendString(_ text: String, to buffer: inout [UInt8]) {
+        var text = text  // withUTF8 needs a var; native strings are not copied
+        text.withUTF8 { bytes in appendQuoted(bytes, to: &buffer) }
+    }
+
+    static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+        buffer.reserveCapacity(buffer.count + bytes.count + 2)
         buffer.append(UInt8(ascii: "\""))
-        let utf8 = text.utf8
-        let done: Void? = utf8.withContiguousStorageIfAvailable { bytes in appendEscaped(bytes, to: &buffer) }
-        if done == nil {
-            // Bridged or otherwise non-contiguous strings (rare): escape byte by byte.
-            let copy = Array(utf8)
-            copy.withUnsafeBufferPointer { appendEscaped($0, to: &buffer) }
+        var runStart = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            // One unsigned range test covers the control characters; quote and backslash follow.
+            if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            if runStart < index {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            }
+            appendEscape(for: byte, to: &buffer)
+            index += 1
+            runStart = index
+        }
+        if runStart < bytes.count {
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
         buffer.append(UInt8(ascii: "\""))
     }
 
-    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
-        var runStart = 0
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if runStart < index {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            }
-            runStart = index + 1
-            buffer.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
-            case 0x0A: buffer.append(UInt8(ascii: "n"))
-            case 0x0D: buffer.append(UInt8(ascii: "r"))
-            case 0x09: buffer.append(UInt8(ascii: "t"))
-            case 0x08: buffer.append(UInt8(ascii: "b"))
-            case 0x0C: buffer.append(UInt8(ascii: "f"))
-            default:
-                buffer.append(UInt8(ascii: "u"))
-                buffer.append(UInt8(ascii: "0"))
-                buffer.append(UInt8(ascii: "0"))
-                buffer.append(hexDigit(byte >> 4))
-                buffer.append(hexDigit(byte & 0xF))
-            }
-        }
-        if runStart < bytes.count {
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+    static func appendEscape(for byte: UInt8, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
+        case 0x0A: buffer.append(UInt8(ascii: "n"))
+        case 0x0D: buffer.append(UInt8(ascii: "r"))
+        case 0x09: buffer.append(UInt8(ascii: "t"))
+        case 0x08: buffer.append(UInt8(ascii: "b"))
+        case 0x0C: buffer.append(UInt8(ascii: "f"))
+        default:
+            buffer.append(UInt8(ascii: "u"))
+            buffer.append(UInt8(ascii: "0"))
+            buffer.append(UInt8(ascii: "0"))
+            buffer.append(hexDigit(byte >> 4))
+            buffer.append(hexDigit(byte & 0xF))
         }
     }
 

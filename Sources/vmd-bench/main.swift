@@ -4,6 +4,8 @@
 
 let suites: [(name: String, run: () -> Void)] = [
     // Each layer adds its suite here: ("name", runNameBenchmarks),
+    ("reactive", runReactiveBenchmarks),
+    ("json", runJSONBenchmarks),
 ]
 
 let wanted = Array(CommandLine.arguments.dropFirst())

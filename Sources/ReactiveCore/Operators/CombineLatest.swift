@@ -1,0 +1,156 @@
+extension Observable {
+    /// Emits `resultSelector` of the latest elements of both sources, once each has emitted,
+    /// whenever either emits.
+    ///
+    /// Completes when both completed (or when one completed before ever emitting and the
+    /// other emits nothing combinable); the first error fails it.
+    public static func combineLatest<First: ObservableConvertibleType, Second: ObservableConvertibleType>(
+        _ first: First, _ second: Second,
+        resultSelector: @escaping (First.Element, Second.Element) throws -> Element
+    ) -> Observable<Element> {
+        let sources: [Observable<Any>] = [first.asObservable().map { $0 as Any }, second.asObservable().map { $0 as Any }]
+        return combineLatestAny(sources) { values in
+            // The casts cannot fail: each slot holds what its own source emitted.
+            guard let a = values[0] as? First.Element, let b = values[1] as? Second.Element else {
+                throw CombineLatestSlotMismatch()
+            }
+            return try resultSelector(a, b)
+        }
+    }
+
+    /// The three-source form of ``combineLatest(_:_:resultSelector:)``.
+    public static func combineLatest<A: ObservableConvertibleType, B: ObservableConvertibleType, C: ObservableConvertibleType>(
+        _ a: A, _ b: B, _ c: C,
+        resultSelector: @escaping (A.Element, B.Element, C.Element) throws -> Element
+    ) -> Observable<Element> {
+        let sources: [Observable<Any>] = [
+            a.asObservable().map { $0 as Any }, b.asObservable().map { $0 as Any }, c.asObservable().map { $0 as Any },
+        ]
+        return combineLatestAny(sources) { values in
+            guard let x = values[0] as? A.Element, let y = values[1] as? B.Element, let z = values[2] as? C.Element else {
+                throw CombineLatestSlotMismatch()
+            }
+            return try resultSelector(x, y, z)
+        }
+    }
+
+    /// The four-source form of ``combineLatest(_:_:resultSelector:)``.
+    public static func combineLatest<A: ObservableConvertibleType, B: ObservableConvertibleType, C: ObservableConvertibleType, D: ObservableConvertibleType>(
+        _ a: A, _ b: B, _ c: C, _ d: D,
+        resultSelector: @escaping (A.Element, B.Element, C.Element, D.Element) throws -> Element
+    ) -> Observable<Element> {
+        let sources: [Observable<Any>] = [
+            a.asObservable().map { $0 as Any }, b.asObservable().map { $0 as Any },
+            c.asObservable().map { $0 as Any }, d.asObservable().map { $0 as Any },
+        ]
+        return combineLatestAny(sources) { values in
+            guard let w = values[0] as? A.Element, let x = values[1] as? B.Element,
+                  let y = values[2] as? C.Element, let z = values[3] as? D.Element else {
+                throw CombineLatestSlotMismatch()
+            }
+            return try resultSelector(w, x, y, z)
+        }
+    }
+
+    /// Emits the array of the latest elements of all `sources`, once each has emitted,
+    /// whenever any emits. No sources: completes at once.
+    public static func combineLatest<Source: ObservableConvertibleType>(_ sources: [Source]) -> Observable<Element>
+    where Element == [Source.Element] {
+        combineLatestAny(sources.map { $0.asObservable() }) { $0 }
+    }
+
+    private static func combineLatestAny<Value>(
+        _ sources: [Observable<Value>],
+        _ resultSelector: @escaping ([Value]) throws -> Element
+    ) -> Observable<Element> {
+        Observable { observer in
+            if sources.isEmpty {
+                observer.on(.completed)
+                return NopDisposable()
+            }
+            let sink = CombineLatestSink(observer, arity: sources.count, resultSelector: resultSelector)
+            sink.run(sources)
+            return sink
+        }
+    }
+}
+
+extension ObservableType {
+    /// Pairs of the latest elements of both sources (see ``Observable/combineLatest(_:_:resultSelector:)``).
+    public static func combineLatest<First: ObservableConvertibleType, Second: ObservableConvertibleType>(
+        _ first: First, _ second: Second
+    ) -> Observable<(First.Element, Second.Element)> where Element == (First.Element, Second.Element) {
+        Observable.combineLatest(first, second) { ($0, $1) }
+    }
+
+    /// Triples of the latest elements of the three sources.
+    public static func combineLatest<A: ObservableConvertibleType, B: ObservableConvertibleType, C: ObservableConvertibleType>(
+        _ a: A, _ b: B, _ c: C
+    ) -> Observable<(A.Element, B.Element, C.Element)> where Element == (A.Element, B.Element, C.Element) {
+        Observable.combineLatest(a, b, c) { ($0, $1, $2) }
+    }
+}
+
+/// Thrown only if a combineLatest slot held a value of the wrong type, which cannot happen.
+struct CombineLatestSlotMismatch: Error {}
+
+final class CombineLatestSink<Value, Output>: Sink<Output> {
+    private let resultSelector: ([Value]) throws -> Output
+    private var latest: [Value?]
+    private var valueCount = 0
+    private var isDone: [Bool]
+    private var doneCount = 0
+    private let subscriptions = CompositeDisposable()
+
+    init(_ observer: AnyObserver<Output>, arity: Int, resultSelector: @escaping ([Value]) throws -> Output) {
+        self.resultSelector = resultSelector
+        self.latest = Array(repeating: nil, count: arity)
+        self.isDone = Array(repeating: false, count: arity)
+        super.init(observer)
+    }
+
+    func run(_ sources: [Observable<Value>]) {
+        for (index, source) in sources.enumerated() {
+            guard !isDisposed else { return }
+            let subscription = SingleAssignmentDisposable()
+            subscriptions.insert(subscription)
+            subscription.setDisposable(source.subscribe(erased: AnyObserver { event in
+                self.on(event, at: index)
+            }))
+        }
+    }
+
+    private func on(_ event: Event<Value>, at index: Int) {
+        guard !isDisposed else { return }
+        switch event {
+        case .next(let value):
+            if latest[index] == nil { valueCount += 1 }
+            latest[index] = value
+            if valueCount == latest.count {
+                do {
+                    // Every slot is filled once valueCount equals the arity.
+                    forward(try resultSelector(latest.compactMap { $0 }))
+                } catch {
+                    forwardError(error)
+                }
+            } else if allOthersDone(except: index) {
+                forwardCompleted()
+            }
+        case .error(let error):
+            forwardError(error)
+        case .completed:
+            guard !isDone[index] else { return }
+            isDone[index] = true
+            doneCount += 1
+            if doneCount == isDone.count { forwardCompleted() }
+        }
+    }
+
+    private func allOthersDone(except index: Int) -> Bool {
+        isDone.indices.allSatisfy { $0 == index || isDone[$0] }
+    }
+
+    override func disposeResources() {
+        subscriptions.dispose()
+    }
+}

@@ -1,0 +1,86 @@
+extension Observable {
+    /// An observable that runs `subscribe` for each subscriber.
+    ///
+    /// The observer handed to `subscribe` enforces the grammar: after a terminal event, or
+    /// after the subscription is disposed, everything sent to it is ignored. A terminal event
+    /// disposes the disposable `subscribe` returned.
+    public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable) -> Observable<Element> {
+        Observable { observer in
+            let sink = CreateSink(observer)
+            sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
+            return sink
+        }
+    }
+
+    /// Emits `element`, then completes.
+    public static func just(_ element: Element) -> Observable<Element> {
+        Observable { observer in
+            observer.on(.next(element))
+            observer.on(.completed)
+            return NopDisposable()
+        }
+    }
+
+    /// Completes at once without elements.
+    public static func empty() -> Observable<Element> {
+        Observable { observer in
+            observer.on(.completed)
+            return NopDisposable()
+        }
+    }
+
+    /// Never emits anything, never ends.
+    public static func never() -> Observable<Element> {
+        Observable { _ in NopDisposable() }
+    }
+
+    /// Fails at once with `error`.
+    public static func error(_ error: any Error) -> Observable<Element> {
+        Observable { observer in
+            observer.on(.error(error))
+            return NopDisposable()
+        }
+    }
+
+    /// Emits the elements of `sequence` in order, then completes. Stops early when the
+    /// subscription is disposed by an observer during emission.
+    public static func from<S: Sequence>(_ sequence: S) -> Observable<Element> where S.Element == Element {
+        Observable { observer in
+            let sink = CreateSink(observer)
+            for element in sequence {
+                if sink.isDisposed { break }
+                sink.on(.next(element))
+            }
+            sink.on(.completed)
+            return sink
+        }
+    }
+
+    /// Emits `elements` in order, then completes.
+    public static func of(_ elements: Element...) -> Observable<Element> {
+        from(elements)
+    }
+
+    /// Calls `factory` for each subscriber and subscribes to the observable it returns; a
+    /// throwing factory fails the subscription.
+    public static func deferred(_ factory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
+        Observable { observer in
+            do {
+                return try factory().subscribe(erased: observer)
+            } catch {
+                observer.on(.error(error))
+                return NopDisposable()
+            }
+        }
+    }
+}
+
+/// Forwards events as they come, enforcing the grammar for a hand-written producer.
+final class CreateSink<Element>: Sink<Element> {
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element): forward(element)
+        case .error, .completed: forwardTerminal(event)
+        }
+    }
+}

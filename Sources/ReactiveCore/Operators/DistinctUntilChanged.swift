@@ -1,0 +1,51 @@
+extension ObservableType where Element: Equatable {
+    /// Drops elements equal to the previous element.
+    public func distinctUntilChanged() -> Observable<Element> {
+        distinctUntilChanged(==)
+    }
+}
+
+extension ObservableType {
+    /// Drops elements whose key equals the previous element's key.
+    public func distinctUntilChanged<Key: Equatable>(_ key: @escaping (Element) throws -> Key) -> Observable<Element> {
+        distinctUntilChanged { try key($0) == key($1) }
+    }
+
+    /// Drops elements `areEqual` to the previous element; a comparer that throws fails
+    /// the sequence.
+    public func distinctUntilChanged(_ areEqual: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
+        let source = asObservable()
+        return Observable { observer in
+            let sink = DistinctUntilChangedSink(observer, areEqual)
+            sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
+            return sink
+        }
+    }
+}
+
+final class DistinctUntilChangedSink<Element>: Sink<Element> {
+    private let areEqual: (Element, Element) throws -> Bool
+    // Unchecked exclusivity: read into a local and assigned; never accessed across a call.
+    @exclusivity(unchecked) private var previous: Element?
+
+    init(_ observer: AnyObserver<Element>, _ areEqual: @escaping (Element, Element) throws -> Bool) {
+        self.areEqual = areEqual
+        super.init(observer)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            guard !isDisposed else { return }
+            do {
+                if let previous, try areEqual(previous, element) { return }
+                previous = element
+                forward(element)
+            } catch {
+                forwardError(error)
+            }
+        case .error(let error): forwardError(error)
+        case .completed: forwardCompleted()
+        }
+    }
+}

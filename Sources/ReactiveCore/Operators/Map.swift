@@ -1,0 +1,34 @@
+extension ObservableType {
+    /// Transforms each element; a transform that throws fails the sequence.
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
+        let source = asObservable()
+        return Observable { observer in
+            let sink = MapSink(observer, transform)
+            sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
+            return sink
+        }
+    }
+}
+
+final class MapSink<Input, Output>: Sink<Output> {
+    private let transform: (Input) throws -> Output
+
+    init(_ observer: AnyObserver<Output>, _ transform: @escaping (Input) throws -> Output) {
+        self.transform = transform
+        super.init(observer)
+    }
+
+    func on(_ event: Event<Input>) {
+        switch event {
+        case .next(let element):
+            guard !isDisposed else { return }
+            do {
+                forward(try transform(element))
+            } catch {
+                forwardError(error)
+            }
+        case .error(let error): forwardError(error)
+        case .completed: forwardCompleted()
+        }
+    }
+}

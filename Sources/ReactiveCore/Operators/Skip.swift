@@ -1,0 +1,18 @@
+extension ObservableType {
+    /// Drops the first `count` elements.
+    public func skip(_ count: Int) -> Observable<Element> {
+        let source = asObservable()
+        return Observable { observer in
+            var remaining = count
+            let sink = CreateSink(observer)
+            sink.setUpstream(source.subscribe(erased: AnyObserver { event in
+                if case .next = event, remaining > 0 {
+                    remaining -= 1
+                    return
+                }
+                sink.on(event)
+            }))
+            return sink
+        }
+    }
+}

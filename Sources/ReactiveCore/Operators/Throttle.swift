@@ -1,0 +1,77 @@
+extension ObservableType {
+    /// Emits at most one element per `dueTime` window: the first element at once, then,
+    /// with `latest` (the default), the newest element received during the window when it
+    /// ends (which starts a new window); without `latest`, elements during a window are
+    /// dropped. A completion waits for a pending latest element to be emitted; an error is
+    /// forwarded at once.
+    public func throttle(_ dueTime: Duration, latest: Bool = true, scheduler: any Scheduler) -> Observable<Element> {
+        let source = asObservable()
+        return Observable { observer in
+            let sink = ThrottleSink(observer, dueTime: dueTime, latest: latest, scheduler: scheduler)
+            sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
+            return sink
+        }
+    }
+}
+
+final class ThrottleSink<Element>: Sink<Element> {
+    private let dueTime: Duration
+    private let latest: Bool
+    private let scheduler: any Scheduler
+    private let timer = SerialDisposable()
+    private var lastEmission: SchedulerTime?
+    private var pending: Element?
+    private var isTimerRunning = false
+    private var isCompletionPending = false
+
+    init(_ observer: AnyObserver<Element>, dueTime: Duration, latest: Bool, scheduler: any Scheduler) {
+        self.dueTime = dueTime
+        self.latest = latest
+        self.scheduler = scheduler
+        super.init(observer)
+    }
+
+    func on(_ event: Event<Element>) {
+        guard !isDisposed, !isCompletionPending else { return }
+        switch event {
+        case .next(let element):
+            let now = scheduler.now
+            if let lastEmission, now - lastEmission < dueTime {
+                guard latest else { return }
+                pending = element
+                if !isTimerRunning { startTimer(after: dueTime - (now - lastEmission)) }
+            } else {
+                lastEmission = now
+                forward(element)
+            }
+        case .error(let error):
+            pending = nil
+            forwardError(error)
+        case .completed:
+            if pending != nil {
+                isCompletionPending = true
+            } else {
+                forwardCompleted()
+            }
+        }
+    }
+
+    private func startTimer(after delay: Duration) {
+        isTimerRunning = true
+        timer.disposable = scheduler.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            isTimerRunning = false
+            if let element = pending {
+                pending = nil
+                lastEmission = scheduler.now
+                forward(element)
+            }
+            if isCompletionPending { forwardCompleted() }
+        }
+    }
+
+    override func disposeResources() {
+        pending = nil
+        timer.dispose()
+    }
+}

@@ -1,0 +1,66 @@
+extension ObservableType {
+    /// On each element of this source, emits `resultSelector` of it and the latest element of
+    /// `second`; elements arriving before `second` emitted are dropped.
+    ///
+    /// Completes when this source completes (the completion of `second` is ignored); an error
+    /// of either fails it. `second` is subscribed first, so a value it replays on
+    /// subscription is available to this source's first element.
+    public func withLatestFrom<Second: ObservableConvertibleType, Result>(
+        _ second: Second,
+        resultSelector: @escaping (Element, Second.Element) throws -> Result
+    ) -> Observable<Result> {
+        let source = asObservable()
+        let other = second.asObservable()
+        return Observable { observer in
+            let sink = WithLatestFromSink<Element, Second.Element, Result>(observer, resultSelector: resultSelector)
+            sink.run(source: source, other: other)
+            return sink
+        }
+    }
+
+    /// On each element of this source, emits the latest element of `second`.
+    public func withLatestFrom<Second: ObservableConvertibleType>(_ second: Second) -> Observable<Second.Element> {
+        withLatestFrom(second) { $1 }
+    }
+}
+
+final class WithLatestFromSink<Input, Other, Output>: Sink<Output> {
+    private let resultSelector: (Input, Other) throws -> Output
+    private var latest: Other?
+    private let otherSubscription = SingleAssignmentDisposable()
+
+    init(_ observer: AnyObserver<Output>, resultSelector: @escaping (Input, Other) throws -> Output) {
+        self.resultSelector = resultSelector
+        super.init(observer)
+    }
+
+    func run(source: Observable<Input>, other: Observable<Other>) {
+        otherSubscription.setDisposable(other.subscribe(erased: AnyObserver { event in
+            switch event {
+            case .next(let value): self.latest = value
+            case .error(let error): self.forwardError(error)
+            case .completed: break
+            }
+        }))
+        guard !isDisposed else { return }
+        setUpstream(source.subscribe(erased: AnyObserver(eventHandler: on)))
+    }
+
+    func on(_ event: Event<Input>) {
+        switch event {
+        case .next(let element):
+            guard !isDisposed, let latest else { return }
+            do {
+                forward(try resultSelector(element, latest))
+            } catch {
+                forwardError(error)
+            }
+        case .error(let error): forwardError(error)
+        case .completed: forwardCompleted()
+        }
+    }
+
+    override func disposeResources() {
+        otherSubscription.dispose()
+    }
+}

@@ -1,1 +1,0 @@
-// ReactiveCore: placeholder until the layer lands.

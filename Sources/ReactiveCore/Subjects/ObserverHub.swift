@@ -1,0 +1,94 @@
+/// The observers of a subject, and the trampoline that serializes its deliveries.
+///
+/// Delivery iterates a snapshot of the observers, so observers may subscribe or dispose
+/// while an event is delivered: a disposed one is skipped from then on, a new one receives
+/// the next event. An event sent while an event is being delivered (re-entrantly, by an
+/// observer) is queued and delivered once the current delivery finished, so every observer
+/// sees the events in the same order.
+///
+/// Exclusivity: stored properties are `@exclusivity(unchecked)` (dynamic checks dominated the
+/// event path). Safe because every access is instantaneous: observers are copied into locals
+/// before they are called, arrays are mutated by single calls that run no user code, and
+/// re-entrant sends only append to `pending`, which no access spans.
+final class ObserverHub<Element> {
+    /// One subscription to the subject; disposing it removes the observer.
+    final class Entry: Cancelable {
+        /// A `let`, so calling it needs no retain; the entry is freed (with it) once the
+        /// hub dropped it and the subscriber released its disposable.
+        let observer: AnyObserver<Element>
+        @exclusivity(unchecked) private(set) var isDisposed = false
+        weak var hub: ObserverHub?
+
+        init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
+            self.observer = observer
+            self.hub = hub
+        }
+
+        func dispose() {
+            guard !isDisposed else { return }
+            isDisposed = true
+            hub?.remove(self)
+        }
+
+        fileprivate func end() { isDisposed = true }
+    }
+
+    @exclusivity(unchecked) private(set) var entries: ContiguousArray<Entry> = []
+    @exclusivity(unchecked) private var isDelivering = false
+    @exclusivity(unchecked) private var pending: [Event<Element>] = []
+
+    var hasObservers: Bool { !entries.isEmpty }
+
+    func add(_ observer: AnyObserver<Element>) -> Entry {
+        let entry = Entry(observer, hub: self)
+        entries.append(entry)
+        return entry
+    }
+
+    private func remove(_ entry: Entry) {
+        if let index = entries.firstIndex(where: { $0 === entry }) {
+            entries.remove(at: index)
+        }
+    }
+
+    /// Delivers `event` to every observer, after `prepare` updated the subject's state;
+    /// `prepare` returns `false` to drop the event (the subject already ended).
+    /// Re-entrant calls are queued and delivered in order by the outermost call.
+    @inline(__always)
+    func send(_ event: Event<Element>, prepare: (Event<Element>) -> Bool) {
+        if isDelivering {
+            pending.append(event)
+            return
+        }
+        isDelivering = true
+        deliver(event, prepare: prepare)
+        if !pending.isEmpty {
+            var index = 0
+            while index < pending.count {
+                let queued = pending[index]
+                index += 1
+                deliver(queued, prepare: prepare)
+            }
+            pending.removeAll()
+        }
+        isDelivering = false
+    }
+
+    @inline(__always)
+    private func deliver(_ event: Event<Element>, prepare: (Event<Element>) -> Bool) {
+        guard prepare(event) else { return }
+        let snapshot = entries
+        if case .next = event {
+            for entry in snapshot where !entry.isDisposed {
+                entry.observer.on(event)
+            }
+        } else {
+            // A terminal event: the subject forgets its observers (breaking cycles).
+            entries = []
+            for entry in snapshot where !entry.isDisposed {
+                entry.end()
+                entry.observer.on(event)
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// A subject that replays up to `bufferSize` latest elements to each new subscriber, then
+/// forwards live events; after the end it replays the buffer followed by the terminal event.
+///
+/// Re-entrant events are trampolined and the buffer changes on delivery (see ``PublishSubject``).
+public final class ReplaySubject<Element>: ObservableType, ObserverType {
+    private let hub = ObserverHub<Element>()
+    private var terminal: Event<Element>?
+    private var buffer: [Element] = []
+    private var start = 0
+    private let bufferSize: Int
+
+    private init(bufferSize: Int) {
+        self.bufferSize = max(0, bufferSize)
+    }
+
+    /// A subject replaying the latest `bufferSize` elements (0 replays nothing).
+    public static func create(bufferSize: Int) -> ReplaySubject<Element> {
+        ReplaySubject(bufferSize: bufferSize)
+    }
+
+    /// A subject replaying every element it received.
+    public static func createUnbounded() -> ReplaySubject<Element> {
+        ReplaySubject(bufferSize: Int.max)
+    }
+
+    /// Whether some observer is subscribed.
+    public var hasObservers: Bool { hub.hasObservers }
+
+    /// Whether the subject received a terminal event.
+    public var isStopped: Bool { terminal != nil }
+
+    /// The elements a new subscriber would receive first, oldest first.
+    public var replayedElements: ArraySlice<Element> { buffer[start...] }
+
+    public func on(_ event: Event<Element>) {
+        hub.send(event) { event in
+            guard terminal == nil else { return false }
+            switch event {
+            case .next(let element): append(element)
+            case .error, .completed: terminal = event
+            }
+            return true
+        }
+    }
+
+    private func append(_ element: Element) {
+        guard bufferSize > 0 else { return }
+        buffer.append(element)
+        if buffer.count - start > bufferSize {
+            start += 1
+            // Compact now and then instead of shifting the array on every element.
+            if start >= 32, start * 2 >= buffer.count {
+                buffer.removeFirst(start)
+                start = 0
+            }
+        }
+    }
+
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    where Observer.Element == Element {
+        let erased = AnyObserver(observer)
+        let replayed = buffer[start...]
+        if let terminal {
+            for element in replayed { erased.on(.next(element)) }
+            erased.on(terminal)
+            return NopDisposable()
+        }
+        let entry = hub.add(erased)
+        for element in replayed {
+            guard !entry.isDisposed else { break }
+            erased.on(.next(element))
+        }
+        return entry
+    }
+
+    public func asObservable() -> Observable<Element> {
+        Observable { observer in self.subscribe(observer) }
+    }
+}

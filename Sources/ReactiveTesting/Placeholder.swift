@@ -1,1 +1,0 @@
-// ReactiveTesting: placeholder until the layer lands.

@@ -1,0 +1,126 @@
+import JSONCore
+import ReactiveCore
+
+/// An action of a view model, as clients see it (`vm.execute`): a typed input, a typed
+/// element, and the ``Action`` that runs it, bound in `init`.
+///
+/// ```swift
+/// let submit = ActionPort<Void, String>("Sign in with the typed email and password.")
+/// …
+/// let signIn = context.action(enabledIf: isValid) { (email: String, password: String) in
+///     try await auth.signIn(email: email, password: password)
+/// }
+/// ports.submit.bind(signIn, with: credentials)   // executes with the latest credentials
+/// ```
+///
+/// The action's rules apply unchanged: disabled while its `enabledIf` is false or while it
+/// runs, errors reported as `ActionError`, and disposing an execution cancels it. An
+/// unbound port is never enabled.
+public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
+    /// What the action does, for people reading `vm.types`.
+    public let summary: String
+    let inputCodec: ValueCodec<Value>
+    let outputCodec: ValueCodec<Element>
+    private var run: ((Value) -> Observable<Element>)?
+    private var bindings = BindingStore()
+
+    /// A port whose input and element use the given codecs.
+    public init(_ summary: String = "", input: ValueCodec<Value>, output: ValueCodec<Element>) {
+        self.summary = summary
+        self.inputCodec = input
+        self.outputCodec = output
+    }
+
+    /// The wire name (the property's name), once the kit has attached the port.
+    public var wireName: String { bindings.name }
+
+    /// Executions run `action` with the client's value.
+    public func bind(_ action: Action<Value, Element>) {
+        run = { value in action.execute(value) }
+    }
+
+    /// Executions run `action` with `transform(value)`.
+    public func bind<ActionInput>(_ action: Action<ActionInput, Element>, input transform: @escaping (Value) -> ActionInput) {
+        run = { value in action.execute(transform(value)) }
+    }
+
+    /// Starts an execution now, as a client would; returns the action's execution observable.
+    /// Fails with `ActionError.notEnabled` when the port is not bound.
+    @discardableResult
+    public func execute(_ value: Value) -> Observable<Element> {
+        guard let run else { return .error(ActionError.notEnabled) }
+        return run(value)
+    }
+
+    fileprivate func keep(_ binding: any Disposable) {
+        bindings.keep(binding)
+    }
+
+    fileprivate func setRun(_ run: @escaping (Value) -> Observable<Element>) {
+        self.run = run
+    }
+
+    // MARK: PortBox
+
+    var role: PortRole { .action(input: inputCodec.schema, output: outputCodec.schema) }
+
+    func attach(name: String, bag: DisposeBag) {
+        bindings.attach(name: name, bag: bag)
+    }
+
+    func detach() {
+        run = nil
+    }
+
+    func execute(json: JSONValue) throws(JSONDecodingError) -> Observable<JSONValue> {
+        let encode = outputCodec.encode
+        return execute(try inputCodec.decode(json)).map(encode)
+    }
+}
+
+extension ActionPort where Value == Void {
+    /// Executions (which carry no value) run `action` with the latest value of `latest`,
+    /// like Kickstarter's `tapSubmit.withLatestFrom(credentials)`: `latest` is subscribed
+    /// for the instance's lifetime. Until it has a value, executing is not enabled.
+    public func bind<ActionInput>(_ action: Action<ActionInput, Element>, with latest: some ObservableConvertibleType<ActionInput>) {
+        let box = LatestValue<ActionInput>()
+        keep(latest.asObservable().subscribe(onNext: { box.value = $0 }))
+        setRun { _ in
+            guard let value = box.value else { return .error(ActionError.notEnabled) }
+            return action.execute(value)
+        }
+    }
+}
+
+/// The latest value seen on a stream (graph thread only).
+private final class LatestValue<Value> {
+    var value: Value?
+}
+
+extension ActionPort where Value: JSONConvertible, Element: JSONConvertible {
+    /// An action taking and returning `JSONConvertible` values.
+    public convenience init(_ summary: String = "") {
+        self.init(summary, input: .json, output: .json)
+    }
+}
+
+extension ActionPort where Value == Void, Element: JSONConvertible {
+    /// An action taking no value (`{"type": "null"}`) and returning a `JSONConvertible` value.
+    public convenience init(_ summary: String = "") {
+        self.init(summary, input: .void, output: .json)
+    }
+}
+
+extension ActionPort where Value: JSONConvertible, Element == Void {
+    /// An action taking a `JSONConvertible` value and returning nothing (`null`).
+    public convenience init(_ summary: String = "") {
+        self.init(summary, input: .json, output: .void)
+    }
+}
+
+extension ActionPort where Value == Void, Element == Void {
+    /// An action taking and returning nothing.
+    public convenience init(_ summary: String = "") {
+        self.init(summary, input: .void, output: .void)
+    }
+}

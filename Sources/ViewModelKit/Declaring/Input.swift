@@ -1,0 +1,81 @@
+import JSONCore
+import ReactiveCore
+
+/// An input of a view model: values a client pushes in (`vm.send`), seen by the view model
+/// as an observable it binds in `init`.
+///
+/// Declare it as a stored property of the view model's ``ViewModelPorts``; the property's
+/// name is the input's wire name:
+///
+/// ```swift
+/// let email = Input<String>("What the user typed as email.")
+/// let increment = Input<Int>("Add step to the count.", default: 1)
+/// let decrement = Input<Void>("Subtract one.")
+/// ```
+///
+/// Like RxSwift's `PublishSubject` inputs it never errors or completes, and late subscribers
+/// do not see earlier values (combine it with `startWith` if a value is needed at once).
+public final class Input<Value>: ObservableType, PortBox, InputPortBox {
+    public typealias Element = Value
+
+    /// What the input means, for people reading `vm.types`.
+    public let summary: String
+    let codec: ValueCodec<Value>
+    let defaultJSON: JSONValue?
+    private let subject = PublishSubject<Value>()
+    private var name = ""
+
+    /// An input with `codec`; an omitted value on the wire means `defaultValue` when given.
+    public init(_ summary: String = "", codec: ValueCodec<Value>, default defaultValue: Value? = nil) {
+        self.summary = summary
+        self.codec = codec
+        self.defaultJSON = defaultValue.map(codec.encode)
+    }
+
+    /// The wire name (the property's name), once the kit has attached the port.
+    public var wireName: String { name }
+
+    /// Pushes `value` as if a client had sent it (tests and the kit's host use this).
+    public func send(_ value: Value) {
+        subject.onNext(value)
+    }
+
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    where Observer.Element == Value {
+        subject.subscribe(observer)
+    }
+
+    public func asObservable() -> Observable<Value> {
+        subject.asObservable()
+    }
+
+    // MARK: PortBox
+
+    var role: PortRole {
+        let schema = defaultJSON.map { codec.schema.addingDefault($0) } ?? codec.schema
+        return .input(schema: schema, defaultValue: defaultJSON)
+    }
+
+    func attach(name: String, bag: DisposeBag) {
+        self.name = name
+    }
+
+    func push(json: JSONValue) throws(JSONDecodingError) {
+        send(try codec.decode(json))
+    }
+}
+
+extension Input where Value: JSONConvertible {
+    /// An input of a `JSONConvertible` type; an omitted value on the wire means
+    /// `defaultValue` when given (published as the schema's `default`).
+    public convenience init(_ summary: String = "", default defaultValue: Value? = nil) {
+        self.init(summary, codec: .json, default: defaultValue)
+    }
+}
+
+extension Input where Value == Void {
+    /// An input that carries nothing (a tap): `{"type": "null"}` on the wire.
+    public convenience init(_ summary: String = "") {
+        self.init(summary, codec: .void)
+    }
+}

@@ -1,0 +1,102 @@
+import JSONCore
+import ReactiveCore
+
+/// A state output: it always has a current value (`vm.get` reads it, new subscribers get it
+/// first), like RxCocoa's `Driver`: it never errors, and it is shared.
+///
+/// Declare it in the view model's ``ViewModelPorts`` with the value it has before the view
+/// model says otherwise, then ``bind(_:)`` a source to it in `init`:
+///
+/// ```swift
+/// let isLoading = State<Bool>("submit is running.", initial: false)
+/// …
+/// ports.isLoading.bind(submit.executing)
+/// ```
+///
+/// The source is subscribed **once**, when bound, for the instance's lifetime; any number of
+/// observers then share its values (a side effect in the chain runs once per value). If the
+/// source errors or completes, the state keeps its last value.
+public final class State<Value>: ObservableType, PortBox, OutputPortBox {
+    public typealias Element = Value
+
+    /// What the output means, for people reading `vm.types`.
+    public let summary: String
+    /// The current value.
+    public private(set) var value: Value
+    let codec: ValueCodec<Value>
+    private var cachedJSON: JSONValue?
+    private var bindings = BindingStore()
+    private lazy var fanOut = OutputFanOut<Value>(
+        encode: { [unowned self] value in
+            let encoded = codec.encode(value)
+            cachedJSON = encoded
+            return encoded
+        },
+        willDeliver: { [unowned self] value in
+            self.value = value
+            cachedJSON = nil
+        })
+
+    /// A state output encoded with `codec`, holding `initial` until its source says otherwise.
+    public init(_ summary: String = "", initial: Value, codec: ValueCodec<Value>) {
+        self.summary = summary
+        self.value = initial
+        self.codec = codec
+    }
+
+    /// The wire name (the property's name), once the kit has attached the port.
+    public var wireName: String { bindings.name }
+
+    /// Subscribes `source` for the instance's lifetime; its elements become the state's
+    /// values. Errors and completion end the binding and keep the last value.
+    public func bind(_ source: some ObservableConvertibleType<Value>) {
+        bindings.keep(source.asObservable().subscribe(onNext: { value in self.fanOut.emit(value) }))
+    }
+
+    /// Sets the value now, as if a bound source had emitted it.
+    public func accept(_ value: Value) {
+        fanOut.emit(value)
+    }
+
+    /// The current value, then every new one.
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    where Observer.Element == Value {
+        observer.onNext(value)
+        return fanOut.subscribeTyped(AnyObserver(observer))
+    }
+
+    public func asObservable() -> Observable<Value> {
+        Observable.create { observer in self.subscribe(observer) }
+    }
+
+    // MARK: PortBox
+
+    var role: PortRole { .output(kind: .state, schema: codec.schema) }
+
+    func attach(name: String, bag: DisposeBag) {
+        bindings.attach(name: name, bag: bag)
+    }
+
+    var currentJSON: JSONValue? {
+        if let cachedJSON { return cachedJSON }
+        let encoded = codec.encode(value)
+        cachedJSON = encoded
+        return encoded
+    }
+
+    func observeJSON(_ handler: @escaping (JSONValue) -> Void) -> any Disposable {
+        fanOut.observeJSON(handler)
+    }
+
+    func closeJSON() {
+        fanOut.closeJSON()
+    }
+}
+
+extension State where Value: JSONConvertible {
+    /// A state output of a `JSONConvertible` type, holding `initial` until its source says
+    /// otherwise.
+    public convenience init(_ summary: String = "", initial: Value) {
+        self.init(summary, initial: initial, codec: .json)
+    }
+}

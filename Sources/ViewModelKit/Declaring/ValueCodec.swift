@@ -1,0 +1,61 @@
+import JSONCore
+
+/// How one port's values cross the wire: their JSON Schema, and the conversions to and from
+/// ``JSONValue``.
+///
+/// Ports pick their codec from the value type, so authors rarely name one: a `JSONConvertible`
+/// type uses ``json``, and `Void` (an input or action that carries nothing, an action that
+/// returns nothing) uses ``void``, published as `{"type": "null"}`. Pass a codec explicitly
+/// to publish a tighter schema than the type's own (for example `"minimum": 0`).
+public struct ValueCodec<Value> {
+    /// The JSON Schema (2020-12) every encoded value satisfies.
+    public let schema: JSONValue
+    let decode: (JSONValue) throws(JSONDecodingError) -> Value
+    let encode: (Value) -> JSONValue
+
+    /// A codec from its parts. `encode` must produce values valid against `schema`.
+    public init(
+        schema: JSONValue,
+        decode: @escaping (JSONValue) throws(JSONDecodingError) -> Value,
+        encode: @escaping (Value) -> JSONValue
+    ) {
+        self.schema = schema
+        self.decode = decode
+        self.encode = encode
+    }
+
+    /// The same codec publishing `schema` instead (values still decode and encode alike).
+    /// The kit validates incoming values against the published schema before decoding,
+    /// so a tighter schema is enforced.
+    public func withSchema(_ schema: JSONValue) -> ValueCodec<Value> {
+        ValueCodec(schema: schema, decode: decode, encode: encode)
+    }
+}
+
+extension ValueCodec where Value: JSONConvertible {
+    /// The codec of a `JSONConvertible` type: its `jsonSchema`, `init(json:)`, `jsonValue`.
+    public static var json: ValueCodec<Value> {
+        ValueCodec(schema: Value.jsonSchema, decode: { json throws(JSONDecodingError) in try Value(json: json) }, encode: { $0.jsonValue })
+    }
+}
+
+extension ValueCodec where Value == Void {
+    /// "No value": published as `{"type": "null"}`, sent and returned as `null`.
+    public static var void: ValueCodec<Void> {
+        ValueCodec(
+            schema: ["type": "null"],
+            decode: { json throws(JSONDecodingError) in
+                guard json.isNull else { throw .typeMismatch(expected: "null", got: json) }
+            },
+            encode: { _ in .null })
+    }
+}
+
+extension JSONValue {
+    /// This schema with `"default": value` appended (objects only; other schemas unchanged).
+    func addingDefault(_ value: JSONValue) -> JSONValue {
+        guard case .object(var object) = self else { return self }
+        object["default"] = value
+        return .object(object)
+    }
+}

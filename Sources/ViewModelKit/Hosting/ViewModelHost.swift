@@ -1,0 +1,146 @@
+import JSONCore
+import ReactiveCore
+
+/// Creates, finds and destroys view-model instances: the facade the server codes against.
+///
+/// ## Threading
+/// A host and everything it hosts belong to one thread: the thread of `scheduler` (the
+/// daemon's event loop; a `TestScheduler`'s test). Every method is called there. Inputs are
+/// processed one at a time because each call runs to its end before returning; `async`
+/// service work runs in Swift `Task`s and re-enters through `scheduler.enqueue`, so one
+/// instance awaiting a service never blocks the others.
+///
+/// ## Lifetimes
+/// An instance lives until ``destroy(_:reason:)`` (its children go first, reason
+/// ``CloseReason/parentDestroyed``) or ``destroyAll(reason:)``. Destroying disposes its bag,
+/// which releases its whole graph; ``onClose`` then reports it.
+public final class ViewModelHost {
+    /// The types this host creates.
+    public let registry: ViewModelRegistry
+    /// The thread everything runs on, given to every instance.
+    public let scheduler: any SerialScheduler
+    /// `vm.create` fails with `limitReached` once this many instances (children included) live.
+    public var maxInstances: Int
+    /// Called once per destroyed instance, children before their parent, after the instance
+    /// was torn down (nothing it emits reaches observers any more).
+    public var onClose: ((ViewModelInstance, CloseReason) -> Void)?
+    /// Every registered description, sorted by name (computed once).
+    public let types: [ViewModelTypeDescription]
+
+    private var live: [String: ViewModelInstance] = [:]
+    private var nextSequence: UInt64 = 0
+    private var nextNumber: [String: Int] = [:]
+
+    /// A host creating `registry`'s types on `scheduler`'s thread.
+    public init(registry: ViewModelRegistry, scheduler: any SerialScheduler, maxInstances: Int = 100_000) {
+        self.registry = registry
+        self.scheduler = scheduler
+        self.maxInstances = maxInstances
+        self.types = registry.types
+    }
+
+    /// The description of type `name` (`vm.types {type}`).
+    public func type(named name: String) throws(ViewModelError) -> ViewModelTypeDescription {
+        guard let description = registry.type(named: name) else { throw .unknownType(type: name, known: registry.names) }
+        return description
+    }
+
+    /// The live instances in creation order (`vm.list`).
+    public var instances: [ViewModelInstance] {
+        live.values.sorted { $0.sequence < $1.sequence }
+    }
+
+    /// How many instances live.
+    public var count: Int { live.count }
+
+    /// The live instance `id`.
+    public func instance(_ id: String) throws(ViewModelError) -> ViewModelInstance {
+        guard let instance = live[id] else { throw .unknownInstance(instance: id) }
+        return instance
+    }
+
+    /// Creates an instance of `type` (`vm.create`).
+    ///
+    /// - Parameters:
+    ///   - id: the client's id (the server checks its pattern), or `nil` to generate one
+    ///     (`"counter-1"`: the lower-cased type name and a per-type number, skipping taken ids).
+    ///   - args: the creation arguments; `nil` means `{}` (omitted members take defaults).
+    ///   - parent: the instance creating this one; the child is destroyed with it.
+    /// - Throws: `unknownType`, `unknownInstance` (parent), `instanceExists`, `limitReached`,
+    ///   `invalidValue` (args, with the path inside them). Nothing is created then.
+    @discardableResult
+    public func create(type: String, id: String? = nil, args: JSONValue? = nil, parent: String? = nil) throws(ViewModelError) -> ViewModelInstance {
+        guard let registered = registry.entry(named: type) else { throw .unknownType(type: type, known: registry.names) }
+        let parentInstance: ViewModelInstance?
+        if let parent {
+            guard let found = live[parent] else { throw .unknownInstance(instance: parent) }
+            parentInstance = found
+        } else {
+            parentInstance = nil
+        }
+        if let id, live[id] != nil { throw .instanceExists(instance: id) }
+        guard live.count < maxInstances else { throw .limitReached(limit: "maxInstances", value: maxInstances) }
+        let target = ViewModelError.ValueTarget.args(type: type)
+        let checkedArgs: JSONValue
+        switch ValueRule.check(args ?? [:], against: registered.argsSchema) {
+        case .success(let value): checkedArgs = value
+        case .failure(let violation):
+            throw .invalidValue(target, path: violation.path, expected: violation.expected, got: violation.got)
+        }
+
+        let instanceID = id ?? generateID(for: type)
+        nextSequence += 1
+        let instance = ViewModelInstance(id: instanceID, registered: registered, parent: parent, sequence: nextSequence)
+        // Registered before the view model's init runs, so init may already open children.
+        live[instanceID] = instance
+        parentInstance?.children.append(instanceID)
+        let seed = InstanceSeed(
+            id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
+            openChild: { [weak self] childType, childArgs throws(ViewModelError) in
+                guard let self else { throw .unknownInstance(instance: instanceID) }
+                return try create(type: childType, args: childArgs, parent: instanceID).id
+            })
+        do throws(JSONDecodingError) {
+            instance.runtime = try registered.build(seed)
+        } catch {
+            live[instanceID] = nil
+            parentInstance?.children.removeAll { $0 == instanceID }
+            throw ViewModelInstance.invalid(target, error)
+        }
+        return instance
+    }
+
+    /// Destroys instance `id` and, first, its children (reason ``CloseReason/parentDestroyed``).
+    /// ``onClose`` reports each one.
+    public func destroy(_ id: String, reason: CloseReason = .destroyed) throws(ViewModelError) {
+        guard let instance = live[id] else { throw .unknownInstance(instance: id) }
+        tearDown(instance, reason: reason, childReason: .parentDestroyed)
+    }
+
+    /// Destroys every instance, each with `reason` (at shutdown, children too are closed
+    /// with `shutdown`, not `parentDestroyed`).
+    public func destroyAll(reason: CloseReason = .shutdown) {
+        // Creation order puts parents before their children, which go with them.
+        for instance in instances where live[instance.id] != nil {
+            tearDown(instance, reason: reason, childReason: reason)
+        }
+    }
+
+    private func tearDown(_ instance: ViewModelInstance, reason: CloseReason, childReason: CloseReason) {
+        for child in instance.children {
+            if let childInstance = live[child] { tearDown(childInstance, reason: childReason, childReason: childReason) }
+        }
+        live[instance.id] = nil
+        if let parent = instance.parent { live[parent]?.children.removeAll { $0 == instance.id } }
+        instance.close()
+        onClose?(instance, reason)
+    }
+
+    private func generateID(for type: String) -> String {
+        let prefix = type.lowercased() + "-"
+        var number = nextNumber[type, default: 1]
+        while live[prefix + String(number)] != nil { number += 1 }
+        nextNumber[type] = number + 1
+        return prefix + String(number)
+    }
+}

@@ -1,0 +1,225 @@
+import JSONCore
+import ReactiveCore
+
+/// One live view-model instance, as the server sees it: untyped, by wire names, in JSON.
+///
+/// Every call happens on the host's scheduler thread. Each call runs to its end before it
+/// returns (an input's whole chain, an action's synchronous start), so calls on one instance
+/// are processed one at a time, in order. After the instance was destroyed every call
+/// throws ``ViewModelError/unknownInstance(instance:)``.
+public final class ViewModelInstance {
+    /// The instance id (`"counter-1"`).
+    public let id: String
+    /// Its type's description.
+    public let type: ViewModelTypeDescription
+    /// The id of the instance that created it, if any.
+    public let parent: String?
+    /// Its live children, in creation order.
+    public internal(set) var children: [String] = []
+    /// `false` once destroyed.
+    public private(set) var isAlive = true
+    /// Creation order within the host.
+    let sequence: UInt64
+    let registered: RegisteredType
+    var runtime: InstanceRuntime?
+    private var executions: [UInt64: PendingExecution] = [:]
+    private var nextExecution: UInt64 = 0
+
+    init(id: String, registered: RegisteredType, parent: String?, sequence: UInt64) {
+        self.id = id
+        self.type = registered.description
+        self.registered = registered
+        self.parent = parent
+        self.sequence = sequence
+    }
+
+    /// The type's name (`"Counter"`).
+    public var typeName: String { type.name }
+
+    /// The names of its outputs of `kind` (all when `nil`), in declaration order.
+    public func outputNames(_ kind: OutputKind? = nil) -> [String] {
+        type.outputNames(kind)
+    }
+
+    /// The kind of output `output`.
+    public func outputKind(_ output: String) throws(ViewModelError) -> OutputKind {
+        guard let description = type.outputs.first(where: { $0.name == output }) else {
+            throw .unknownOutput(type: typeName, instance: id, output: output, known: type.outputNames())
+        }
+        return description.kind
+    }
+
+    /// Pushes `value` into input `input` (`vm.send`); `nil` means omitted: the input's
+    /// schema default, else `null`. Everything the input causes synchronously has happened
+    /// when this returns.
+    public func send(input: String, value: JSONValue? = nil) throws(ViewModelError) {
+        let runtime = try live()
+        guard let port = runtime.inputs[input], let rule = registered.inputs[input] else {
+            throw .unknownInput(type: typeName, instance: id, input: input, known: type.inputs.map(\.name))
+        }
+        let target = ViewModelError.ValueTarget.input(input, instance: id)
+        let checked = try Self.check(value, with: rule, for: target)
+        do throws(JSONDecodingError) {
+            try port.push(json: checked)
+        } catch {
+            throw Self.invalid(target, error)
+        }
+    }
+
+    /// Starts action `action` with `value` (`vm.execute`; `nil` means omitted).
+    ///
+    /// Unknown actions and invalid values throw. Otherwise `completion` receives exactly one
+    /// result: the execution's (last) element as JSON, or ``ViewModelError/actionNotEnabled(instance:action:)``,
+    /// ``ViewModelError/actionFailed(instance:action:message:data:)``, or
+    /// ``ViewModelError/unknownInstance(instance:)`` when the instance is destroyed first. It may
+    /// be called before this method returns (a disabled action answers at once).
+    ///
+    /// Disposing the returned disposable cancels the execution (its `Task` too) and
+    /// re-enables the action; `completion` is then never called.
+    public func execute(
+        action: String,
+        value: JSONValue? = nil,
+        completion: @escaping (Result<JSONValue, ViewModelError>) -> Void
+    ) throws(ViewModelError) -> any Disposable {
+        let runtime = try live()
+        guard let port = runtime.actions[action], let rule = registered.actions[action] else {
+            throw .unknownAction(type: typeName, instance: id, action: action, known: type.actions.map(\.name))
+        }
+        let target = ViewModelError.ValueTarget.action(action, instance: id)
+        let checked = try Self.check(value, with: rule, for: target)
+        let execution: Observable<JSONValue>
+        do throws(JSONDecodingError) {
+            execution = try port.execute(json: checked)
+        } catch {
+            throw Self.invalid(target, error)
+        }
+        nextExecution += 1
+        let pending = PendingExecution(token: nextExecution, instance: self, completion: completion)
+        executions[pending.token] = pending
+        var last: JSONValue = .null
+        let instanceID = id
+        pending.subscription.setDisposable(execution.subscribe(
+            onNext: { last = $0 },
+            onError: { error in pending.finish(.failure(Self.failure(error, instance: instanceID, action: action))) },
+            onCompleted: { pending.finish(.success(last)) }))
+        return pending
+    }
+
+    /// The current value of state output `output`, encoded (`vm.get`).
+    public func currentValue(output: String) throws(ViewModelError) -> JSONValue {
+        let port = try outputPort(output)
+        guard let value = port.currentJSON else { throw .notStateOutput(instance: id, output: output) }
+        return value
+    }
+
+    /// Calls `handler` with every new value of output `output` (live values only: replay
+    /// the current value with ``currentValue(output:)`` first). Each value is encoded once,
+    /// however many handlers watch; all handlers see the same values in the same order.
+    /// Nothing is delivered after the returned disposable is disposed or the instance is
+    /// destroyed.
+    public func observe(output: String, _ handler: @escaping (JSONValue) -> Void) throws(ViewModelError) -> any Disposable {
+        try outputPort(output).observeJSON(handler)
+    }
+
+    /// The view model itself (for tests and tools that know its type).
+    public var viewModel: Any? { runtime?.viewModel }
+
+    // MARK: Internals
+
+    private func live() throws(ViewModelError) -> InstanceRuntime {
+        guard isAlive, let runtime else { throw .unknownInstance(instance: id) }
+        return runtime
+    }
+
+    private func outputPort(_ output: String) throws(ViewModelError) -> any OutputPortBox {
+        let runtime = try live()
+        guard let port = runtime.outputs[output] else {
+            throw .unknownOutput(type: typeName, instance: id, output: output, known: type.outputNames())
+        }
+        return port
+    }
+
+    fileprivate func forget(_ token: UInt64) {
+        executions[token] = nil
+    }
+
+    /// Ends the instance (the host calls this, children first): observers are dropped, the
+    /// bag disposed, ports detached, pending executions cancelled and answered
+    /// `unknownInstance`.
+    func close() {
+        guard isAlive else { return }
+        isAlive = false
+        runtime?.tearDown()
+        runtime = nil
+        let pending = executions.values.sorted { $0.token < $1.token }
+        executions = [:]
+        for execution in pending {
+            execution.cancel(answering: .unknownInstance(instance: id))
+        }
+    }
+
+    static func check(_ value: JSONValue?, with rule: ValueRule, for target: ViewModelError.ValueTarget) throws(ViewModelError) -> JSONValue {
+        switch rule.check(value) {
+        case .success(let checked):
+            return checked
+        case .failure(let violation):
+            throw .invalidValue(target, path: violation.path, expected: violation.expected, got: violation.got)
+        }
+    }
+
+    static func invalid(_ target: ViewModelError.ValueTarget, _ error: JSONDecodingError) -> ViewModelError {
+        .invalidValue(target, path: error.path, expected: error.expected, got: error.got)
+    }
+
+    private static func failure(_ error: any Error, instance: String, action: String) -> ViewModelError {
+        if let actionError = error as? ActionError {
+            switch actionError {
+            case .notEnabled:
+                return .actionNotEnabled(instance: instance, action: action)
+            case .underlyingError(let underlying):
+                let (message, data) = presentableMessage(of: underlying)
+                return .actionFailed(instance: instance, action: action, message: message, data: data)
+            }
+        }
+        let (message, data) = presentableMessage(of: error)
+        return .actionFailed(instance: instance, action: action, message: message, data: data)
+    }
+}
+
+/// One `execute` in flight: answers its completion exactly once, unless disposed first.
+private final class PendingExecution: Cancelable {
+    let token: UInt64
+    let subscription = SingleAssignmentDisposable()
+    private weak var instance: ViewModelInstance?
+    private var completion: ((Result<JSONValue, ViewModelError>) -> Void)?
+
+    init(token: UInt64, instance: ViewModelInstance, completion: @escaping (Result<JSONValue, ViewModelError>) -> Void) {
+        self.token = token
+        self.instance = instance
+        self.completion = completion
+    }
+
+    var isDisposed: Bool { completion == nil }
+
+    func finish(_ result: Result<JSONValue, ViewModelError>) {
+        guard let completion else { return }
+        self.completion = nil
+        instance?.forget(token)
+        completion(result)
+    }
+
+    /// Cancels the execution and answers `error` (the instance is going away).
+    func cancel(answering error: ViewModelError) {
+        guard let completion else { return }
+        self.completion = nil
+        subscription.dispose()
+        completion(.failure(error))
+    }
+
+    func dispose() {
+        guard completion != nil else { return }
+        completion = nil
+        instance?.forget(token)
+        subscription.dispose()
+    }
+}

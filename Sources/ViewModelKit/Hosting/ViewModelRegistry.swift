@@ -1,0 +1,105 @@
+import JSONCore
+import ReactiveCore
+
+/// The view-model types a host can create, by name: each with its description (derived from
+/// the declaration, without creating an instance) and a factory that builds instances with
+/// the services given at registration.
+///
+/// Build it once at start-up (the catalog does), then hand it to a ``ViewModelHost``.
+public struct ViewModelRegistry: Sendable {
+    private var entries: [String: RegisteredType] = [:]
+
+    /// An empty registry.
+    public init() {}
+
+    /// Registers `type`, whose instances get `services`.
+    ///
+    /// Fails if the name is taken, if `Ports` has a stored property that is not a port, or if
+    /// a published schema is not a valid JSON Schema.
+    public mutating func register<VM: ViewModel>(_ type: VM.Type, services: VM.Services) throws(ViewModelDefinitionError) {
+        let name = VM.typeName
+        guard !name.isEmpty else { throw ViewModelDefinitionError(type: "\(VM.self)", problem: "its typeName is empty") }
+        guard entries[name] == nil else { throw ViewModelDefinitionError(type: name, problem: "a type of that name is already registered") }
+        let found = try PortReflection.ports(of: VM.Ports(), typeName: name)
+        let description = Self.describe(VM.self, ports: found)
+
+        func compile(_ schema: JSONValue, _ what: String) throws(ViewModelDefinitionError) -> ValueRule {
+            do throws(JSONSchemaError) {
+                return try ValueRule(schema: schema)
+            } catch {
+                throw ViewModelDefinitionError(type: name, problem: "the schema of \(what) is invalid: \(error)")
+            }
+        }
+        let argsRule = try compile(description.args, "its Arguments")
+        var inputs: [String: ValueRule] = [:]
+        for input in description.inputs { inputs[input.name] = try compile(input.schema, "input '\(input.name)'") }
+        var actions: [String: ValueRule] = [:]
+        for action in description.actions {
+            actions[action.name] = try compile(action.input, "the input of action '\(action.name)'")
+            _ = try compile(action.output, "the output of action '\(action.name)'")
+        }
+        for output in description.outputs { _ = try compile(output.schema, "output '\(output.name)'") }
+
+        entries[name] = RegisteredType(
+            description: description, argsSchema: argsRule.schema, inputs: inputs, actions: actions,
+            build: { seed throws(JSONDecodingError) in
+                let args = try VM.Arguments(json: seed.args)
+                let ports = VM.Ports()
+                // Registration reflected this very type successfully, so this cannot fail.
+                let found = (try? PortReflection.ports(of: ports, typeName: name)) ?? []
+                for entry in found { entry.port.attach(name: entry.name, bag: seed.bag) }
+                let context = VM.Context(
+                    id: seed.id, args: args, services: services, scheduler: seed.scheduler, bag: seed.bag,
+                    openChild: seed.openChild)
+                return InstanceRuntime(viewModel: VM(ports: ports, context: context), bag: seed.bag, ports: found)
+            })
+    }
+
+    /// Registers `type`, which needs no services.
+    public mutating func register<VM: ViewModel>(_ type: VM.Type) throws(ViewModelDefinitionError) where VM.Services == Void {
+        try register(type, services: ())
+    }
+
+    /// Every registered type's description, sorted by name (`vm.types`).
+    public var types: [ViewModelTypeDescription] {
+        entries.keys.sorted().compactMap { entries[$0]?.description }
+    }
+
+    /// The registered names, sorted.
+    public var names: [String] { entries.keys.sorted() }
+
+    /// The description of the type called `name`, if registered.
+    public func type(named name: String) -> ViewModelTypeDescription? {
+        entries[name]?.description
+    }
+
+    /// The description of `type` computed from its declaration alone, without registering
+    /// it or creating anything but a `Ports()` value.
+    public static func describe<VM: ViewModel>(_ type: VM.Type) throws(ViewModelDefinitionError) -> ViewModelTypeDescription {
+        describe(type, ports: try PortReflection.ports(of: VM.Ports(), typeName: VM.typeName))
+    }
+
+    func entry(named name: String) -> RegisteredType? {
+        entries[name]
+    }
+
+    private static func describe<VM: ViewModel>(_ type: VM.Type, ports: [PortReflection.Found]) -> ViewModelTypeDescription {
+        var inputs: [ViewModelTypeDescription.InputDescription] = []
+        var outputs: [ViewModelTypeDescription.OutputDescription] = []
+        var actions: [ViewModelTypeDescription.ActionDescription] = []
+        for entry in ports {
+            let summary = entry.port.summary
+            switch entry.port.role {
+            case .input(let schema, _):
+                inputs.append(.init(name: entry.name, summary: summary, schema: schema))
+            case .output(let kind, let schema):
+                outputs.append(.init(name: entry.name, summary: summary, kind: kind, schema: schema))
+            case .action(let input, let output):
+                actions.append(.init(name: entry.name, summary: summary, input: input, output: output))
+            }
+        }
+        return ViewModelTypeDescription(
+            name: VM.typeName, summary: VM.summary, args: VM.Arguments.jsonSchema,
+            inputs: inputs, outputs: outputs, actions: actions)
+    }
+}

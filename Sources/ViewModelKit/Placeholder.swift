@@ -1,1 +1,0 @@
-// ViewModelKit: placeholder until the layer lands.

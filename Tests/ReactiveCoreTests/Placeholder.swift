@@ -1,1 +1,0 @@
-// ReactiveCoreTests: placeholder until the layer lands.

@@ -1,0 +1,83 @@
+import ReactiveCore
+import ReactiveTesting
+import Testing
+
+@Suite("Time operators on virtual time (1 tick = 1 ms)")
+struct TimeOperatorTests {
+    let scheduler = TestScheduler()
+
+    @Test("debounce emits after a quiet period and restarts on each element")
+    func debounce() {
+        let source = scheduler.createHotObservable([
+            .next(210, 1), .next(240, 2), .next(300, 3), .next(400, 4), .completed(420),
+        ])
+        let observer = scheduler.start { source.debounce(.milliseconds(50), scheduler: scheduler) }
+        #expect(observer.events == [.next(290, 2), .next(350, 3), .next(420, 4), .completed(420)])
+    }
+
+    @Test("throttle emits the first element at once and the latest at the end of the window")
+    func throttleLatest() {
+        let source = scheduler.createHotObservable([
+            .next(210, 1), .next(220, 2), .next(230, 3), .next(300, 4), .completed(400),
+        ])
+        let observer = scheduler.start { source.throttle(.milliseconds(50), scheduler: scheduler) }
+        #expect(observer.events == [.next(210, 1), .next(260, 3), .next(310, 4), .completed(400)])
+    }
+
+    @Test("throttle without latest drops elements inside the window")
+    func throttleFirstOnly() {
+        let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(270, 3), .completed(400)])
+        let observer = scheduler.start { source.throttle(.milliseconds(50), latest: false, scheduler: scheduler) }
+        #expect(observer.events == [.next(210, 1), .next(270, 3), .completed(400)])
+    }
+
+    @Test("delay shifts elements and completion but forwards errors at once")
+    func delay() {
+        let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
+        let observer = scheduler.start { source.delay(.milliseconds(100), scheduler: scheduler) }
+        #expect(observer.events == [.next(310, 1), .next(320, 2), .completed(330)])
+        let second = TestScheduler()
+        let failing: TestableObservable<Int> = second.createHotObservable([.next(210, 1), .error(220, TestError())])
+        let failed = second.start { failing.delay(.milliseconds(100), scheduler: second) }
+        #expect(failed.events == [.error(220, TestError())])
+    }
+
+    @Test("observe(on:) defers delivery to the scheduler and keeps order")
+    func observeOn() {
+        let subject = PublishSubject<Int>()
+        let observer = scheduler.createObserver(Int.self)
+        let subscription = subject.observe(on: scheduler).subscribe(observer)
+        subject.onNext(1)
+        subject.onNext(2)
+        #expect(observer.events.isEmpty)
+        scheduler.advance()
+        #expect(observer.values == [1, 2])
+        subject.onNext(3)
+        subscription.dispose()
+        scheduler.advance()
+        #expect(observer.values == [1, 2])
+    }
+
+    @Test("subscribe(on:) subscribes when the scheduler runs")
+    func subscribeOn() {
+        let source = scheduler.createHotObservable([.next(210, 1), .next(260, 2)])
+        let observer = scheduler.createObserver(Int.self)
+        scheduler.scheduleAt(200) {
+            let subscription = source.subscribe(on: scheduler).subscribe(observer)
+            scheduler.scheduleAt(250) { subscription.dispose() }
+        }
+        scheduler.start()
+        #expect(observer.values == [1])
+        #expect(source.subscriptions == [Subscription(200, 250)])
+    }
+
+    @Test("virtual time rounds delays up to whole ticks")
+    func ticks() {
+        #expect(scheduler.ticks(.microseconds(1)) == 1)
+        #expect(scheduler.ticks(.milliseconds(300)) == 300)
+        #expect(scheduler.ticks(.zero) == 0)
+        scheduler.advance(by: .seconds(1))
+        #expect(scheduler.clock == 1000)
+        #expect(scheduler.now == SchedulerTime(nanoseconds: 1_000_000_000))
+    }
+}

@@ -1,1 +1,0 @@
-// ViewModelKitTests: placeholder until the layer lands.
