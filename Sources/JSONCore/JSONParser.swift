@@ -16,8 +16,8 @@ public struct JSONParser: ~Copyable {
     /// Members and elements of the containers being parsed, stacked: each container collects
     /// into the top of these and is then created with its exact size in one allocation,
     /// instead of growing its own array 1, 2, 4, 8… (fewer allocations, no slack kept).
-    var memberStack: [JSONObject.Member] = []
-    var elementStack: [JSONValue] = []
+    var memberStack = ParseStack<JSONObject.Member>()
+    var elementStack = ParseStack<JSONValue>()
 
     init(base: UnsafePointer<UInt8>, count: Int, options: JSONParseOptions) {
         self.base = base
@@ -41,15 +41,30 @@ public struct JSONParser: ~Copyable {
     public static func parse(
         _ bytes: some Collection<UInt8>, options: JSONParseOptions = .default
     ) throws(JSONParseError) -> JSONValue {
-        let outcome: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(JSONParseError) in try parse(UnsafeRawBufferPointer(buffer), options: options) }
+        // The closure APIs below are `rethrows` (untyped), so the error travels in a local
+        // instead: cheaper than wrapping every parsed value in a Result.
+        var failure: JSONParseError? = nil
+        let parsed = bytes.withContiguousStorageIfAvailable { buffer -> JSONValue in
+            do throws(JSONParseError) {
+                return try parse(UnsafeRawBufferPointer(buffer), options: options)
+            } catch {
+                failure = error
+                return .null
+            }
         }
-        if let outcome { return try outcome.get() }
+        if let failure { throw failure }
+        if let parsed { return parsed }
         let copy = Array(bytes)
-        let copied: Result<JSONValue, JSONParseError> = copy.withUnsafeBytes { buffer in
-            Result { () throws(JSONParseError) in try parse(buffer, options: options) }
+        let value = copy.withUnsafeBytes { buffer -> JSONValue in
+            do throws(JSONParseError) {
+                return try parse(buffer, options: options)
+            } catch {
+                failure = error
+                return .null
+            }
         }
-        return try copied.get()
+        if let failure { throw failure }
+        return value
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -134,11 +149,10 @@ public struct JSONParser: ~Copyable {
             position += 1
             return .array([])
         }
-        if elementStack.capacity == 0 { elementStack.reserveCapacity(16) }
         let firstElement = elementStack.count
         while true {
             let element = try parseValue(depth: depth)
-            elementStack.append(element)
+            elementStack.push(element)
             skipWhitespace()
             guard position < end else {
                 throw JSONParseError(.unexpectedEnd, "expected ',' or ']' after array element but the input ended", at: position)
@@ -152,9 +166,7 @@ public struct JSONParser: ~Copyable {
                 }
             case UInt8(ascii: "]"):
                 position += 1
-                let elements = Array(elementStack[firstElement...])
-                elementStack.removeSubrange(firstElement...)
-                return .array(elements)
+                return .array(elementStack.popArray(from: firstElement))
             default:
                 throw JSONParseError(.unexpectedByte, "expected ',' or ']' after array element but found \(describeByte(at: position))", at: position)
             }
@@ -169,7 +181,6 @@ public struct JSONParser: ~Copyable {
             position += 1
             return .object(JSONObject())
         }
-        if memberStack.capacity == 0 { memberStack.reserveCapacity(16) }
         let first = memberStack.count
         // Only large objects pay for a hash set to find repeated keys; small ones scan.
         var seenKeys: [String: Int]? = nil
@@ -201,7 +212,7 @@ public struct JSONParser: ~Copyable {
                 }
                 memberStack[existing].value = value
             } else {
-                memberStack.append(JSONObject.Member(key: key, value: value))
+                memberStack.push(JSONObject.Member(key: key, value: value))
             }
             skipWhitespace()
             guard position < end else {
@@ -213,9 +224,7 @@ public struct JSONParser: ~Copyable {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 position += 1
-                let members = Array(memberStack[first...])
-                memberStack.removeSubrange(first...)
-                return .object(JSONObject(uniqueMembers: members))
+                return .object(JSONObject(uniqueMembers: memberStack.popArray(from: first)))
             default:
                 throw JSONParseError(.unexpectedByte, "expected ',' or '}' after object member but found \(describeByte(at: position))", at: position)
             }
@@ -266,9 +275,16 @@ extension JSONValue {
     /// Parses one JSON value from text.
     public init(parsing text: String, options: JSONParseOptions = .default) throws(JSONParseError) {
         var text = text
-        let outcome: Result<JSONValue, JSONParseError> = text.withUTF8 { buffer in
-            Result { () throws(JSONParseError) in try JSONParser.parse(UnsafeRawBufferPointer(buffer), options: options) }
+        var failure: JSONParseError? = nil
+        let value = text.withUTF8 { buffer -> JSONValue in
+            do throws(JSONParseError) {
+                return try JSONParser.parse(UnsafeRawBufferPointer(buffer), options: options)
+            } catch {
+                failure = error
+                return .null
+            }
         }
-        self = try outcome.get()
+        if let failure { throw failure }
+        self = value
     }
 }

@@ -73,6 +73,18 @@ struct RoundTripTests {
         }
     }
 
+    @Test("finds repeated keys in large objects too")
+    func duplicateKeysInLargeObjects() throws {
+        let members = (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        let text = "{" + members + #","k3":"again","k39":[]}"#
+        let value = try JSONValue(parsing: text)
+        #expect(value.objectValue?.count == 40)
+        #expect(value["k3"] == "again")
+        #expect(value["k39"] == [])
+        #expect(value.objectValue?.keys.last == "k39")
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text, options: JSONParseOptions(duplicateKeys: .reject)) }
+    }
+
     @Test("pretty-prints with two-space indentation")
     func prettyPrints() throws {
         let value: JSONValue = ["a": [1, 2], "b": [:], "c": [], "d": ["e": nil]]
