@@ -90,7 +90,7 @@ extension ClientCore {
 
     /// Fails every pending call, ends every sequence, tells the owner, and reconnects if asked.
     func connectionLost(_ reason: String, on loop: EventLoop) {
-        let taken = state.withLock { state -> (FileDescriptor?, IORegistration?, [Waiter], [SubscriptionSink], [MonitorSink], Bool)? in
+        let taken = state.withLock { state -> (FileDescriptor?, IORegistration?, [Waiter], [SubscriptionSink], [MonitorSink])? in
             guard case .open = state.link else { return nil }
             state.link = .down(reason: reason)
             defer {
@@ -103,9 +103,9 @@ extension ClientCore {
                 state.registration = nil
             }
             return (state.socket, state.registration, Array(state.pending.values),
-                    Array(state.subscriptions.values), Array(state.monitors.values), true)
+                    Array(state.subscriptions.values), Array(state.monitors.values))
         }
-        guard let (socket, registration, waiters, subscriptions, monitors, _) = taken else { return }
+        guard let (socket, registration, waiters, subscriptions, monitors) = taken else { return }
         if let registration { loop.deregister(registration) }
         try? socket?.close()
         let error = VMClientError.disconnected(reason: reason)

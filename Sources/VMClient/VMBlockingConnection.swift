@@ -27,8 +27,6 @@ public final class VMBlockingConnection {
         self.socket = socket
     }
 
-    deinit { try? socket.close() }
-
     /// Connects to the daemon at `location`.
     /// - Parameter timeout: bounds the wait when the daemon's accept queue is full.
     /// - Throws: ``VMClientError/cannotConnect(path:reason:)`` when nobody answers there,

@@ -7,11 +7,13 @@ import Posix
 /// commands, once per event for `watch` and `monitor`), not through C stdio, so a pipe sees
 /// each event as soon as it happens.
 final class Console {
-    /// fd 1, kept open for the life of the process (never closed: this object lives until exit).
+    /// fd 1, borrowed: released (not closed) in deinit.
     private let standardOutput = FileDescriptor(adopting: FileDescriptor.standardOutput)
     private var pending: [UInt8] = []
     let colourOut: Bool
     let colourError: Bool
+
+    deinit { _ = standardOutput.release() }  // fd 1 belongs to the process, not to us
 
     init(environment: [String: String]) {
         let noColour = !(environment["NO_COLOR"] ?? "").isEmpty
