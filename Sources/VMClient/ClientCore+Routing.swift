@@ -10,6 +10,8 @@ extension ClientCore {
         case monitor(MonitorSink, VMMonitorMessage)
         case failOpening(Opening, any Error)
         case event(VMClientEvent)
+        /// A subscription was opened: watch for its consumer giving up.
+        case opened(Opening, id: String)
     }
 
     func route(_ messages: [ClientWire.Incoming]) {
@@ -29,6 +31,7 @@ extension ClientCore {
             case .monitor(let sink, let message): sink.yield(message)
             case .failOpening(let opening, let error): Self.finish(opening, throwing: error)
             case .event(let event): events.yield(event)
+            case .opened(let opening, let id): abandonOnCancel(opening, id: id)
             }
         }
     }
@@ -48,6 +51,9 @@ extension ClientCore {
                         deliveries.append(.failOpening(opening, failure))
                         deliveries.append(.reply(continuation, .failure(failure)))
                     } else {
+                        if let opening, let id = (result["subscription"] ?? result["monitor"])?.stringValue {
+                            deliveries.append(.opened(opening, id: id))
+                        }
                         deliveries.append(.reply(continuation, .success(result)))
                     }
                 case .failure(let error):
@@ -61,6 +67,26 @@ extension ClientCore {
             decideNotification(method, params, &state, into: &deliveries)
         case .invalid(let text):
             deliveries.append(.event(.notification(method: "vmclient.invalidMessage", params: ["message": .string(text)])))
+        }
+    }
+
+    /// When the task iterating a subscription or monitor is cancelled (or drops the sequence),
+    /// forgets it and tells the daemon with a fire-and-forget `vm.unsubscribe` (or
+    /// `daemon.unmonitor`), so values stop coming for nobody.
+    private func abandonOnCancel(_ opening: Opening, id: String) {
+        switch opening {
+        case .subscription(let sink):
+            sink.onTermination = { [weak self] termination in
+                guard case .cancelled = termination, let self else { return }
+                let known = self.state.withLock { $0.subscriptions.removeValue(forKey: id) != nil }
+                if known { try? self.notify("vm.unsubscribe", ["subscription": .string(id)]) }
+            }
+        case .monitor(let sink):
+            sink.onTermination = { [weak self] termination in
+                guard case .cancelled = termination, let self else { return }
+                let known = self.state.withLock { $0.monitors.removeValue(forKey: id) != nil }
+                if known { try? self.notify("daemon.unmonitor", ["monitor": .string(id)]) }
+            }
         }
     }
 

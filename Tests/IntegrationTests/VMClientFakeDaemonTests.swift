@@ -174,6 +174,36 @@ struct VMClientFakeDaemonTests {
         #expect(info.bootID == "boot-2")
     }
 
+    @Test("cancelling the task that iterates a subscription unsubscribes it in the daemon")
+    func cancelledConsumerUnsubscribes() async throws {
+        let (directory, socket) = try Self.socketPath()
+        let world = FakeCounterWorld(bootID: "b", socket: socket)
+        let received = Mutex<[String]>([])
+        let daemon = try FakeDaemon(path: socket) { method, params, id in
+            received.withLock { $0.append(method) }
+            return world.respond(method, params, id)
+        }
+        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
+        defer { client.close() }
+        let created = try await client.create(type: "Counter", subscribe: VMSubscribeOptions())
+        let subscription = try #require(created.subscription)
+        let consumer = Task {
+            var count = 0
+            for try await _ in subscription { count += 1 }
+            return count
+        }
+        consumer.cancel()
+        _ = try? await consumer.value
+        // Bounded wait for the fire-and-forget notification to reach the daemon.
+        var unsubscribed = false
+        for _ in 0..<500 where !unsubscribed {
+            unsubscribed = received.withLock { $0.contains("vm.unsubscribe") }
+            if !unsubscribed { _ = try? await client.call("daemon.info") }  // a round trip, not a sleep
+        }
+        #expect(unsubscribed)
+    }
+
     @Test("the blocking connection keeps notifications that arrive before a reply, in order")
     func blockingConnectionQueuesNotifications() throws {
         let (daemon, directory, socket) = try Self.startCounterDaemon()
