@@ -314,15 +314,24 @@ public enum OpenRPCDocument {
                       "name": "increment",
                       "summary": "Add step to the count.",
                       "schema": {
-                        "type": "integer",
+                        "type": [
+                          "integer",
+                          "null"
+                        ],
+                        "description": "The step; omitted or null means 1.",
                         "default": 1
                       }
                     },
                     {
                       "name": "decrement",
-                      "summary": "Subtract one.",
+                      "summary": "Subtract step from the count.",
                       "schema": {
-                        "type": "null"
+                        "type": [
+                          "integer",
+                          "null"
+                        ],
+                        "description": "The step; omitted or null means 1.",
+                        "default": 1
                       }
                     },
                     {
@@ -346,7 +355,7 @@ public enum OpenRPCDocument {
                   "actions": [
                     {
                       "name": "reset",
-                      "summary": "Set the count to 0.",
+                      "summary": "Set the count to 0; returns 0.",
                       "input": {
                         "type": "null"
                       },

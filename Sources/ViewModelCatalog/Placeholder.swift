@@ -1,1 +1,0 @@
-// ViewModelCatalog: placeholder until the layer lands.

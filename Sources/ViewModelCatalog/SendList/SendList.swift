@@ -1,0 +1,99 @@
+import JSONCore
+import ReactiveCore
+import ViewModelKit
+
+/// Seed 000's real-life example: "send stuff to a sending list with a database upload and
+/// present a new scene".
+///
+/// Recipients are added and removed (trimmed; adding one already listed, or removing one
+/// that is not, changes nothing), and a message is typed. `canSend` holds while there is a
+/// recipient and the message is not blank; `send` is enabled only then, one at a time
+/// (`isSending` while it runs). `send` uploads the message and recipients to the injected
+/// ``SendStore`` and, once the store has acknowledged it, opens the next scene: it creates
+/// a ``SendReceipt`` child instance and announces it on `navigate` as `{type, instance}`
+/// (and returns `{uploadId, type, instance}`). If the upload fails, `send` fails with the
+/// store's message, nothing is announced and the list stays as it was. (If the upload is
+/// stored but the receipt cannot be opened, at the daemon's instance limit, `send` fails
+/// with a message that says the upload was stored, and its id.)
+///
+/// The recipient list is one `scan` over the edits: no mutable variable.
+public struct SendList: ViewModel {
+    public typealias Services = any SendStore
+    public static let summary = "A sending list: recipients and a message, uploaded to a store, then a receipt scene."
+
+    /// The ports, in wire order: each property's name is its wire name, its first argument
+    /// its summary in `vm.types`.
+    public struct Ports: ViewModelPorts {
+        public let addRecipient = Input<String>("Add a recipient (surrounding spaces are ignored).", codec: SendList.recipientCodec)
+        public let removeRecipient = Input<String>("Remove a recipient (surrounding spaces are ignored).", codec: SendList.recipientCodec)
+        public let message = Input<String>("The message to send.")
+        public let recipients = State<[String]>("The recipients, in the order they were added.", initial: [])
+        public let canSend = State<Bool>("There is at least one recipient and the message is not blank.", initial: false)
+        public let isSending = State<Bool>("send is running.", initial: false)
+        public let navigate = EventOutput<Navigation>("A scene to present after a successful send: {type, instance}.")
+        public let send = ActionPort<Void, SendResult>("Upload the message and recipients, then open a SendReceipt scene.")
+
+        public init() {}
+    }
+
+    /// A recipient on the wire: a string with something other than whitespace, at most 254
+    /// characters (the longest email address).
+    static var recipientCodec: ValueCodec<String> {
+        ValueCodec<String>.json.withSchema(["type": "string", "minLength": 1, "maxLength": 254, "pattern": "\\S"])
+    }
+
+    /// One edit of the list.
+    private enum Edit {
+        case add(String)
+        case remove(String)
+
+        func applied(to list: [String]) -> [String] {
+            switch self {
+            case .add(let recipient):
+                list.contains(recipient) ? list : list + [recipient]
+            case .remove(let recipient):
+                list.filter { $0 != recipient }
+            }
+        }
+    }
+
+    public init(ports: Ports, context: Context) {
+        let recipients = Observable.merge(
+            ports.addRecipient.map { Edit.add(TextRules.trimmed($0)) },
+            ports.removeRecipient.map { Edit.remove(TextRules.trimmed($0)) })
+            .scan([String]()) { list, edit in edit.applied(to: list) }
+            .startWith([])
+            .distinctUntilChanged()
+            .share(replay: 1)
+        let draft = Observable.combineLatest(ports.message.startWith(""), recipients).share(replay: 1)
+        let canSend = draft
+            .map { message, recipients in !recipients.isEmpty && !TextRules.trimmed(message).isEmpty }
+            .distinctUntilChanged()
+            .share(replay: 1)
+
+        let store = context.services
+        let send = Action<(String, [String]), SendResult>(enabledIf: canSend) { message, recipients in
+            ServiceCall.run(after: .zero, on: context.scheduler) {
+                try await store.upload(message: message, recipients: recipients)
+            }
+            .map { (upload: Upload) throws -> SendResult in
+                // Back on the instance's thread, after the store acknowledged the upload.
+                let receipt: String
+                do throws(ViewModelError) {
+                    receipt = try context.createChild(SendReceipt.self, args: SendReceipt.Arguments(upload))
+                } catch {
+                    // The upload is stored; say so, so nobody sends it twice.
+                    throw ActionFailure(
+                        "Sent (upload \(upload.id)), but the receipt could not be opened: \(error.message)",
+                        data: ["reason": "receiptNotOpened", "uploadId": upload.id.jsonValue])
+                }
+                return SendResult(uploadId: upload.id, navigation: Navigation(type: SendReceipt.typeName, instance: receipt))
+            }
+        }
+        ports.send.bind(send, with: draft)
+        ports.recipients.bind(recipients)
+        ports.canSend.bind(canSend)
+        ports.isSending.bind(send.executing)
+        ports.navigate.bind(send.elements.map(\.navigation))
+    }
+}

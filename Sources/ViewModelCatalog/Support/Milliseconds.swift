@@ -1,0 +1,18 @@
+import JSONCore
+
+/// The `latencyMs` creation argument several catalog types share: a non-negative whole
+/// number of milliseconds, published with its default.
+enum Milliseconds {
+    /// The upper bound keeps a typo from parking an execution for days (10 minutes).
+    static let maximum: Int64 = 600_000
+
+    /// `{"type": "integer", "minimum": 0, "maximum": 600000, "default": defaultValue}`.
+    static func schema(default defaultValue: Int) -> JSONValue {
+        ["type": "integer", "minimum": 0, "maximum": .integer(maximum), "default": .integer(Int64(defaultValue))]
+    }
+
+    /// The duration of `milliseconds` (already checked against ``schema(default:)``).
+    static func duration(_ milliseconds: Int) -> Duration {
+        .milliseconds(milliseconds)
+    }
+}

@@ -1,1 +1,0 @@
-// ViewModelCatalogTests: placeholder until the layer lands.
