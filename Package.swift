@@ -37,14 +37,16 @@ let package = Package(
         .target(name: "VMClient", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "Posix"]),
 
         // Layer 3: thin executables.
-        .executableTarget(name: "vmd", dependencies: ["VMDaemon", "ViewModelCatalog", "CommandLineKit"]),
+        .executableTarget(name: "vmd", dependencies: [
+            "VMDaemon", "ViewModelCatalog", "CommandLineKit", "Posix", "VMServer", "VMProtocol", "ViewModelKit", "ReactiveCore",
+        ]),
         .executableTarget(name: "vmctl", dependencies: ["VMClient", "CommandLineKit", "JSONCore", "Posix"]),
         .executableTarget(name: "vmd-bench", dependencies: [
             "ReactiveCore", "JSONCore", "JSONRPC", "Posix", "VMClient", "ViewModelKit", "ViewModelCatalog",
         ]),
 
         // Test support and tests.
-        .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "JSONRPC"]),
+        .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "JSONRPC", "VMDaemon", "VMServer"]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
@@ -53,9 +55,10 @@ let package = Package(
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
         .testTarget(name: "ViewModelCatalogTests", dependencies: ["ViewModelCatalog", "ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
         .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol", "JSONRPC", "JSONCore"]),
-        .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore"]),
+        .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
+            "VMDaemon", "VMServer", "ReactiveCore",
         ]),
     ],
     swiftLanguageModes: [.v6]

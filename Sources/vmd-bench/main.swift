@@ -6,6 +6,7 @@ let suites: [(name: String, run: () -> Void)] = [
     // Each layer adds its suite here: ("name", runNameBenchmarks),
     ("reactive", runReactiveBenchmarks),
     ("json", runJSONBenchmarks),
+    ("daemon", runDaemonBenchmarks),
     ("vmctl", runVMCtlBenchmarks),
 ]
 

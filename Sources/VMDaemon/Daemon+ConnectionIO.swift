@@ -1,0 +1,225 @@
+import JSONRPC
+import Posix
+import VMServer
+
+/// Reading, framing, writing and closing connections (see ``Connection``).
+extension Daemon {
+    /// Reads per readiness event before yielding to other connections (64 KiB each).
+    private static let maxReadsPerEvent = 4
+
+    // MARK: Events
+
+    func handleEvents(_ events: IOEvents, on connection: Connection) {
+        guard connection.phase != .closed else { return }
+        if events.contains(.writable) {
+            connection.isWriteBlocked = false
+            flush(connection)
+            guard connection.phase != .closed else { return }
+        }
+        let isReading = connection.interest.contains(.readable)
+        if isReading, !events.isDisjoint(with: [.readable, .hangup, .error]) {
+            readAvailable(connection)
+        } else if !events.isDisjoint(with: [.hangup, .error]) {
+            // Not watching for input, so this is not a half-close (EPOLLRDHUP is only asked
+            // for with input): the peer closed both directions, or the socket failed.
+            terminate(connection, reason: events.contains(.error) ? "socket error" : "peer closed the connection")
+        }
+    }
+
+    private func readAvailable(_ connection: Connection) {
+        var reachedEnd = false
+        reading: for _ in 0..<Self.maxReadsPerEvent {
+            let result: ReadResult
+            do {
+                result = try connection.descriptor.read(into: readBuffer)
+            } catch {
+                terminate(connection, reason: "read failed: \(error)")
+                return
+            }
+            switch result {
+            case .bytes(let count):
+                connection.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+                // A short read emptied the socket: skip the read that would say EAGAIN.
+                if count < readBuffer.count { break reading }
+            case .wouldBlock:
+                break reading
+            case .endOfFile:
+                reachedEnd = true
+                break reading
+            }
+        }
+        connection.adoptDetectedFormat()
+        if reachedEnd, connection.framer.format == .lines, connection.framer.bufferedByteCount > 0 {
+            // A last line without its newline is still a message (`printf '{...}' | socat ...`).
+            connection.framer.append(contentsOf: [UInt8(ascii: "\n")])
+        }
+        deliverFrames(connection)
+        if reachedEnd, connection.phase == .open {
+            // The peer shut down its writing side; it may still be reading our replies
+            // (socat does exactly this), so keep the connection until it hangs up.
+            connection.phase = .peerFinishedWriting
+            log.debug("peer finished writing", ["connection": .string(connection.id.description)])
+            updateInterest(connection)
+        }
+    }
+
+    /// Hands every complete frame to the handler, unless the connection is paused (its output
+    /// is over the limit) or closing; paused frames stay in the framer until it drains.
+    func deliverFrames(_ connection: Connection) {
+        while connection.phase == .open || connection.phase == .peerFinishedWriting,
+              !connection.isOverLimit, !connection.isAborting
+        {
+            let frame: ArraySlice<UInt8>?
+            do {
+                frame = try connection.framer.nextFrame()
+            } catch {
+                framingFailed(connection, error)
+                return
+            }
+            guard let frame else { return }
+            frame.withUnsafeBytes { handler.frameReceived($0, on: connection.id) }
+        }
+    }
+
+    private func framingFailed(_ connection: Connection, _ error: FramingError) {
+        let reply: JSONRPCError
+        let reason: String
+        switch error.kind {
+        case .frameTooLarge(let limit):
+            reply = TransportErrors.frameTooLarge(maxFrameBytes: limit)
+            reason = "frame larger than maxFrameBytes (\(limit))"
+            log.warning("limit reached: frame too large; closing the connection", [
+                "connection": .string(connection.id.description), "limit": "maxFrameBytes", "value": LogValue(limit),
+            ])
+        case .headerTooLarge, .malformedHeader, .missingContentLength:
+            reply = TransportErrors.malformedHeader(error)
+            reason = "malformed LSP header"
+            log.warning("malformed LSP header; closing the connection", [
+                "connection": .string(connection.id.description), "error": .string(error.message),
+            ])
+        }
+        TransportErrors.encodedResponse(reply).withUnsafeBytes { connection.enqueue(message: $0) }
+        close(connection, reason: reason)
+    }
+
+    // MARK: Writing
+
+    func queueFlush(_ connection: Connection) {
+        connection.isQueuedForFlush = true
+        flushQueue.append(connection)
+        guard !isFlushScheduled else { return }
+        isFlushScheduled = true
+        // Deferred work runs after every event of this loop iteration: all replies produced by
+        // this iteration's reads leave in one send per connection.
+        loop.enqueue { [weak self] in self?.flushQueued() }
+    }
+
+    private func flushQueued() {
+        isFlushScheduled = false
+        swap(&flushQueue, &spareFlushQueue)
+        for connection in spareFlushQueue {
+            connection.isQueuedForFlush = false
+            flush(connection)
+        }
+        spareFlushQueue.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what the socket takes, then settles the connection's state: resume reading after
+    /// a drain, finish a close, or watch for writability.
+    func flush(_ connection: Connection) {
+        guard connection.phase != .closed else { return }
+        if connection.isAborting {
+            terminate(connection, reason: "slow reader disconnected (--slow-client disconnect)")
+            return
+        }
+        if !connection.isWriteBlocked, connection.pendingBytes > 0 {
+            switch connection.writePending() {
+            case .empty: break
+            case .blocked: connection.isWriteBlocked = true
+            case .failed(let error):
+                connection.discardOutbound()
+                terminate(connection, reason: "write failed: \(error.reason)")
+                return
+            }
+        }
+        if connection.isOverLimit, connection.pendingBytes < configuration.limits.outboundLowWaterBytes {
+            connection.isOverLimit = false
+            log.info("slow reader caught up; reading resumes", ["connection": .string(connection.id.description)])
+            updateInterest(connection)
+            handler.connectionDrained(connection.id)
+            // Frames that arrived while paused are still in the framer.
+            loop.enqueue { [weak self] in self?.deliverFrames(connection) }
+            guard connection.phase != .closed else { return }
+        }
+        if connection.phase == .closing, connection.pendingBytes == 0 {
+            terminate(connection, reason: connection.closeReason)
+            return
+        }
+        updateInterest(connection)
+    }
+
+    /// The handler queued `maxOutboundBytes` or more for `connection`.
+    func outboundLimitReached(_ connection: Connection) {
+        connection.isOverLimit = true
+        let fields: KeyValuePairs<String, LogValue> = [
+            "connection": .string(connection.id.description),
+            "limit": "maxOutboundBytes", "value": LogValue(configuration.limits.maxOutboundBytes),
+        ]
+        switch configuration.slowClient {
+        case .disconnect:
+            log.warning("limit reached: slow reader; disconnecting it (--slow-client disconnect)", fields)
+            connection.isAborting = true
+            connection.discardOutbound()
+            if !connection.isQueuedForFlush { queueFlush(connection) }
+        case .coalesce:
+            log.notice("limit reached: slow reader; reading paused, outputs coalesce until it drains", fields)
+        }
+    }
+
+    /// Watches exactly what the connection's state calls for.
+    func updateInterest(_ connection: Connection) {
+        guard connection.phase != .closed, let registration = connection.registration else { return }
+        var desired: IOInterest = []
+        if connection.phase == .open, !connection.isOverLimit { desired.insert(.readable) }
+        if connection.isWriteBlocked, connection.pendingBytes > 0 { desired.insert(.writable) }
+        guard desired != connection.interest else { return }
+        do {
+            try loop.modify(registration, interest: desired)
+            connection.interest = desired
+        } catch {
+            terminate(connection, reason: "cannot watch the socket: \(error)")
+        }
+    }
+
+    // MARK: Closing
+
+    /// Closes once what is queued is written (or after `closeLinger`); reads nothing more.
+    func close(_ connection: Connection, reason: String) {
+        guard connection.phase != .closing, connection.phase != .closed else { return }
+        connection.phase = .closing
+        connection.closeReason = reason
+        connection.lingerTimer = loop.schedule(after: configuration.closeLinger) { [weak self] in
+            self?.terminate(connection, reason: reason + "; gave up writing \(connection.pendingBytes) bytes")
+        }
+        if !connection.isQueuedForFlush { queueFlush(connection) }
+    }
+
+    /// Closes the socket now, forgets the connection and tells the handler.
+    func terminate(_ connection: Connection, reason: String) {
+        guard connection.phase != .closed else { return }
+        connection.phase = .closed
+        if let timer = connection.lingerTimer { loop.cancel(timer) }
+        connection.lingerTimer = nil
+        if let registration = connection.registration { loop.deregister(registration) }
+        connection.registration = nil
+        try? connection.descriptor.close()
+        connection.discardOutbound()
+        connections[connection.id.rawValue] = nil
+        log.info("connection closed", [
+            "connection": .string(connection.id.description), "pid": LogValue(connection.peer.pid),
+            "uid": LogValue(connection.peer.uid), "reason": .string(reason),
+        ])
+        handler.connectionClosed(connection.id)
+        connectionsChanged()
+    }
+}

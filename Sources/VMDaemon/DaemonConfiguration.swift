@@ -1,0 +1,52 @@
+/// Everything the daemon needs to run, already resolved (vmd turns flags, environment and the
+/// config file into one of these; tests build one directly).
+public struct DaemonConfiguration: Sendable {
+    /// The socket path chosen by the socket-path rule.
+    public var socketPath: String
+    /// Which rule chose ``socketPath`` (`--socket`, `VMD_SOCKET`, ...), for the start-up log.
+    public var socketPathSource: String
+    /// The limits in force.
+    public var limits: DaemonLimits
+    /// What to do with slow readers.
+    public var slowClient: SlowClientPolicy
+    /// Peer uids admitted besides the daemon's own (`--allow-uid`).
+    public var allowedUIDs: Set<UInt32>
+    /// Log verbosity and format.
+    public var logLevel: LogLevel
+    public var logFormat: LogFormat
+    /// Exit (as on SIGTERM) after this long without any connection; `nil` never.
+    public var exitWhenIdle: Duration?
+    /// How long shutdown waits for outbound buffers to drain before closing anyway.
+    public var shutdownGrace: Duration
+    /// How long a connection being closed may take to write what is queued for it.
+    public var closeLinger: Duration
+    /// Use a socket passed by systemd socket activation (`LISTEN_FDS`) when there is one.
+    public var acceptsSocketActivation: Bool
+    /// Send `READY=1`/`STOPPING=1` to `NOTIFY_SOCKET` when it is set.
+    public var notifiesServiceManager: Bool
+    /// The daemon's version, for the start-up log line.
+    public var version: String
+
+    /// A configuration with the contract's defaults on `socketPath`.
+    public init(
+        socketPath: String, socketPathSource: String = "--socket", limits: DaemonLimits = DaemonLimits(),
+        slowClient: SlowClientPolicy = .coalesce, allowedUIDs: Set<UInt32> = [],
+        logLevel: LogLevel = .info, logFormat: LogFormat = .plain, exitWhenIdle: Duration? = nil,
+        shutdownGrace: Duration = .seconds(2), closeLinger: Duration = .seconds(5),
+        acceptsSocketActivation: Bool = true, notifiesServiceManager: Bool = true, version: String = "0.1.0"
+    ) {
+        self.socketPath = socketPath
+        self.socketPathSource = socketPathSource
+        self.limits = limits
+        self.slowClient = slowClient
+        self.allowedUIDs = allowedUIDs
+        self.logLevel = logLevel
+        self.logFormat = logFormat
+        self.exitWhenIdle = exitWhenIdle
+        self.shutdownGrace = shutdownGrace
+        self.closeLinger = closeLinger
+        self.acceptsSocketActivation = acceptsSocketActivation
+        self.notifiesServiceManager = notifiesServiceManager
+        self.version = version
+    }
+}

@@ -1,0 +1,33 @@
+/// What a connection handler (the server) may know of, and ask of, the daemon serving it.
+///
+/// Made by the daemon before the handler exists (the handler's initializer takes it), used on
+/// the loop thread only.
+public final class DaemonContext {
+    /// The loop as the reactive core's scheduler: the server's graph runs on it.
+    public let scheduler: LoopScheduler
+    /// The daemon's configuration (limits, slow-client policy, version).
+    public let configuration: DaemonConfiguration
+    /// The socket path served, for `daemon.info`.
+    public let socketPath: String
+    /// The daemon's log, for events only the handler sees (overflow, for example).
+    public let log: DaemonLog
+    private weak var daemon: Daemon?
+
+    init(daemon: Daemon, scheduler: LoopScheduler) {
+        self.daemon = daemon
+        self.scheduler = scheduler
+        self.configuration = daemon.configuration
+        self.socketPath = daemon.socketPath
+        self.log = daemon.log
+    }
+
+    /// Open connections, for `daemon.info`.
+    public var connectionCount: Int { daemon?.connectionCount ?? 0 }
+
+    /// Asks for a graceful stop (`daemon.shutdown`). It begins after the current callback, so
+    /// the reply that caused it is queued first and flushed like everything else.
+    public func requestShutdown(reason: String = "daemon.shutdown") {
+        guard let daemon else { return }
+        daemon.loop.enqueue { [weak daemon] in daemon?.shutdown(reason: reason) }
+    }
+}

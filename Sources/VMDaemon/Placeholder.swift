@@ -1,2 +1,0 @@
-// VMDaemon: placeholder until the layer lands.
-public func vmdPlaceholder() {}

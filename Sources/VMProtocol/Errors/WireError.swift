@@ -1,0 +1,65 @@
+import JSONCore
+import JSONRPC
+
+/// An error that knows which wire error it is. Domain errors (the view-model kit's, the
+/// server's own) conform; ``WireError/init(_:)`` turns any error into a wire error in ONE
+/// place, and anything that does not conform becomes -32603 `internalError`.
+public protocol WireErrorConvertible: Error {
+    /// The `{code, message, data}` this error is on the wire.
+    var wireError: WireError { get }
+}
+
+/// One JSON-RPC `error` object as vmd sends it: a code, one sentence a person can act on, and
+/// `data`, an object whose first member `name` is the code's symbolic name (PROTOCOL.md §10).
+public struct WireError: Error, Sendable, Hashable, WireErrorConvertible, CustomStringConvertible {
+    /// `error.code`.
+    public var code: VMErrorCode
+    /// `error.message`: what happened and what to do.
+    public var message: String
+    /// `error.data`: `name` first, then the members listed for the code.
+    public var data: JSONObject
+
+    /// An error of `code`; `data` gets `name` (from `code`) first, then `extra`'s members.
+    public init(code: VMErrorCode, message: String, extra: JSONObject = [:]) {
+        var data = JSONObject(minimumCapacity: extra.count + 1)
+        data.append(uniqueKey: "name", .string(code.name ?? "internalError"))
+        for (key, value) in extra where key != "name" { data.append(uniqueKey: key, value) }
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    /// An error whose `data` is already complete (it must carry `name`).
+    public init(code: VMErrorCode, message: String, data: JSONObject) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    /// The wire form of any error: a ``WireErrorConvertible``'s own, anything else -32603.
+    /// This is the one place where domain errors become wire errors.
+    public init(_ error: any Error) {
+        if let convertible = error as? any WireErrorConvertible {
+            self = convertible.wireError
+        } else {
+            self = .internalError()
+        }
+    }
+
+    public var wireError: WireError { self }
+
+    /// The symbolic name, as carried in `data.name`.
+    public var name: String { data["name"]?.stringValue ?? "internalError" }
+
+    /// `{"code", "message", "data"}` as a JSON value (for `vm.error` and tests).
+    public var jsonValue: JSONValue {
+        ["code": .integer(Int64(code.rawValue)), "message": .string(message), "data": .object(data)]
+    }
+
+    /// The same error in JSONRPC's type (for its encoder).
+    public var jsonRPCError: JSONRPCError {
+        JSONRPCError(code: code.jsonRPCCode, message: message, data: .object(data))
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

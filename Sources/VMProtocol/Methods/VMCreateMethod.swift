@@ -1,0 +1,79 @@
+import JSONCore
+
+/// `vm.create {type, id?, args?, scope?, subscribe?}` → `{instance, type, scope, subscription?}`.
+public enum VMCreateMethod {
+    public static let name = "vm.create"
+
+    public struct Params: Sendable, Hashable {
+        /// The type to instantiate.
+        public var type: String
+        /// The client's id for the instance; `nil` to have one generated.
+        public var id: String?
+        /// Creation arguments; `nil` means `{}`.
+        public var args: JSONValue?
+        /// The instance's lifetime (default ``InstanceScope/daemon``).
+        public var scope: InstanceScope
+        /// When present, a subscription opened atomically with the creation.
+        public var subscribe: SubscribeOptions?
+
+        public init(type: String, id: String? = nil, args: JSONValue? = nil, scope: InstanceScope = .daemon, subscribe: SubscribeOptions? = nil) {
+            self.type = type
+            self.id = id
+            self.args = args
+            self.scope = scope
+            self.subscribe = subscribe
+        }
+
+        public init(_ params: JSONValue?) throws(WireError) {
+            let reader = try ParamsReader(params)
+            try reader.rejectUnknown(allowed: ["type", "id", "args", "scope", "subscribe"], method: VMCreateMethod.name)
+            type = try reader.string("type", nonEmpty: true)
+            id = try reader.optionalString("id")
+            if let id, !VMCreateMethod.isValidInstanceID(id) {
+                throw WireError.invalidParams(
+                    path: "/id", expected: "string matching \(VMCreateMethod.instanceIDPattern)", got: "string",
+                    detail: "an instance id must be 1 to 64 letters, digits, '.', '_', ':' or '-', not \(quoted(id)); or omit id")
+            }
+            args = try reader.optionalObject("args").map(JSONValue.object)
+            if let scopeName = try reader.optionalString("scope") {
+                guard let parsed = InstanceScope(rawValue: scopeName) else {
+                    throw WireError.invalidParams(
+                        path: "/scope", expected: "\"daemon\" or \"connection\"", got: quoted(scopeName),
+                        detail: "scope must be \"daemon\" or \"connection\", not \(quoted(scopeName))")
+                }
+                scope = parsed
+            } else {
+                scope = .daemon
+            }
+            subscribe = try reader.optionalObject("subscribe").map { object throws(WireError) in
+                try SubscribeOptions(createMember: object)
+            }
+        }
+    }
+
+    /// The pattern a client-chosen instance id must match.
+    public static let instanceIDPattern = "^[A-Za-z0-9._:-]{1,64}$"
+
+    /// Whether `id` matches ``instanceIDPattern``.
+    public static func isValidInstanceID(_ id: String) -> Bool {
+        let bytes = id.utf8
+        guard (1...64).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: ":"), UInt8(ascii: "-"):
+                true
+            default:
+                false
+            }
+        }
+    }
+
+    /// `{"instance", "type", "scope", "subscription"?}`.
+    public static func result(instance: String, type: String, scope: InstanceScope, subscription: String?) -> JSONValue {
+        var object: JSONObject = ["instance": .string(instance), "type": .string(type), "scope": .string(scope.rawValue)]
+        if let subscription { object["subscription"] = .string(subscription) }
+        return .object(object)
+    }
+}

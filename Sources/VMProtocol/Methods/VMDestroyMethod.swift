@@ -1,0 +1,21 @@
+import JSONCore
+
+/// `vm.destroy {instance}` → `{destroyed: true}`.
+public enum VMDestroyMethod {
+    public static let name = "vm.destroy"
+
+    public struct Params: Sendable, Hashable {
+        public var instance: String
+
+        public init(instance: String) { self.instance = instance }
+
+        public init(_ params: JSONValue?) throws(WireError) {
+            let reader = try ParamsReader(params)
+            try reader.rejectUnknown(allowed: ["instance"], method: VMDestroyMethod.name)
+            instance = try reader.string("instance")
+        }
+    }
+
+    /// `{"destroyed": true}`.
+    public static let result: JSONValue = ["destroyed": true]
+}

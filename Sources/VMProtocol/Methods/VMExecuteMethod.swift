@@ -1,0 +1,37 @@
+import JSONCore
+
+/// `vm.execute {instance, action, value?, timeoutMs?}` → `{value}`.
+public enum VMExecuteMethod {
+    public static let name = "vm.execute"
+
+    /// The range `timeoutMs` must be in.
+    public static let timeoutRange: ClosedRange<Int64> = 1...2_147_483_647
+
+    public struct Params: Sendable, Hashable {
+        public var instance: String
+        public var action: String
+        /// `nil` when omitted: the action input schema's default, else `null`.
+        public var value: JSONValue?
+        /// Milliseconds from the start of the execution; `nil` for no timeout.
+        public var timeoutMs: Int64?
+
+        public init(instance: String, action: String, value: JSONValue? = nil, timeoutMs: Int64? = nil) {
+            self.instance = instance
+            self.action = action
+            self.value = value
+            self.timeoutMs = timeoutMs
+        }
+
+        public init(_ params: JSONValue?) throws(WireError) {
+            let reader = try ParamsReader(params)
+            try reader.rejectUnknown(allowed: ["instance", "action", "value", "timeoutMs"], method: VMExecuteMethod.name)
+            instance = try reader.string("instance")
+            action = try reader.string("action", nonEmpty: true)
+            value = reader.value("value")
+            timeoutMs = try reader.optionalInteger("timeoutMs", in: VMExecuteMethod.timeoutRange)
+        }
+    }
+
+    /// `{"value": value}`.
+    public static func result(value: JSONValue) -> JSONValue { ["value": value] }
+}

@@ -1,0 +1,22 @@
+import JSONCore
+
+/// `vm.types {type?}` → `{types: [TypeDescription]}` in name order.
+public enum VMTypesMethod {
+    public static let name = "vm.types"
+
+    public struct Params: Sendable, Hashable {
+        /// Only this type; `nil` for all.
+        public var type: String?
+
+        public init(type: String? = nil) { self.type = type }
+
+        public init(_ params: JSONValue?) throws(WireError) {
+            let reader = try ParamsReader(params)
+            try reader.rejectUnknown(allowed: ["type"], method: VMTypesMethod.name)
+            type = try reader.optionalString("type", nonEmpty: true)
+        }
+    }
+
+    /// `{"types": descriptions}`.
+    public static func result(types: [JSONValue]) -> JSONValue { ["types": .array(types)] }
+}

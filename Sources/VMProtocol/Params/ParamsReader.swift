@@ -1,0 +1,108 @@
+import JSONCore
+
+/// Reads a method's by-name params with precise `invalidParams` errors: each names the
+/// member as a JSON Pointer (`/instance`), the expected type and the type found (or
+/// `missing`), as PROTOCOL.md §4 and §10 require.
+///
+/// Omitted params mean `{}`; params that are not an object are an error at path `""`.
+/// ``rejectUnknown(allowed:method:)`` reports a member the method does not define.
+public struct ParamsReader {
+    /// The params object (`{}` when omitted).
+    public let object: JSONObject
+
+    /// Starts reading `params`; fails unless it is an object or absent.
+    public init(_ params: JSONValue?) throws(WireError) {
+        switch params {
+        case nil: object = JSONObject()
+        case .object(let members)?: object = members
+        case let other?: throw WireError.invalidParams(path: "", expected: "object", got: other.typeName)
+        }
+    }
+
+    /// Fails on the first member not in `allowed`.
+    public func rejectUnknown(allowed: [String], method: String) throws(WireError) {
+        for (key, _) in object where !allowed.contains(key) {
+            throw WireError.unknownParam(key, method: method)
+        }
+    }
+
+    /// The member `key`, if present.
+    public func value(_ key: String) -> JSONValue? { object[key] }
+
+    /// Required string member `key`; `nonEmpty` also rejects `""`.
+    public func string(_ key: String, nonEmpty: Bool = false) throws(WireError) -> String {
+        guard let value = object[key] else { throw Self.mismatch(key, expected: "string", got: "missing") }
+        return try Self.string(value, key: key, nonEmpty: nonEmpty)
+    }
+
+    /// Optional string member `key`.
+    public func optionalString(_ key: String, nonEmpty: Bool = false) throws(WireError) -> String? {
+        guard let value = object[key] else { return nil }
+        return try Self.string(value, key: key, nonEmpty: nonEmpty)
+    }
+
+    /// Optional boolean member `key`.
+    public func optionalBool(_ key: String) throws(WireError) -> Bool? {
+        guard let value = object[key] else { return nil }
+        guard case .bool(let flag) = value else { throw Self.mismatch(key, expected: "boolean", got: value.typeName) }
+        return flag
+    }
+
+    /// Optional integer member `key` within `range` (an integral number such as `5.0` counts).
+    public func optionalInteger(_ key: String, in range: ClosedRange<Int64>) throws(WireError) -> Int64? {
+        guard let value = object[key] else { return nil }
+        guard let number = value.int64Value else { throw Self.mismatch(key, expected: "integer", got: value.typeName) }
+        guard range.contains(number) else {
+            throw WireError.invalidParams(
+                path: Self.pointer(key), expected: "integer from \(range.lowerBound) to \(range.upperBound)",
+                got: String(number))
+        }
+        return number
+    }
+
+    /// Optional object member `key`.
+    public func optionalObject(_ key: String) throws(WireError) -> JSONObject? {
+        guard let value = object[key] else { return nil }
+        guard case .object(let members) = value else { throw Self.mismatch(key, expected: "object", got: value.typeName) }
+        return members
+    }
+
+    /// Optional non-empty array of non-empty strings `key`.
+    public func optionalNames(_ key: String) throws(WireError) -> [String]? {
+        guard let value = object[key] else { return nil }
+        guard case .array(let elements) = value else {
+            throw Self.mismatch(key, expected: "array of strings", got: value.typeName)
+        }
+        guard !elements.isEmpty else {
+            throw WireError.invalidParams(
+                path: Self.pointer(key), expected: "non-empty array", got: "empty array",
+                detail: "\(quoted(key)) must name at least one output; omit it to mean all outputs")
+        }
+        var names: [String] = []
+        names.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            let path = Self.pointer(key) + "/" + String(index)
+            guard case .string(let name) = element else {
+                throw WireError.invalidParams(path: path, expected: "string", got: element.typeName)
+            }
+            guard !name.isEmpty else { throw WireError.invalidParams(path: path, expected: "non-empty string", got: "empty string") }
+            names.append(name)
+        }
+        return names
+    }
+
+    // MARK: Helpers
+
+    static func string(_ value: JSONValue, key: String, nonEmpty: Bool) throws(WireError) -> String {
+        guard case .string(let text) = value else { throw mismatch(key, expected: "string", got: value.typeName) }
+        if nonEmpty, text.isEmpty { throw mismatch(key, expected: "non-empty string", got: "empty string") }
+        return text
+    }
+
+    static func mismatch(_ key: String, expected: String, got: String) -> WireError {
+        WireError.invalidParams(path: pointer(key), expected: expected, got: got)
+    }
+
+    /// `/key`, escaped as a JSON Pointer token.
+    static func pointer(_ key: String) -> String { "/" + jsonPointerEscaped(key) }
+}

@@ -1,0 +1,47 @@
+import JSONCore
+
+/// Every limit in force, as `daemon.info` reports them under `limits` (PROTOCOL.md §11).
+public struct VMLimits: Sendable, Hashable {
+    /// Largest inbound frame body in bytes (enforced by the transport).
+    public var maxFrameBytes: Int
+    /// Deepest nesting of arrays and objects in an inbound message.
+    public var maxDepth: Int
+    /// Open connections at once (enforced by the transport).
+    public var maxConnections: Int
+    /// Live instances at once, children included.
+    public var maxInstances: Int
+    /// Open subscriptions and monitors per connection.
+    public var maxSubscriptionsPerConnection: Int
+    /// Items in one batch.
+    public var maxBatchItems: Int
+    /// Bytes queued for one connection before it counts as a slow reader.
+    public var maxOutboundBytes: Int
+
+    /// The protocol's defaults unless given.
+    public init(
+        maxFrameBytes: Int = 1_048_576, maxDepth: Int = 64, maxConnections: Int = 4096,
+        maxInstances: Int = 100_000, maxSubscriptionsPerConnection: Int = 1024,
+        maxBatchItems: Int = 256, maxOutboundBytes: Int = 4_194_304
+    ) {
+        self.maxFrameBytes = maxFrameBytes
+        self.maxDepth = maxDepth
+        self.maxConnections = maxConnections
+        self.maxInstances = maxInstances
+        self.maxSubscriptionsPerConnection = maxSubscriptionsPerConnection
+        self.maxBatchItems = maxBatchItems
+        self.maxOutboundBytes = maxOutboundBytes
+    }
+
+    /// The `limits` object, members in the protocol's order.
+    public var jsonValue: JSONValue {
+        [
+            "maxFrameBytes": .integer(Int64(maxFrameBytes)),
+            "maxDepth": .integer(Int64(maxDepth)),
+            "maxConnections": .integer(Int64(maxConnections)),
+            "maxInstances": .integer(Int64(maxInstances)),
+            "maxSubscriptionsPerConnection": .integer(Int64(maxSubscriptionsPerConnection)),
+            "maxBatchItems": .integer(Int64(maxBatchItems)),
+            "maxOutboundBytes": .integer(Int64(maxOutboundBytes)),
+        ]
+    }
+}

@@ -1,0 +1,24 @@
+import VMProtocol
+import ViewModelKit
+
+/// What the server keeps beside a hosted instance: its scope and owner, its subscriptions and
+/// the channels watching its outputs.
+final class InstanceRecord {
+    let instance: ViewModelInstance
+    let scope: InstanceScope
+    /// The connection whose closing destroys it (`connection` scope only).
+    let owner: ConnectionID?
+    /// Open subscriptions, in opening order (the order `vm.closed` goes out in).
+    var subscriptions: [Subscription] = []
+    /// Per output index (`vm.types` order): its channel, while anybody watches it.
+    var channels: [OutputChannel?]
+
+    init(instance: ViewModelInstance, scope: InstanceScope, owner: ConnectionID?) {
+        self.instance = instance
+        self.scope = scope
+        self.owner = owner
+        self.channels = Array(repeating: nil, count: instance.type.outputs.count)
+    }
+
+    var id: String { instance.id }
+}

@@ -1,0 +1,105 @@
+import JSONCore
+import ReactiveCore
+import VMProtocol
+
+/// Every byte the server sends goes through here: one reused scratch buffer per message,
+/// `sink.enqueue`, and a report to each monitor (`daemon.message`) when any is open.
+///
+/// Monitor notifications are enqueued straight on their sink and never reported themselves,
+/// so monitors cannot feed each other (PROTOCOL.md §13).
+final class Outbox {
+    let maxOutboundBytes: Int
+    let slowClient: SlowClientMode
+    let scheduler: any SerialScheduler
+    let log: (ServerLogEvent) -> Void
+    /// Open monitors, in opening order. (Unchecked exclusivity: read on every message; edited
+    /// only by whole-statement appends and removals, and iterated through a copy.)
+    @exclusivity(unchecked) var monitors: [Monitor] = []
+    private var scratch: [UInt8] = []
+    private var monitorScratch: [UInt8] = []
+
+    init(maxOutboundBytes: Int, slowClient: SlowClientMode, scheduler: any SerialScheduler, log: @escaping (ServerLogEvent) -> Void) {
+        self.maxOutboundBytes = maxOutboundBytes
+        self.slowClient = slowClient
+        self.scheduler = scheduler
+        self.log = log
+        scratch.reserveCapacity(512)
+    }
+
+    /// Builds one message with `build` and enqueues it on `session`.
+    @inline(__always)
+    func send(to session: Session, _ build: (inout [UInt8]) -> Void) {
+        // Take the buffer out while it is in use: if anything below ever re-entered the server,
+        // the inner message would get a fresh buffer instead of an exclusivity violation.
+        var buffer: [UInt8] = []
+        swap(&buffer, &scratch)
+        buffer.removeAll(keepingCapacity: true)
+        build(&buffer)
+        send(bytes: buffer, to: session)
+        swap(&buffer, &scratch)
+    }
+
+    /// The hot path: one `vm.output` built on the stack and enqueued (no array growth).
+    @inline(__always)
+    func sendOutput(to session: Session, prefix: [UInt8], seq: Int64, encodedValue: [UInt8], replay: Bool) {
+        guard session.isOpen else { return }
+        OutputMessageWriter.withMessage(prefix: prefix, seq: seq, encodedValue: encodedValue, replay: replay) { message in
+            session.sink.enqueue(message: message)
+            if !monitors.isEmpty { report(.out, connection: session.number, message: message) }
+        }
+    }
+
+    /// Enqueues already-built message bytes on `session`.
+    func send(bytes: [UInt8], to session: Session) {
+        guard session.isOpen else { return }
+        bytes.withUnsafeBytes { message in
+            session.sink.enqueue(message: message)
+            if !monitors.isEmpty { report(.out, connection: session.number, message: message) }
+        }
+    }
+
+    /// Whether `session`'s buffer is full: queued bytes reached `maxOutboundBytes`.
+    @inline(__always)
+    func isFull(_ session: Session) -> Bool {
+        session.sink.pendingBytes >= maxOutboundBytes
+    }
+
+    /// A slow reader under `--slow-client disconnect`: close it, once, after the current work
+    /// (closing from inside a delivery would re-enter the server while it iterates).
+    func disconnectSlowReader(_ session: Session) {
+        guard !session.isDisconnecting, session.isOpen else { return }
+        session.isDisconnecting = true
+        log(.slowClientDisconnected(connection: session.id))
+        scheduler.schedule { [weak session] in
+            guard let session, session.isOpen else { return }
+            session.sink.close()
+        }
+    }
+
+    /// Reports one message to every monitor: consumes the monitor's next seq, and writes the
+    /// notification unless that monitor's own connection is full (then the gap in its seq
+    /// shows the loss).
+    func report(_ direction: DaemonMessageNotification.Direction, connection: UInt64, message: UnsafeRawBufferPointer) {
+        for monitor in monitors {
+            let session = monitor.session
+            guard session.isOpen else { continue }
+            monitor.seq += 1
+            if isFull(session) {
+                if slowClient == .disconnect { disconnectSlowReader(session) }
+                continue
+            }
+            monitorScratch.removeAll(keepingCapacity: true)
+            DaemonMessageNotification.append(
+                prefix: monitor.prefix, seq: monitor.seq, direction: direction, connection: connection,
+                message: message, to: &monitorScratch)
+            monitorScratch.withUnsafeBytes { session.sink.enqueue(message: $0) }
+        }
+    }
+
+    /// Reports a received frame (already parsed: re-encoded compactly, so LSP bodies with
+    /// newlines still splice into one NDJSON line).
+    func reportReceived(_ value: JSONValue, on session: Session) {
+        let bytes = value.encodedBytes()
+        bytes.withUnsafeBytes { report(.in, connection: session.number, message: $0) }
+    }
+}

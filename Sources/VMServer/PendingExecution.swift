@@ -1,0 +1,42 @@
+import JSONCore
+import JSONRPC
+import ReactiveCore
+import VMProtocol
+
+/// A `vm.execute` whose action has not answered yet. Exactly one of these ends it: the
+/// action's completion, `$/cancelRequest`, `timeoutMs`, the instance's destruction, or the
+/// connection closing (which answers nothing).
+final class PendingExecution {
+    let call: Call
+    let instance: String
+    let action: String
+    let timeoutMs: Int64?
+    /// Disposing it cancels the action's work.
+    var execution: (any Disposable)?
+    var timer: (any Disposable)?
+    private(set) var isFinished = false
+
+    init(call: Call, instance: String, action: String, timeoutMs: Int64?) {
+        self.call = call
+        self.instance = instance
+        self.action = action
+        self.timeoutMs = timeoutMs
+    }
+
+    /// Marks it finished once; `false` if it already was. Stops the timer.
+    func finish() -> Bool {
+        guard !isFinished else { return false }
+        isFinished = true
+        timer?.dispose()
+        timer = nil
+        return true
+    }
+
+    /// Finishes it by cancelling the action's work.
+    func cancelExecution() -> Bool {
+        guard finish() else { return false }
+        execution?.dispose()
+        execution = nil
+        return true
+    }
+}

@@ -1,0 +1,86 @@
+import JSONCore
+import JSONRPC
+import ReactiveCore
+import VMProtocol
+import ViewModelKit
+
+/// `vm.send`, `vm.get`, `vm.execute` and `$/cancelRequest`.
+extension Server {
+    func send(_ call: Call) throws -> Outcome {
+        let params = try VMSendMethod.Params(call.params)
+        // Everything the input causes synchronously is queued inside, before the reply (O4).
+        try host.instance(params.instance).send(input: params.input, value: params.value)
+        return .result(VMSendMethod.result)
+    }
+
+    func get(_ call: Call) throws -> Outcome {
+        let params = try VMGetMethod.Params(call.params)
+        let value = try host.instance(params.instance).currentValue(output: params.output)
+        return .result(VMGetMethod.result(value: value))
+    }
+
+    func execute(_ call: Call) throws -> Outcome {
+        let params = try VMExecuteMethod.Params(call.params)
+        let instance = try host.instance(params.instance)
+        let pending = PendingExecution(call: call, instance: params.instance, action: params.action, timeoutMs: params.timeoutMs)
+        call.session.pendingExecutions.append(pending)
+        let execution: any Disposable
+        do {
+            // The completion may run before `execute` returns (a disabled action answers at once).
+            execution = try instance.execute(action: params.action, value: params.value) { [weak self] result in
+                self?.complete(pending, result.mapError { $0 as any Error })
+            }
+        } catch {
+            _ = pending.finish()
+            call.session.pendingExecutions.removeAll { $0 === pending }
+            throw error
+        }
+        guard !pending.isFinished else { return .pending }
+        pending.execution = execution
+        if let timeoutMs = params.timeoutMs {
+            pending.timer = scheduler.schedule(after: .milliseconds(timeoutMs)) { [weak self] in
+                guard let self, pending.cancelExecution() else { return }
+                answer(pending, .failure(WireError.actionTimedOut(instance: pending.instance, action: pending.action, timeoutMs: timeoutMs)))
+            }
+        }
+        return .pending
+    }
+
+    func cancelRequest(_ call: Call) throws(WireError) -> Outcome {
+        let params = try CancelRequestNotification.Params(call.params)
+        let session = call.session
+        if let pending = session.pendingExecutions.first(where: { $0.call.id?.matches(params.id) == true }),
+           pending.cancelExecution() {
+            answer(pending, .failure(WireError.requestCancelled))
+        }
+        // Sent as a request it is answered `null`, after the cancelled call's reply.
+        return .result(.null)
+    }
+
+    /// The action answered (or the kit cancelled it because its instance went away).
+    private func complete(_ pending: PendingExecution, _ result: Result<JSONValue, any Error>) {
+        guard pending.finish() else { return }
+        pending.execution = nil
+        switch result {
+        case .success(let value):
+            answer(pending, .success(VMExecuteMethod.result(value: value)))
+        case .failure(let error):
+            var wire = WireError(error)
+            if isShuttingDown, wire.code == .unknownInstance { wire = .shuttingDown }
+            answer(pending, .failure(wire))
+        }
+    }
+
+    /// Writes the one reply of a finished execution (a `vm.error` when it was a notification).
+    private func answer(_ pending: PendingExecution, _ outcome: Result<JSONValue, WireError>) {
+        let call = pending.call
+        call.session.pendingExecutions.removeAll { $0 === pending }
+        guard call.session.isOpen else { return }
+        switch outcome {
+        case .success:
+            reply(call, outcome)
+        case .failure(let error):
+            if call.isNotification { notifyError(call, error) } else { reply(call, outcome) }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import JSONCore
+import JSONRPC
+import VMProtocol
+import ViewModelKit
+
+/// Method name → handler. Handlers throw their failure; the dispatcher turns any error into
+/// a wire error in one place (``WireError/init(_:)``) and answers.
+extension Server {
+    /// What a handler produced.
+    enum Outcome {
+        /// Answer with this result.
+        case result(JSONValue)
+        /// Answer with this already-encoded result.
+        case encoded([UInt8])
+        /// Answer with this result, then run `after` (a subscription's replay follows its reply).
+        case resultThen(JSONValue, after: () -> Void)
+        /// The handler answers later itself (`vm.execute`).
+        case pending
+    }
+
+    /// Methods that touch instances: after ``shutdown()`` they answer `shuttingDown`
+    /// (their `errors` in openrpc.json list it).
+    static let stoppedWhileShuttingDown: Set<String> = [
+        VMCreateMethod.name, VMDestroyMethod.name, VMSendMethod.name, VMExecuteMethod.name,
+        VMGetMethod.name, VMSubscribeMethod.name, VMUnsubscribeMethod.name,
+    ]
+
+    func dispatch(_ call: Call) {
+        let outcome: Outcome
+        do {
+            if isShuttingDown, Self.stoppedWhileShuttingDown.contains(call.method) { throw WireError.shuttingDown }
+            outcome = try handle(call)
+        } catch {
+            fail(call, error)
+            return
+        }
+        switch outcome {
+        case .result(let result):
+            reply(call, .success(result))
+        case .encoded(let bytes):
+            reply(call, encodedResult: bytes)
+        case .resultThen(let result, let after):
+            reply(call, .success(result))
+            after()
+        case .pending:
+            break
+        }
+    }
+
+    /// Ordered by how often clients call them: `vm.send` is the hot path.
+    private func handle(_ call: Call) throws -> Outcome {
+        switch call.method {
+        case VMSendMethod.name: return try send(call)
+        case VMGetMethod.name: return try get(call)
+        case VMExecuteMethod.name: return try execute(call)
+        case CancelRequestNotification.name: return try cancelRequest(call)
+        case VMSubscribeMethod.name: return try subscribe(call)
+        case VMUnsubscribeMethod.name: return try unsubscribe(call)
+        case VMCreateMethod.name: return try create(call)
+        case VMDestroyMethod.name: return try destroy(call)
+        case VMListMethod.name: return try list(call)
+        case VMTypesMethod.name: return try types(call)
+        case DaemonInfoMethod.name: return try info(call)
+        case RPCDiscoverMethod.name:
+            try RPCDiscoverMethod.decodeParams(call.params)
+            return .encoded(RPCDiscoverMethod.encodedResult)
+        case DaemonMonitorMethod.name: return try monitor(call)
+        case DaemonUnmonitorMethod.name: return try unmonitor(call)
+        case DaemonShutdownMethod.name: return try shutdownRequest(call)
+        default: throw WireError.methodNotFound(call.method)
+        }
+    }
+
+    /// Answers a failed call: the error for a request; for a fire-and-forget `vm.send` or
+    /// `vm.execute`, a `vm.error` notification (a failure is never silent).
+    func fail(_ call: Call, _ error: any Error) {
+        let wire = WireError(error)
+        if wire.code == .internalError, !(error is WireError) {
+            log(.internalError(method: call.method, detail: String(describing: error)))
+        }
+        if call.isNotification {
+            guard call.method == VMSendMethod.name || call.method == VMExecuteMethod.name else { return }
+            notifyError(call, wire)
+        } else {
+            reply(call, .failure(wire))
+        }
+    }
+
+    /// `vm.error` for a failed fire-and-forget call, with the members its params had.
+    func notifyError(_ call: Call, _ error: WireError) {
+        let params = call.params
+        outbox.send(to: call.session) { buffer in
+            VMErrorNotification.append(
+                method: call.method, instance: params?["instance"]?.stringValue,
+                input: call.method == VMSendMethod.name ? params?["input"]?.stringValue : nil,
+                action: call.method == VMExecuteMethod.name ? params?["action"]?.stringValue : nil,
+                error: error, to: &buffer)
+        }
+    }
+
+    /// Same-user-only methods (PROTOCOL.md §12).
+    func requireSameUser(_ call: Call) throws(WireError) {
+        guard call.session.peer.uid == identity.uid else {
+            throw WireError.permissionDenied(method: call.method, daemonUID: identity.uid, peerUID: call.session.peer.uid)
+        }
+    }
+}

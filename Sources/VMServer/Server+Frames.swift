@@ -1,0 +1,142 @@
+import JSONCore
+import JSONRPC
+import VMProtocol
+
+/// Frames in, responses out: parsing, batches, classification and reply routing.
+extension Server {
+    func receive(_ frame: UnsafeRawBufferPointer, on session: Session) {
+        if Self.isBlank(frame) { return }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(frame, options: parseOptions)
+        } catch {
+            if !outbox.monitors.isEmpty {
+                // An unreadable frame is reported as a string holding its text (U+FFFD for bad UTF-8).
+                outbox.reportReceived(.string(String(decoding: frame, as: UTF8.self)), on: session)
+            }
+            let wire = error.kind == .tooDeep ? WireError.limitReached("maxDepth", value: limits.maxDepth) : .parseError(error)
+            respond(on: session, route: .direct, id: .null, .failure(wire))
+            return
+        }
+        if !outbox.monitors.isEmpty { outbox.reportReceived(value, on: session) }
+
+        guard case .array(let items) = value else {
+            let entry = JSONRPCDecoder.classify(value) { Self.literalID(in: frame, batchIndex: nil) }
+            process(entry, on: session, batch: nil)
+            return
+        }
+        guard !items.isEmpty else {
+            respond(on: session, route: .direct, id: .null, .failure(.emptyBatch))
+            return
+        }
+        guard items.count <= limits.maxBatchItems else {
+            respond(on: session, route: .direct, id: .null, .failure(.limitReached("maxBatchItems", value: limits.maxBatchItems)))
+            return
+        }
+        let batch = BatchReply(session: session)
+        for (index, item) in items.enumerated() {
+            guard session.isOpen else { return }
+            let entry = JSONRPCDecoder.classify(item) { Self.literalID(in: frame, batchIndex: index) }
+            process(entry, on: session, batch: batch)
+        }
+        if let responses = batch.seal() { writeBatch(responses, on: session) }
+    }
+
+    private func process(_ entry: JSONRPCEntry, on session: Session, batch: BatchReply?) {
+        func route() -> ReplyRoute {
+            guard let batch else { return .direct }
+            return .batch(batch, slot: batch.reserve())
+        }
+        switch entry {
+        case .invalid(let id, let error):
+            respond(on: session, route: route(), id: id, .failure(.invalidRequest(error.message)))
+        case .message(.request(let request)):
+            dispatch(Call(session: session, id: request.id, route: route(), method: request.method, params: request.params))
+        case .message(.notification(let notification)):
+            dispatch(Call(session: session, id: nil, route: .none, method: notification.method, params: notification.params))
+        case .message(.response(let response)):
+            // The daemon never sends requests, so a response from the client answers nothing.
+            respond(on: session, route: route(), id: response.id,
+                    .failure(.invalidRequest("the daemon sends no requests, so it takes no responses; send a request or notification")))
+        }
+    }
+
+    // MARK: Replies
+
+    /// Answers `call` (nothing for a notification).
+    func reply(_ call: Call, _ outcome: Result<JSONValue, WireError>) {
+        guard let id = call.id else { return }
+        respond(on: call.session, route: call.route, id: id, outcome)
+    }
+
+    /// Answers `call` with a result that is already encoded.
+    func reply(_ call: Call, encodedResult: [UInt8]) {
+        guard let id = call.id else { return }
+        deliverResponse(on: call.session, route: call.route) { buffer in
+            JSONRPCEncoder.appendSuccess(id: id, encodedResult: encodedResult, to: &buffer)
+        }
+    }
+
+    func respond(on session: Session, route: ReplyRoute, id: RequestID, _ outcome: Result<JSONValue, WireError>) {
+        deliverResponse(on: session, route: route) { buffer in
+            switch outcome {
+            case .success(let result): JSONRPCEncoder.appendSuccess(id: id, result: result, to: &buffer)
+            case .failure(let error): JSONRPCEncoder.appendFailure(id: id, error: error.jsonRPCError, to: &buffer)
+            }
+        }
+    }
+
+    private func deliverResponse(on session: Session, route: ReplyRoute, _ build: (inout [UInt8]) -> Void) {
+        switch route {
+        case .none:
+            return
+        case .direct:
+            outbox.send(to: session, build)
+        case .batch(let batch, let slot):
+            var response: [UInt8] = []
+            build(&response)
+            if let responses = batch.fill(slot, with: response) { writeBatch(responses, on: session) }
+        }
+    }
+
+    private func writeBatch(_ responses: [[UInt8]], on session: Session) {
+        outbox.send(to: session) { buffer in JSONRPCEncoder.appendBatch(encodedResponses: responses, to: &buffer) }
+    }
+
+    // MARK: Helpers
+
+    /// Whether the frame holds only JSON whitespace (such lines are ignored).
+    static func isBlank(_ frame: UnsafeRawBufferPointer) -> Bool {
+        for byte in frame {
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// The source text of a non-integer number id, so it is echoed byte for byte. Rare (ids are
+    /// strings or integers in practice), so it re-reads the frame with JSONRPC's decoder.
+    static func literalID(in frame: UnsafeRawBufferPointer, batchIndex: Int?) -> String? {
+        let entry: JSONRPCEntry
+        switch JSONRPCDecoder.decode(frame, options: JSONParseOptions(maxDepth: .max)) {
+        case .single(let single) where batchIndex == nil:
+            entry = single
+        case .batch(let entries) where batchIndex.map(entries.indices.contains) == true:
+            guard let batchIndex else { return nil }
+            entry = entries[batchIndex]
+        default:
+            return nil
+        }
+        let id: RequestID
+        switch entry {
+        case .message(.request(let request)): id = request.id
+        case .message(.response(let response)): id = response.id
+        case .invalid(let invalidID, _): id = invalidID
+        case .message(.notification): return nil
+        }
+        if case .numberLiteral(let text) = id { return text }
+        return nil
+    }
+}

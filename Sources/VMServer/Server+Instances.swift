@@ -1,0 +1,93 @@
+import JSONCore
+import VMProtocol
+import ViewModelKit
+
+/// `vm.types`, `vm.create`, `vm.destroy`, `vm.list`, and what happens when an instance goes.
+extension Server {
+    func types(_ call: Call) throws -> Outcome {
+        let params = try VMTypesMethod.Params(call.params)
+        guard let name = params.type else { return .encoded(allTypesResult) }
+        return .result(VMTypesMethod.result(types: [try host.type(named: name).jsonValue]))
+    }
+
+    func create(_ call: Call) throws -> Outcome {
+        let params = try VMCreateMethod.Params(call.params)
+        let session = call.session
+        // Everything that can refuse the subscription is checked before anything is created (O3).
+        var watched: [(name: String, index: Int, kind: OutputKind)] = []
+        if let options = params.subscribe {
+            let description = try host.type(named: params.type)
+            watched = try Self.resolve(options.outputs, of: description, instance: params.id ?? "")
+            guard session.openStreams < limits.maxSubscriptionsPerConnection else {
+                throw WireError.limitReached("maxSubscriptionsPerConnection", value: limits.maxSubscriptionsPerConnection)
+            }
+        }
+        let instance = try host.create(type: params.type, id: params.id, args: params.args)
+        let record = InstanceRecord(instance: instance, scope: params.scope, owner: params.scope == .connection ? session.id : nil)
+        records[instance.id] = record
+        if params.scope == .connection { session.ownedInstances.append(instance.id) }
+
+        guard let options = params.subscribe else {
+            return .result(VMCreateMethod.result(instance: instance.id, type: instance.typeName, scope: params.scope, subscription: nil))
+        }
+        // Opened before control returns to the loop: nothing the instance emits from now on
+        // (an initial load hopping back through the scheduler) can be missed.
+        let subscription = try openSubscription(on: session, record: record, outputs: watched)
+        let result = VMCreateMethod.result(
+            instance: instance.id, type: instance.typeName, scope: params.scope, subscription: subscription.id)
+        return .resultThen(result) { [unowned self] in
+            if options.replay { replay(subscription) }
+        }
+    }
+
+    func destroy(_ call: Call) throws -> Outcome {
+        let params = try VMDestroyMethod.Params(call.params)
+        // `vm.closed` of every subscriber is queued inside, before this reply (O4).
+        try host.destroy(params.instance, reason: .destroyed)
+        return .result(VMDestroyMethod.result)
+    }
+
+    func list(_ call: Call) throws -> Outcome {
+        try VMListMethod.decodeParams(call.params)
+        let summaries = host.instances.map { instance in
+            let record = records[instance.id]
+            return VMListMethod.Summary(
+                instance: instance.id, type: instance.typeName, scope: record?.scope ?? .daemon,
+                subscribers: record?.subscriptions.count ?? 0, parent: instance.parent)
+        }
+        return .result(VMListMethod.result(summaries))
+    }
+
+    /// The record of live instance `id`, made on first use for instances the server did not
+    /// create itself (children, created by their parent).
+    func record(of id: String) throws(ViewModelError) -> InstanceRecord {
+        if let record = records[id] { return record }
+        let instance = try host.instance(id)
+        let record = InstanceRecord(instance: instance, scope: .daemon, owner: nil)
+        records[id] = record
+        return record
+    }
+
+    /// The host destroyed an instance (any cause): each subscriber hears `vm.closed` with the
+    /// reason, in subscription order; its channels stop observing.
+    func instanceClosed(_ instance: ViewModelInstance, reason: CloseReason) {
+        guard let record = records.removeValue(forKey: instance.id) else { return }
+        for channel in record.channels { channel?.stop() }
+        record.channels = []
+        let subscriptions = record.subscriptions
+        record.subscriptions = []
+        for subscription in subscriptions {
+            let session = subscription.session
+            subscription.close()
+            session.subscriptions[subscription.id] = nil
+            session.lossOrder.removeAll { $0 === subscription }
+            outbox.send(to: session) { buffer in
+                VMClosedNotification.append(
+                    instance: instance.id, subscription: subscription.id, reason: reason.rawValue, to: &buffer)
+            }
+        }
+        if let owner = record.owner, let session = sessions[owner] {
+            session.ownedInstances.removeAll { $0 == instance.id }
+        }
+    }
+}

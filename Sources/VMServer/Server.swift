@@ -1,0 +1,140 @@
+import JSONCore
+import JSONRPC
+import ReactiveCore
+import VMProtocol
+import ViewModelKit
+
+/// vmd's JSON-RPC dispatch: every method and notification of `Protocol/openrpc.json` over any
+/// transport that drives a ``ConnectionHandler``.
+///
+/// The daemon builds one at start-up and calls it from its loop thread only:
+///
+/// ```swift
+/// let host = ViewModelHost(registry: catalog, scheduler: loopScheduler)
+/// let server = Server(
+///     host: host, limits: limits,
+///     identity: ServerIdentity(version: "0.1.0", bootId: bootId, pid: pid, startedAt: loopScheduler.now,
+///                              socketPath: path, slowClient: .coalesce, uid: getuid()),
+///     log: { event in log.notice("\(event)") },
+///     requestShutdown: { context.requestShutdown() })
+/// ```
+///
+/// ## Threading
+/// Single-threaded like the view models it hosts: every call, in both directions, happens on
+/// the host scheduler's thread. Nothing here is Sendable.
+///
+/// ## Speed
+/// Each (instance, output) is observed once (``OutputChannel``); each value is encoded once to
+/// bytes; each subscription keeps its notification prefix, so a delivered `vm.output` is a few
+/// appends into a reused buffer and one `sink.enqueue`.
+public final class Server: ConnectionHandler {
+    let host: ViewModelHost
+    let scheduler: any SerialScheduler
+    let limits: VMLimits
+    let identity: ServerIdentity
+    let log: (ServerLogEvent) -> Void
+    let requestShutdown: () -> Void
+    let outbox: Outbox
+    let parseOptions: JSONParseOptions
+
+    var sessions: [ConnectionID: Session] = [:]
+    /// Server-side state of instances that have any (scope, owner, subscriptions).
+    var records: [String: InstanceRecord] = [:]
+    var nextSubscription: UInt64 = 0
+    var nextMonitor: UInt64 = 0
+    /// Set by ``shutdown()``: instance calls answer `shuttingDown` from then on.
+    var isShuttingDown = false
+    /// `vm.types` without `type`, encoded once.
+    lazy var allTypesResult: [UInt8] = VMTypesMethod.result(types: host.types.map(\.jsonValue)).encodedBytes()
+
+    /// A server for `host`'s view models.
+    ///
+    /// - Parameters:
+    ///   - host: creates and destroys instances; the server takes over its `onClose` and sets its
+    ///     `maxInstances` from `limits`.
+    ///   - scheduler: runs timers (`timeoutMs`) on the loop thread; defaults to the host's.
+    ///   - limits: every limit in force (the transport enforces frame size, connections and
+    ///     read backpressure; the server depth, instances, subscriptions, batch items and
+    ///     overflow).
+    ///   - identity: what `daemon.info` reports, and the uid the same-user-only methods admit.
+    ///   - log: events for the daemon's log (overflow, slow-reader disconnects, …).
+    ///   - requestShutdown: called after `daemon.shutdown`'s reply is queued; the daemon then
+    ///     stops as on SIGTERM (and calls ``shutdown()``).
+    public init(
+        host: ViewModelHost,
+        scheduler: (any SerialScheduler)? = nil,
+        limits: VMLimits = VMLimits(),
+        identity: ServerIdentity,
+        log: @escaping (ServerLogEvent) -> Void = { _ in },
+        requestShutdown: @escaping () -> Void = {}
+    ) {
+        self.host = host
+        self.scheduler = scheduler ?? host.scheduler
+        self.limits = limits
+        self.identity = identity
+        self.log = log
+        self.requestShutdown = requestShutdown
+        self.outbox = Outbox(
+            maxOutboundBytes: limits.maxOutboundBytes, slowClient: identity.slowClient,
+            scheduler: scheduler ?? host.scheduler, log: log)
+        self.parseOptions = JSONParseOptions(maxDepth: limits.maxDepth)
+        host.maxInstances = limits.maxInstances
+        host.onClose = { [weak self] instance, reason in self?.instanceClosed(instance, reason: reason) }
+    }
+
+    // MARK: ConnectionHandler
+
+    public func connectionOpened(_ id: ConnectionID, peer: PeerIdentity, sink: any ConnectionSink) {
+        sessions[id] = Session(id: id, peer: peer, sink: sink)
+    }
+
+    public func frameReceived(_ frame: UnsafeRawBufferPointer, on id: ConnectionID) {
+        guard let session = sessions[id], session.isOpen else { return }
+        receive(frame, on: session)
+    }
+
+    public func connectionDrained(_ id: ConnectionID) {
+        guard let session = sessions[id], session.isOpen else { return }
+        let losses = session.lossOrder
+        session.lossOrder = []
+        for subscription in losses { subscription.reportOverflow() }
+    }
+
+    public func connectionClosed(_ id: ConnectionID) {
+        guard let session = sessions.removeValue(forKey: id) else { return }
+        session.isOpen = false
+        // Pending executions are cancelled without a reply: nobody is there to read it.
+        let pending = session.pendingExecutions
+        session.pendingExecutions = []
+        for execution in pending { _ = execution.cancelExecution() }
+        // Subscriptions and monitors end silently.
+        for subscription in session.subscriptions.values { detach(subscription) }
+        session.subscriptions = [:]
+        session.lossOrder = []
+        if !session.monitors.isEmpty {
+            outbox.monitors.removeAll { $0.session === session }
+            session.monitors = [:]
+        }
+        // Its connection-scoped instances go; their other subscribers hear `ownerDisconnected`.
+        for instance in session.ownedInstances {
+            try? host.destroy(instance, reason: .ownerDisconnected)
+        }
+        session.ownedInstances = []
+    }
+
+    public func shutdown() {
+        guard !isShuttingDown else { return }
+        isShuttingDown = true
+        // Every subscription hears `vm.closed` with reason `shutdown`; pending executions are
+        // answered by the kit with `unknownInstance`, which the server turns into `shuttingDown`.
+        host.destroyAll(reason: .shutdown)
+    }
+
+    // MARK: Introspection (tests, the daemon's log)
+
+    /// Open connections.
+    public var connectionCount: Int { sessions.count }
+
+    /// Open subscriptions over all connections.
+    public var subscriptionCount: Int { sessions.values.reduce(0) { $0 + $1.subscriptions.count } }
+}

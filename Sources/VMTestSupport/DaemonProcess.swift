@@ -1,0 +1,118 @@
+import Posix
+
+/// The real `vmd` binary running as a child process on a test socket.
+///
+/// Its environment is the test's minus anything that would change its behaviour behind the
+/// test's back (`VMD_*`, `NOTIFY_SOCKET`, `JOURNAL_STREAM`, `LISTEN_*`), with
+/// `XDG_CONFIG_HOME` pointing into the test's directory so no user config file is read.
+/// Standard output and error go to a log file the test can read.
+public final class DaemonProcess {
+    public let child: ChildProcess
+    public let socketPath: String
+    public let logPath: String
+    private var termination: Termination?
+
+    private init(child: ChildProcess, socketPath: String, logPath: String) {
+        self.child = child
+        self.socketPath = socketPath
+        self.logPath = logPath
+    }
+
+    /// The environment a test daemon gets, before `overrides`.
+    public static func cleanEnvironment(configHome: String) -> [String: String] {
+        var environment = CurrentProcess.environment.filter { name, _ in
+            !name.hasPrefix("VMD_") && !name.hasPrefix("LISTEN_")
+                && name != "NOTIFY_SOCKET" && name != "JOURNAL_STREAM"
+        }
+        environment["XDG_CONFIG_HOME"] = configHome
+        return environment
+    }
+
+    /// Starts `executable` (the built `vmd` by default) with `--socket socketPath` and
+    /// `arguments`, and, when `waitUntilReady`, returns once a connection succeeds.
+    /// - Throws: when the process cannot start, exits early (its log is in the error), or does
+    ///   not listen within `timeout`.
+    public static func start(
+        socketPath: String, arguments: [String] = [], environment overrides: [String: String] = [:],
+        directory: TemporarySocketDirectory, executable: String? = nil, passSocketFlag: Bool = true,
+        waitUntilReady: Bool = true, timeout: Duration = .seconds(20)
+    ) throws -> DaemonProcess {
+        let path = try executable ?? BuiltProducts.executable("vmd")
+        var environment = cleanEnvironment(configHome: directory.file("config"))
+        for (name, value) in overrides { environment[name] = value }
+        let logPath = directory.file("vmd.log")
+        let child = try ChildProcess.spawn(
+            path, arguments: (passSocketFlag ? ["--socket", socketPath] : []) + arguments,
+            environment: environment, standardInput: "/dev/null", outputPath: logPath)
+        let process = DaemonProcess(child: child, socketPath: socketPath, logPath: logPath)
+        if waitUntilReady { try process.waitUntilListening(timeout: timeout) }
+        return process
+    }
+
+    /// Waits until a connection to the socket succeeds (and closes it), failing early if the
+    /// process exits.
+    public func waitUntilListening(timeout: Duration = .seconds(20)) throws {
+        let deadline = Deadline(after: timeout)
+        while true {
+            if let ended = try reap() {
+                throw DaemonProcessError("vmd exited (\(ended)) before listening; its log:\n" + log)
+            }
+            if let client = try? SocketClient(path: socketPath) {
+                client.close()
+                return
+            }
+            if deadline.hasPassed { throw DaemonProcessError("vmd did not listen within \(timeout); its log:\n" + log) }
+            Waiting.pause(.milliseconds(2))
+        }
+    }
+
+    /// Everything the daemon wrote to stdout and stderr so far.
+    public var log: String {
+        guard let bytes = try? FileSystem.readFile(logPath) else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Sends `signal` (SIGTERM by default).
+    public func signal(_ signal: Signal = .terminate) throws {
+        try child.send(signal)
+    }
+
+    /// Waits (bounded) for the process to end; `nil` at the timeout.
+    public func waitForExit(timeout: Duration = .seconds(20)) throws -> Termination? {
+        let deadline = Deadline(after: timeout)
+        while true {
+            if let ended = try reap() { return ended }
+            if deadline.hasPassed { return nil }
+            Waiting.pause(.milliseconds(2))
+        }
+    }
+
+    /// SIGTERM, then SIGKILL if it has not ended within `grace`; reaps it. For `defer`.
+    public func stop(grace: Duration = .seconds(5)) {
+        guard (try? reap()) ?? nil == nil else { return }
+        try? signal(.terminate)
+        if (try? waitForExit(timeout: grace)) ?? nil == nil {
+            try? signal(.kill)
+            _ = try? waitForExit(timeout: grace)
+        }
+    }
+
+    private func reap() throws -> Termination? {
+        if let termination { return termination }
+        termination = try child.poll()
+        return termination
+    }
+
+    deinit {
+        if termination == nil {
+            try? child.send(.kill)
+            _ = try? child.wait()
+        }
+    }
+}
+
+/// The daemon process misbehaved during start-up.
+public struct DaemonProcessError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,1 +1,0 @@
-// VMTestSupport: placeholder until the layer lands.

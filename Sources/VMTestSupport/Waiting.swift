@@ -1,0 +1,50 @@
+import Posix
+
+/// Bounded waiting on conditions, never a fixed sleep: tests wait for what they need and give
+/// up (returning false) at a deadline.
+public enum Waiting {
+    /// Re-checks `condition` every `interval` until it holds (true) or `timeout` passes (false).
+    /// The pause between checks is a `poll` timeout, not a sleep.
+    public static func until(
+        timeout: Duration = .seconds(10), interval: Duration = .milliseconds(2), _ condition: () throws -> Bool
+    ) rethrows -> Bool {
+        let deadline = Deadline(after: timeout)
+        while true {
+            if try condition() { return true }
+            if deadline.hasPassed { return false }
+            pause(interval)
+        }
+    }
+
+    /// Blocks the calling thread for `duration` (a `poll` on a pipe nobody writes).
+    public static func pause(_ duration: Duration) {
+        _ = try? idlePipe.read.wait(for: .readable, timeout: duration)
+    }
+
+    private static let idlePipe: (read: FileDescriptor, write: FileDescriptor) = {
+        do {
+            return try FileDescriptor.pipe()
+        } catch {
+            fatalError("cannot create a pipe for timed waits: \(error)")
+        }
+    }()
+}
+
+/// A point on the monotonic clock after which waiting stops.
+public struct Deadline: Sendable {
+    public let nanoseconds: UInt64
+
+    public init(after timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        nanoseconds = MonotonicClock.nanoseconds() &+ UInt64(max(0, seconds)) * 1_000_000_000
+            &+ UInt64(max(0, attoseconds / 1_000_000_000))
+    }
+
+    public var hasPassed: Bool { MonotonicClock.nanoseconds() >= nanoseconds }
+
+    /// What is left (zero once passed).
+    public var remaining: Duration {
+        let now = MonotonicClock.nanoseconds()
+        return now >= nanoseconds ? .zero : .nanoseconds(Int64(nanoseconds - now))
+    }
+}

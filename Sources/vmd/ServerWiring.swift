@@ -1,0 +1,53 @@
+import Posix
+import ReactiveCore
+import VMDaemon
+import VMProtocol
+import VMServer
+import ViewModelCatalog
+import ViewModelKit
+
+/// Builds what vmd serves: the catalog's view models in a host on the loop's scheduler, behind
+/// VMServer's JSON-RPC dispatch.
+enum ServerWiring {
+    static func makeHandler(settings: VMDSettings, context: DaemonContext) throws -> any ConnectionHandler {
+        let configuration = context.configuration
+        var registry = ViewModelRegistry()
+        let stateDirectory = settings.stateDirectory ?? "/tmp/vmd-\(CurrentProcess.uid)/state"
+        try Catalog.register(into: &registry, configuration: CatalogConfiguration(stateDirectory: stateDirectory))
+        let limits = configuration.limits
+        let host = ViewModelHost(registry: registry, scheduler: context.scheduler, maxInstances: limits.maxInstances)
+        let identity = ServerIdentity(
+            version: configuration.version, bootId: newBootId(), pid: Int64(CurrentProcess.pid),
+            startedAt: context.scheduler.now, socketPath: context.socketPath,
+            slowClient: configuration.slowClient == .disconnect ? .disconnect : .coalesce, uid: CurrentProcess.uid)
+        let log = context.log
+        return Server(
+            host: host, scheduler: context.scheduler,
+            limits: VMLimits(
+                maxFrameBytes: limits.maxFrameBytes, maxDepth: limits.maxDepth, maxConnections: limits.maxConnections,
+                maxInstances: limits.maxInstances, maxSubscriptionsPerConnection: limits.maxSubscriptionsPerConnection,
+                maxBatchItems: limits.maxBatchItems, maxOutboundBytes: limits.maxOutboundBytes),
+            identity: identity,
+            log: { event in log.log(level(of: event), event.description) },
+            requestShutdown: { context.requestShutdown() })
+    }
+
+    /// How loud each server event is in the daemon's log.
+    private static func level(of event: ServerLogEvent) -> LogLevel {
+        switch event {
+        case .overflow: .notice
+        case .slowClientDisconnected: .warning
+        case .shutdownRequested: .info
+        case .internalError: .error
+        }
+    }
+
+    /// 128 random bits in lower-case hex: `daemon.info`'s `bootId`, new at every start.
+    private static func newBootId() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return [generator.next(), generator.next()].map { (half: UInt64) in
+            let digits = String(half, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+    }
+}

@@ -1,1 +1,0 @@
-// VMServerTests: placeholder until the layer lands.
