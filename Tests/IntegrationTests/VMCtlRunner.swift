@@ -83,7 +83,7 @@ struct VMCtlRunner {
 
         /// Waits (bounded) until standard output holds at least `count` lines; false at the deadline.
         func waitForLines(_ count: Int, timeout: Duration = .seconds(10)) -> Bool {
-            let deadline = MonotonicClock.nanoseconds() &+ UInt64(timeout.components.seconds) * 1_000_000_000
+            let deadline = MonotonicClock.nanoseconds() &+ VMCtlRunner.nanoseconds(timeout)
             while MonotonicClock.nanoseconds() < deadline {
                 if outputSoFar.split(separator: "\n").count >= count { return true }
                 if reap() != nil { return outputSoFar.split(separator: "\n").count >= count }
@@ -97,7 +97,7 @@ struct VMCtlRunner {
             defer {
                 for path in [outPath, errPath, inPath] { _ = try? FileSystem.remove(path) }
             }
-            let deadline = MonotonicClock.nanoseconds() &+ UInt64(timeout.components.seconds) * 1_000_000_000
+            let deadline = MonotonicClock.nanoseconds() &+ VMCtlRunner.nanoseconds(timeout)
             while reap() == nil {
                 if MonotonicClock.nanoseconds() > deadline {
                     try? child.send(.kill)
@@ -123,6 +123,11 @@ struct VMCtlRunner {
         private func pause() {
             _ = try? idle?.read.wait(for: .readable, timeout: .milliseconds(2))
         }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 
     static func read(_ path: String) -> String {
