@@ -1,4 +1,5 @@
 import JSONCore
+import VMProtocol
 import JSONRPC
 import Posix
 
@@ -156,7 +157,7 @@ extension ClientCore {
             let id = state.nextID
             state.nextID += 1
             state.pending[id] = .reconnectProbe
-            return ClientWire.request(id: id, method: "daemon.info", params: nil)
+            return ClientWire.request(id: id, method: DaemonInfoMethod.name, params: nil)
         }
         _ = state.withLock { Self.queue(bytes, in: &$0) }
         flush(on: loop)

@@ -1,4 +1,5 @@
 import JSONCore
+import VMProtocol
 
 /// Routing what arrives: replies to their callers, values to their subscriptions, monitor
 /// messages to their monitors, anything else to ``VMClient/events``. Runs on the loop thread.
@@ -79,13 +80,13 @@ extension ClientCore {
             sink.onTermination = { [weak self] termination in
                 guard case .cancelled = termination, let self else { return }
                 let known = self.state.withLock { $0.subscriptions.removeValue(forKey: id) != nil }
-                if known { try? self.notify("vm.unsubscribe", ["subscription": .string(id)]) }
+                if known { try? self.notify(VMUnsubscribeMethod.name, ["subscription": .string(id)]) }
             }
         case .monitor(let sink):
             sink.onTermination = { [weak self] termination in
                 guard case .cancelled = termination, let self else { return }
                 let known = self.state.withLock { $0.monitors.removeValue(forKey: id) != nil }
-                if known { try? self.notify("daemon.unmonitor", ["monitor": .string(id)]) }
+                if known { try? self.notify(DaemonUnmonitorMethod.name, ["monitor": .string(id)]) }
             }
         }
     }
@@ -114,16 +115,16 @@ extension ClientCore {
     ) {
         let unclaimed = Delivery.event(.notification(method: method, params: params))
         switch method {
-        case "vm.output", "vm.overflow", "vm.closed":
+        case VMOutputNotification.name, VMOverflowNotification.name, VMClosedNotification.name:
             guard let id = params["subscription"]?.stringValue, let sink = state.subscriptions[id] else {
                 deliveries.append(unclaimed)
                 return
             }
-            if method == "vm.closed" {
+            if method == VMClosedNotification.name {
                 state.subscriptions[id] = nil
                 let reason = params["reason"]?.stringValue ?? "unknown"
                 deliveries.append(.subscription(sink, .closed(reason: reason), last: true))
-            } else if method == "vm.overflow" {
+            } else if method == VMOverflowNotification.name {
                 guard let from = params["lost"]?["from"]?.int64Value, let to = params["lost"]?["to"]?.int64Value,
                       from <= to else {
                     deliveries.append(unclaimed)
@@ -135,7 +136,7 @@ extension ClientCore {
             } else {
                 deliveries.append(unclaimed)
             }
-        case "daemon.message":
+        case DaemonMessageNotification.name:
             guard let id = params["monitor"]?.stringValue, let sink = state.monitors[id],
                   let message = try? VMMonitorMessage(json: params) else {
                 deliveries.append(unclaimed)

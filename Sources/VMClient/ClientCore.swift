@@ -1,4 +1,5 @@
 import JSONCore
+import VMProtocol
 import Posix
 import Synchronization
 
@@ -104,7 +105,7 @@ final class ClientCore: Sendable {
             }
         } onCancel: {
             let stillPending = state.withLock { $0.pending[id] != nil }
-            if stillPending { try? notify("$/cancelRequest", ["id": .integer(id)]) }
+            if stillPending { try? notify(CancelRequestNotification.name, ["id": .integer(id)]) }
         }
     }
 

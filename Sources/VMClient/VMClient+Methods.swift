@@ -1,4 +1,5 @@
 import JSONCore
+import VMProtocol
 
 /// Typed helpers, one per method of protocol level 1. Each builds the params, calls, and
 /// reads the result; members newer than this client are ignored.
@@ -7,40 +8,40 @@ extension VMClient {
 
     /// `daemon.info`: identity, load and limits.
     public func info() async throws -> VMDaemonInfo {
-        let result = try await call("daemon.info")
-        return try decodeResult(of: "daemon.info") { () throws(JSONDecodingError) in try VMDaemonInfo(json: result) }
+        let result = try await call(DaemonInfoMethod.name)
+        return try decodeResult(of: DaemonInfoMethod.name) { () throws(JSONDecodingError) in try VMDaemonInfo(json: result) }
     }
 
     /// `daemon.shutdown`: asks the daemon to stop (same user only). The connection then ends.
     public func shutdownDaemon() async throws {
-        try await call("daemon.shutdown")
+        try await call(DaemonShutdownMethod.name)
     }
 
     /// `daemon.monitor`: every message any connection exchanges, live (same user only).
     public func monitor() async throws -> VMMonitor {
         let (stream, sink) = AsyncThrowingStream<VMMonitorMessage, any Error>.makeStream()
-        let result = try await core.call("daemon.monitor", nil, opening: .monitor(sink))
+        let result = try await core.call(DaemonMonitorMethod.name, nil, opening: .monitor(sink))
         let id = result["monitor"]?.stringValue ?? ""
         return VMMonitor(id: id, stream: stream)
     }
 
     /// `daemon.unmonitor`: ends a monitor; its sequence ends.
     public func unmonitor(_ monitor: VMMonitor) async throws {
-        try await call("daemon.unmonitor", ["monitor": .string(monitor.id)])
+        try await call(DaemonUnmonitorMethod.name, ["monitor": .string(monitor.id)])
         core.endMonitor(monitor.id)
     }
 
     /// `rpc.discover`: the OpenRPC document the daemon serves.
     public func discover() async throws -> JSONValue {
-        try await call("rpc.discover")
+        try await call(RPCDiscoverMethod.name)
     }
 
     // MARK: vm.*
 
     /// `vm.types`: every type the daemon serves, or only `type`.
     public func types(_ type: String? = nil) async throws -> [VMTypeDescription] {
-        let result = try await call("vm.types", type.map { ["type": .string($0)] })
-        return try decodeResult(of: "vm.types") { () throws(JSONDecodingError) in
+        let result = try await call(VMTypesMethod.name, type.map { ["type": .string($0)] })
+        return try decodeResult(of: VMTypesMethod.name) { () throws(JSONDecodingError) in
             let types: [JSONValue] = try JSONObjectDecoder(result).decode("types")
             var described: [VMTypeDescription] = []
             for (index, element) in types.enumerated() {
@@ -76,8 +77,8 @@ extension VMClient {
             opened = stream
             opening = .subscription(sink)
         }
-        let result = try await core.call("vm.create", .object(params), opening: opening)
-        return try decodeResult(of: "vm.create") { () throws(JSONDecodingError) in
+        let result = try await core.call(VMCreateMethod.name, .object(params), opening: opening)
+        return try decodeResult(of: VMCreateMethod.name) { () throws(JSONDecodingError) in
             let members = try JSONObjectDecoder(result)
             let instance: String = try members.decode("instance")
             let subscriptionID: String? = try members.decode("subscription")
@@ -93,13 +94,13 @@ extension VMClient {
 
     /// `vm.destroy`: destroys an instance (its subscribers get `vm.closed` with `destroyed`).
     public func destroy(_ instance: String) async throws {
-        try await call("vm.destroy", ["instance": .string(instance)])
+        try await call(VMDestroyMethod.name, ["instance": .string(instance)])
     }
 
     /// `vm.list`: the live instances, in creation order.
     public func list() async throws -> [VMInstanceSummary] {
-        let result = try await call("vm.list")
-        return try decodeResult(of: "vm.list") { () throws(JSONDecodingError) in
+        let result = try await call(VMListMethod.name)
+        return try decodeResult(of: VMListMethod.name) { () throws(JSONDecodingError) in
             let instances: [JSONValue] = try JSONObjectDecoder(result).decode("instances")
             var summaries: [VMInstanceSummary] = []
             for (index, element) in instances.enumerated() {
@@ -117,12 +118,12 @@ extension VMClient {
     /// so the outputs it caused on this connection have been delivered (O4). `nil` sends no
     /// value (the input's default applies).
     public func send(instance: String, input: String, value: JSONValue? = nil) async throws {
-        try await call("vm.send", Self.sendParams(instance, input, value))
+        try await call(VMSendMethod.name, Self.sendParams(instance, input, value))
     }
 
     /// `vm.send` as a notification: fire-and-forget; a failure arrives as `vm.error` on ``events``.
     public func sendAndForget(instance: String, input: String, value: JSONValue? = nil) throws {
-        try notify("vm.send", Self.sendParams(instance, input, value))
+        try notify(VMSendMethod.name, Self.sendParams(instance, input, value))
     }
 
     /// `vm.execute`: runs an action and returns its value. Cancelling the calling task
@@ -133,14 +134,14 @@ extension VMClient {
         var params: JSONObject = ["instance": .string(instance), "action": .string(action)]
         if let value { params["value"] = value }
         if let timeoutMs { params["timeoutMs"] = .integer(Int64(timeoutMs)) }
-        let result = try await call("vm.execute", .object(params))
-        return try Self.value(of: result, method: "vm.execute")
+        let result = try await call(VMExecuteMethod.name, .object(params))
+        return try Self.value(of: result, method: VMExecuteMethod.name)
     }
 
     /// `vm.get`: the current value of a state output.
     public func get(instance: String, output: String) async throws -> JSONValue {
-        let result = try await call("vm.get", ["instance": .string(instance), "output": .string(output)])
-        return try Self.value(of: result, method: "vm.get")
+        let result = try await call(VMGetMethod.name, ["instance": .string(instance), "output": .string(output)])
+        return try Self.value(of: result, method: VMGetMethod.name)
     }
 
     /// `vm.subscribe`: watches an instance's outputs.
@@ -150,7 +151,7 @@ extension VMClient {
             for (key, value) in extra { params[key] = value }
         }
         let (stream, sink) = AsyncThrowingStream<VMSubscriptionEvent, any Error>.makeStream()
-        let result = try await core.call("vm.subscribe", .object(params), opening: .subscription(sink))
+        let result = try await core.call(VMSubscribeMethod.name, .object(params), opening: .subscription(sink))
         guard let id = result["subscription"]?.stringValue else {
             throw VMClientError.protocolViolation("vm.subscribe result has no \"subscription\" id")
         }
@@ -159,7 +160,7 @@ extension VMClient {
 
     /// `vm.unsubscribe`: ends a subscription; its sequence ends (no `vm.closed` comes).
     public func unsubscribe(_ subscription: VMSubscription) async throws {
-        try await call("vm.unsubscribe", ["subscription": .string(subscription.id)])
+        try await call(VMUnsubscribeMethod.name, ["subscription": .string(subscription.id)])
         core.endSubscription(subscription.id)
     }
 

@@ -1,4 +1,5 @@
 import JSONCore
+import VMProtocol
 import Posix
 
 /// An `async` client for vmd: calls, typed helpers for every method, subscriptions as
@@ -92,8 +93,8 @@ public final class VMClient: Sendable {
         var info: VMDaemonInfo? = nil
         if options.checksProtocolLevel {
             do {
-                let result = try await core.call("daemon.info", nil)
-                info = try decodeResult(of: "daemon.info") { () throws(JSONDecodingError) in try VMDaemonInfo(json: result) }
+                let result = try await core.call(DaemonInfoMethod.name, nil)
+                info = try decodeResult(of: DaemonInfoMethod.name) { () throws(JSONDecodingError) in try VMDaemonInfo(json: result) }
                 if let level = info?.protocolLevel, level != 1 { throw VMClientError.unsupportedProtocolLevel(level) }
             } catch {
                 thread.handle.submit { loop in core.shutdown(on: loop) }

@@ -1,5 +1,6 @@
 import JSONCore
 import JSONRPC
+import VMProtocol
 
 /// An error the daemon answered with: the JSON-RPC error object, kept whole.
 ///
@@ -24,6 +25,10 @@ public struct VMRemoteError: Error, Sendable, Hashable, CustomStringConvertible 
     init(_ error: JSONRPCError) {
         self.init(code: error.code.rawValue, message: error.message, data: error.data)
     }
+
+    /// ``code`` as the protocol's open error code: compare with `.unknownInstance`,
+    /// `.invalidValue`, ... (codes newer than this client compare unequal to all of them).
+    public var errorCode: VMErrorCode { VMErrorCode(rawValue: code) }
 
     /// `data.name`, the symbolic name of ``code`` (`"invalidValue"`), when present.
     public var name: String? { data?["name"]?.stringValue }

@@ -22,8 +22,11 @@ enum QueryCommands {
             table.add("instances", String(info.instances))
             table.add("connections", String(info.connections))
             table.add("slow clients", info.slowClient)
-            for limit in info.limits { table.add(limit.name, ValueText.plain(limit.value)) }
             table.render(into: console)
+            console.line("limits")
+            var limits = TextTable("", "")
+            for limit in info.limits { limits.add(limit.name, ValueText.plain(limit.value)) }
+            limits.render(into: console, indent: "  ")
         }
     }
 

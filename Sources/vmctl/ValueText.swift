@@ -38,8 +38,12 @@ enum ValueText {
         } else {
             parts.append("any")
         }
-        if let minimum = object["minimum"] { parts[0] += " ≥ \(minimum.encodedString())" }
-        if let maximum = object["maximum"] { parts[0] += " ≤ \(maximum.encodedString())" }
+        switch (object["minimum"], object["maximum"]) {
+        case let (minimum?, maximum?): parts[0] += " from \(minimum.encodedString()) to \(maximum.encodedString())"
+        case let (minimum?, nil): parts[0] += " ≥ \(minimum.encodedString())"
+        case let (nil, maximum?): parts[0] += " ≤ \(maximum.encodedString())"
+        case (nil, nil): break
+        }
         if let minLength = object["minLength"]?.intValue { parts.append("at least \(minLength) characters") }
         if let defaultValue = object["default"] { parts.append("default \(defaultValue.encodedString())") }
         return parts.joined(separator: ", ")

@@ -15,7 +15,7 @@ struct VMCtlTests {
         #expect(readable.status == 0, "\(readable)")
         #expect(readable.lines.contains { $0.hasPrefix("protocol") && $0.hasSuffix(" 1") })
         #expect(readable.lines.contains { $0.hasPrefix("socket") && $0.hasSuffix(fixture.socketPath) })
-        #expect(readable.lines.contains { $0.hasPrefix("maxFrameBytes") })
+        #expect(readable.lines.contains { $0.hasPrefix("  maxFrameBytes") })
         let json = try fixture.vmctl.run(["--json", "info"])
         let result = try #require(try json.jsonLines().first)
         #expect(json.lines.count == 1)
