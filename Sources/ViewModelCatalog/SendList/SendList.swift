@@ -70,6 +70,10 @@ public struct SendList: ViewModel {
             .map { message, recipients in !recipients.isEmpty && !TextRules.trimmed(message).isEmpty }
             .distinctUntilChanged()
             .share(replay: 1)
+        // Bound before anything derived from them subscribes, so a client sees the new
+        // recipients before the canSend computed from them.
+        ports.recipients.bind(recipients)
+        ports.canSend.bind(canSend)
 
         let store = context.services
         let send = Action<(String, [String]), SendResult>(enabledIf: canSend) { message, recipients in
@@ -91,8 +95,6 @@ public struct SendList: ViewModel {
             }
         }
         ports.send.bind(send, with: draft)
-        ports.recipients.bind(recipients)
-        ports.canSend.bind(canSend)
         ports.isSending.bind(send.executing)
         ports.navigate.bind(send.elements.map(\.navigation))
     }

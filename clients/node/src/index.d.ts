@@ -1,0 +1,91 @@
+// Type declarations for vmd-client (src/index.js).
+import { EventEmitter } from 'node:events';
+
+export const DEFAULT_MAX_FRAME_BYTES: number;
+export const PROTOCOL_LEVEL: number;
+export const DEFAULT_TIMEOUT_MS: number;
+export const MAX_SOCKET_PATH_BYTES: number;
+export const CODE_NAMES: Readonly<Record<number, string>>;
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export function defaultSocketPath(explicit?: string, env?: Record<string, string | undefined>, uid?: number): string;
+export function encodeFrame(message: unknown, maxFrameBytes?: number): Buffer;
+
+export class LineSplitter {
+  feed(chunk: Buffer): string[];
+  readonly pendingBytes: number;
+}
+
+export class VmdError extends Error {
+  code: number;
+  data: { name?: string; [key: string]: unknown };
+  errorName: string;
+  constructor(code: number, message: string, data?: object);
+  static fromObject(error: unknown): VmdError;
+}
+export class ConnectionLostError extends Error {}
+export class CallTimeoutError extends Error {}
+export class FrameTooLargeError extends Error {}
+
+export interface Output {
+  subscription: string; instance: string; output: string; value: Json; seq: number; replay: boolean;
+}
+export interface MonitorMessage {
+  monitor: string; seq: number; direction: 'in' | 'out' | string; connection: number; message: Json;
+}
+
+declare class Stream<T> extends EventEmitter implements AsyncIterable<T> {
+  timeoutMs: number | null;
+  readonly ended: boolean;
+  next(options?: { timeoutMs?: number | null }): Promise<IteratorResult<T, undefined>>;
+  take(count: number, options?: { timeoutMs?: number | null }): Promise<T[]>;
+  [Symbol.asyncIterator](): AsyncIterator<T>;
+}
+
+export class Subscription extends Stream<Output> {
+  id: string;
+  instance: string;
+  closedReason: string | null;
+  lost: Array<[number, number]>;
+}
+export class Monitor extends Stream<MonitorMessage> { id: string; }
+
+export interface PendingCall<T = Json> { id: number; result: Promise<T>; cancel(): void; }
+
+export interface Created {
+  instance: string; type: string; scope: 'daemon' | 'connection' | string; subscription?: Subscription;
+}
+
+export class Client extends EventEmitter {
+  path: string;
+  timeoutMs: number | null;
+  readonly connected: boolean;
+  request<T = Json>(method: string, params?: object, options?: { timeoutMs?: number | null }): PendingCall<T>;
+  call<T = any>(method: string, params?: object, options?: { timeoutMs?: number | null }): Promise<T>;
+  notify(method: string, params?: object): void;
+  close(): Promise<void>;
+  info(): Promise<any>;
+  shutdown(): Promise<{ stopping: true }>;
+  discover(): Promise<any>;
+  monitor(options?: { timeoutMs?: number | null }): Promise<Monitor>;
+  unmonitor(monitor: Monitor | string): Promise<void>;
+  types(type?: string): Promise<any[]>;
+  create(type: string, options?: {
+    id?: string; args?: object; scope?: 'daemon' | 'connection';
+    subscribe?: true | string[] | { outputs?: string[]; replay?: boolean }; subscriptionTimeoutMs?: number | null;
+  }): Promise<Created>;
+  destroy(instance: string): Promise<void>;
+  list(): Promise<Array<{ instance: string; type: string; scope: string; subscribers: number; parent?: string }>>;
+  send(instance: string, input: string, value?: Json, options?: { notify?: boolean }): Promise<void>;
+  startExecute(instance: string, action: string, value?: Json, options?: { timeoutMs?: number; clientTimeoutMs?: number | null }): PendingCall;
+  execute(instance: string, action: string, value?: Json, options?: { timeoutMs?: number; clientTimeoutMs?: number | null }): Promise<Json>;
+  cancel(id: number): void;
+  get(instance: string, output: string): Promise<Json>;
+  subscribe(instance: string, options?: { outputs?: string[]; replay?: boolean; timeoutMs?: number | null }): Promise<Subscription>;
+  unsubscribe(subscription: Subscription | string): Promise<void>;
+}
+
+export function connect(options?: {
+  path?: string; timeoutMs?: number | null; connectTimeoutMs?: number; maxFrameBytes?: number; checkProtocol?: boolean;
+}): Promise<Client>;

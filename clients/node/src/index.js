@@ -1,0 +1,471 @@
+// vmd-client: talk to vmd, the view-model daemon, over its Unix socket.
+// JSON-RPC 2.0 in NDJSON frames (Protocol/PROTOCOL.md). Node 18+, standard library only.
+
+import net from 'node:net';
+import os from 'node:os';
+import { EventEmitter } from 'node:events';
+
+/** The daemon's default maxFrameBytes: the largest line a client may send. */
+export const DEFAULT_MAX_FRAME_BYTES = 1048576;
+/** The protocol level this client speaks (daemon.info's `protocol`). */
+export const PROTOCOL_LEVEL = 1;
+/** Milliseconds a call waits for its reply unless told otherwise. */
+export const DEFAULT_TIMEOUT_MS = 10000;
+/** sun_path holds 108 bytes on Linux, NUL included. */
+export const MAX_SOCKET_PATH_BYTES = 107;
+
+/**
+ * The socket-path rule: explicit path > VMD_SOCKET > $XDG_RUNTIME_DIR/vmd.sock
+ * (set, not empty, absolute) > /tmp/vmd-$UID/vmd.sock.
+ */
+export function defaultSocketPath(explicit, env = process.env, uid = os.userInfo().uid) {
+  if (explicit) return explicit;
+  if (env.VMD_SOCKET) return env.VMD_SOCKET;
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime && runtime.startsWith('/')) return runtime.replace(/\/+$/, '') + '/vmd.sock';
+  return `/tmp/vmd-${uid}/vmd.sock`;
+}
+
+/** An error response from vmd: numeric JSON-RPC `code`, `message`, `data`; `errorName` is data.name. */
+export class VmdError extends Error {
+  constructor(code, message, data = {}) {
+    super(message);
+    this.name = 'VmdError';
+    this.code = code;
+    this.data = data && typeof data === 'object' && !Array.isArray(data) ? data : {};
+    this.errorName = typeof this.data.name === 'string' ? this.data.name : (CODE_NAMES[code] ?? 'unknown');
+  }
+
+  static fromObject(error) {
+    if (!error || typeof error !== 'object') {
+      return new VmdError(-32603, `malformed error object: ${JSON.stringify(error)}`, { name: 'internalError' });
+    }
+    const code = Number.isInteger(error.code) ? error.code : -32603;
+    const message = typeof error.message === 'string' ? error.message : `error ${code}`;
+    return new VmdError(code, message, error.data);
+  }
+}
+
+/** The connection closed (or could not be opened) while a call or subscription needed it. */
+export class ConnectionLostError extends Error {
+  constructor(message) { super(message); this.name = 'ConnectionLostError'; }
+}
+
+/** No reply, or no notification, arrived within the client-side timeout. */
+export class CallTimeoutError extends Error {
+  constructor(message) { super(message); this.name = 'CallTimeoutError'; }
+}
+
+/** An outgoing message exceeds maxFrameBytes; the daemon would close the connection, so it is not sent. */
+export class FrameTooLargeError extends Error {
+  constructor(message) { super(message); this.name = 'FrameTooLargeError'; }
+}
+
+/** Every error name of the protocol by code (a later revision may add more). */
+export const CODE_NAMES = Object.freeze({
+  [-32700]: 'parseError', [-32600]: 'invalidRequest', [-32601]: 'methodNotFound',
+  [-32602]: 'invalidParams', [-32603]: 'internalError', [-32800]: 'requestCancelled',
+  [-31001]: 'unknownType', [-31002]: 'unknownInstance', [-31003]: 'unknownInput',
+  [-31004]: 'unknownOutput', [-31005]: 'unknownAction', [-31006]: 'invalidValue',
+  [-31007]: 'actionNotEnabled', [-31008]: 'actionFailed', [-31009]: 'actionTimedOut',
+  [-31010]: 'limitReached', [-31011]: 'instanceExists', [-31012]: 'unknownSubscription',
+  [-31013]: 'notStateOutput', [-31014]: 'shuttingDown', [-31015]: 'permissionDenied',
+});
+
+/** One NDJSON frame for `message`; throws FrameTooLargeError above `maxFrameBytes`. */
+export function encodeFrame(message, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {
+  const body = Buffer.from(JSON.stringify(message), 'utf8');
+  if (body.length > maxFrameBytes) {
+    throw new FrameTooLargeError(`message is ${body.length} bytes; the daemon accepts at most ${maxFrameBytes} per frame`);
+  }
+  return Buffer.concat([body, Buffer.from('\n')]);
+}
+
+/**
+ * Cuts a byte stream into lines without a length cap (daemon frames are unbounded).
+ * Works on bytes, so a UTF-8 character split between chunks is decoded whole.
+ */
+export class LineSplitter {
+  constructor() { this.chunks = []; this.size = 0; }
+
+  /** Feed a Buffer; returns the complete, non-blank lines as strings. */
+  feed(chunk) {
+    const lines = [];
+    let start = 0;
+    let newline = chunk.indexOf(10);
+    while (newline !== -1) {
+      this.chunks.push(chunk.subarray(start, newline));
+      const line = Buffer.concat(this.chunks).toString('utf8');
+      this.chunks = [];
+      this.size = 0;
+      if (line.trim() !== '') lines.push(line);
+      start = newline + 1;
+      newline = chunk.indexOf(10, start);
+    }
+    if (start < chunk.length) {
+      this.chunks.push(chunk.subarray(start));
+      this.size += chunk.length - start;
+    }
+    return lines;
+  }
+
+  get pendingBytes() { return this.size; }
+}
+
+/** Queue behind an async iterator; ended by end() or fail(). */
+class Stream extends EventEmitter {
+  constructor(timeoutMs) {
+    super();
+    this.timeoutMs = timeoutMs;
+    this.items = [];
+    this.waiters = [];
+    this.ended = false;
+    this.failure = null;
+  }
+
+  push(item) {
+    if (this.ended) return;
+    const waiter = this.waiters.shift();
+    if (waiter) waiter.resolve({ value: item, done: false });
+    else this.items.push(item);
+  }
+
+  finish(failure) {
+    if (this.ended) return;
+    this.ended = true;
+    this.failure = failure ?? null;
+    for (const waiter of this.waiters.splice(0)) {
+      if (failure) waiter.reject(failure); else waiter.resolve({ value: undefined, done: true });
+    }
+  }
+
+  /** The next item as `{value, done}`; rejects with CallTimeoutError after `timeoutMs`. */
+  next({ timeoutMs = this.timeoutMs } = {}) {
+    if (this.items.length > 0) return Promise.resolve({ value: this.items.shift(), done: false });
+    if (this.ended) return this.failure ? Promise.reject(this.failure) : Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      const waiter = { resolve, reject };
+      if (timeoutMs != null) {
+        const timer = setTimeout(() => {
+          this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          reject(new CallTimeoutError(`nothing arrived within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiter.resolve = (v) => { clearTimeout(timer); resolve(v); };
+        waiter.reject = (e) => { clearTimeout(timer); reject(e); };
+      }
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** The next `count` items (fewer only if the stream ends first). */
+  async take(count, options) {
+    const taken = [];
+    while (taken.length < count) {
+      const { value, done } = await this.next(options);
+      if (done) break;
+      taken.push(value);
+    }
+    return taken;
+  }
+
+  [Symbol.asyncIterator]() {
+    return { next: () => this.next(), return: async () => ({ value: undefined, done: true }) };
+  }
+}
+
+/**
+ * A subscription. `for await (const out of sub)` yields `{subscription, instance, output, value,
+ * seq, replay}` until vm.closed (`closedReason`) or unsubscribe; throws ConnectionLostError when the
+ * connection drops. Events: 'output', 'overflow' ({from, to}), 'closed' (reason), 'end'.
+ * Values lost to overflow are recorded in `lost` as [from, to] pairs.
+ */
+export class Subscription extends Stream {
+  constructor(id, instance, timeoutMs) {
+    super(timeoutMs);
+    this.id = id;
+    this.instance = instance;
+    this.closedReason = null;
+    this.lost = [];
+  }
+}
+
+/** A monitor (daemon.monitor): async iterator and 'message' events of daemon.message params. */
+export class Monitor extends Stream {
+  constructor(id, timeoutMs) { super(timeoutMs); this.id = id; }
+}
+
+/**
+ * A vmd client over one connection. Create with `await connect(options)`.
+ * Events: 'notification' (every notification: {method, params}), 'vm.error' (params),
+ * 'close' (error).
+ */
+export class Client extends EventEmitter {
+  constructor(socket, { path, timeoutMs = DEFAULT_TIMEOUT_MS, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES } = {}) {
+    super();
+    this.path = path;
+    this.timeoutMs = timeoutMs;
+    this.maxFrameBytes = maxFrameBytes;
+    this.socket = socket;
+    this.nextId = 0;
+    this.pending = new Map();
+    this.subscriptions = new Map();
+    this.monitors = new Map();
+    this.closed = null;
+    const splitter = new LineSplitter();
+    socket.on('data', (chunk) => {
+      for (const line of splitter.feed(chunk)) {
+        let message;
+        try { message = JSON.parse(line); } catch { continue; }
+        this.dispatch(message);
+      }
+    });
+    socket.on('error', (error) => this.shut(new ConnectionLostError(`connection to vmd failed: ${error.message}`)));
+    socket.on('close', () => this.shut(new ConnectionLostError('vmd closed the connection')));
+  }
+
+  get connected() { return this.closed === null; }
+
+  dispatch(message) {
+    if (Array.isArray(message)) { for (const item of message) this.dispatch(item); return; }
+    if (!message || typeof message !== 'object') return;
+    if (!('method' in message)) {
+      const call = this.pending.get(message.id);
+      if (!call) { this.emit('response', message); return; }
+      this.pending.delete(message.id);
+      clearTimeout(call.timer);
+      if ('error' in message) call.reject(VmdError.fromObject(message.error));
+      else {
+        // Runs before the next line is parsed, so a new subscription is registered before its first vm.output.
+        try { call.resolve(call.onResult ? call.onResult(message.result) : message.result); } catch (e) { call.reject(e); }
+      }
+      return;
+    }
+    const params = message.params && typeof message.params === 'object' ? message.params : {};
+    if (message.method === 'vm.output') {
+      const sub = this.subscriptions.get(params.subscription);
+      if (sub) {
+        const output = { subscription: params.subscription, instance: params.instance, output: params.output,
+          value: params.value, seq: params.seq, replay: params.replay === true };
+        sub.push(output);
+        sub.emit('output', output);
+      }
+    } else if (message.method === 'vm.overflow') {
+      const sub = this.subscriptions.get(params.subscription);
+      if (sub && params.lost) { sub.lost.push([params.lost.from, params.lost.to]); sub.emit('overflow', params.lost); }
+    } else if (message.method === 'vm.closed') {
+      const sub = this.subscriptions.get(params.subscription);
+      if (sub) {
+        this.subscriptions.delete(params.subscription);
+        sub.closedReason = params.reason ?? 'other';
+        sub.finish();
+        sub.emit('closed', sub.closedReason);
+        sub.emit('end');
+      }
+    } else if (message.method === 'daemon.message') {
+      const monitor = this.monitors.get(params.monitor);
+      if (monitor) { monitor.push(params); monitor.emit('message', params); }
+    } else if (message.method === 'vm.error') {
+      this.emit('vm.error', params);
+    }
+    this.emit('notification', { method: message.method, params });
+  }
+
+  shut(error) {
+    if (this.closed) return;
+    this.closed = error;
+    for (const call of this.pending.values()) { clearTimeout(call.timer); call.reject(error); }
+    this.pending.clear();
+    for (const stream of [...this.subscriptions.values(), ...this.monitors.values()]) {
+      stream.finish(error);
+      stream.emit('end', error);
+    }
+    this.subscriptions.clear();
+    this.monitors.clear();
+    this.emit('close', error);
+  }
+
+  write(message) {
+    const frame = encodeFrame(message, this.maxFrameBytes);
+    if (this.closed) throw new ConnectionLostError(`the connection to vmd is closed: ${this.closed.message}`);
+    this.socket.write(frame);
+  }
+
+  /**
+   * Send a request now. Returns `{id, result, cancel}`: `result` is a Promise of the reply
+   * (rejecting with VmdError, CallTimeoutError or ConnectionLostError), `cancel()` sends $/cancelRequest.
+   */
+  request(method, params, { timeoutMs = this.timeoutMs, onResult } = {}) {
+    const id = ++this.nextId;
+    const message = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) message.params = params;
+    const cancel = () => { try { this.notify('$/cancelRequest', { id }); } catch { /* connection gone */ } };
+    const result = new Promise((resolve, reject) => {
+      const call = { resolve, reject, onResult, timer: null };
+      if (timeoutMs != null) {
+        call.timer = setTimeout(() => {
+          this.pending.delete(id);
+          if (method === 'vm.execute') cancel();
+          reject(new CallTimeoutError(`no reply to ${method} (id ${id}) within ${timeoutMs} ms`));
+        }, timeoutMs);
+      }
+      this.pending.set(id, call);
+      try { this.write(message); } catch (error) { this.pending.delete(id); clearTimeout(call.timer); reject(error); }
+    });
+    return { id, result, cancel };
+  }
+
+  /** Send a request and resolve with its result. */
+  call(method, params, options) { return this.request(method, params, options).result; }
+
+  /** Send a notification (no reply). */
+  notify(method, params) {
+    const message = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    this.write(message);
+  }
+
+  /** Close the connection; pending calls reject with ConnectionLostError. */
+  close() {
+    this.shut(new ConnectionLostError('the client closed the connection'));
+    return new Promise((resolve) => {
+      if (this.socket.destroyed) { resolve(); return; }
+      this.socket.once('close', () => resolve());
+      this.socket.end();
+      this.socket.destroy();
+    });
+  }
+
+  // ---------------------------------------------------------------- daemon.*
+
+  info() { return this.call('daemon.info'); }
+  shutdown() { return this.call('daemon.shutdown'); }
+  discover() { return this.call('rpc.discover'); }
+
+  monitor({ timeoutMs = null } = {}) {
+    return this.call('daemon.monitor', {}, { onResult: (result) => {
+      const monitor = new Monitor(result.monitor, timeoutMs);
+      this.monitors.set(monitor.id, monitor);
+      return monitor;
+    } });
+  }
+
+  unmonitor(monitor) {
+    const id = typeof monitor === 'string' ? monitor : monitor.id;
+    return this.call('daemon.unmonitor', { monitor: id }, { onResult: () => {
+      const stream = this.monitors.get(id);
+      this.monitors.delete(id);
+      if (stream) { stream.finish(); stream.emit('end'); }
+    } });
+  }
+
+  // ---------------------------------------------------------------- vm.*
+
+  async types(type) {
+    return (await this.call('vm.types', type === undefined ? {} : { type })).types;
+  }
+
+  /**
+   * vm.create. `subscribe`: true (every output), an array of output names, or {outputs, replay};
+   * resolves {instance, type, scope, subscription?} where subscription is a Subscription.
+   */
+  create(type, { id, args, scope, subscribe, subscriptionTimeoutMs = null } = {}) {
+    const params = { type };
+    if (id !== undefined) params.id = id;
+    if (args !== undefined) params.args = args;
+    if (scope !== undefined) params.scope = scope;
+    if (subscribe === true) params.subscribe = {};
+    else if (Array.isArray(subscribe)) params.subscribe = { outputs: subscribe };
+    else if (subscribe && typeof subscribe === 'object') params.subscribe = subscribe;
+    return this.call('vm.create', params, { onResult: (result) => {
+      const created = { instance: result.instance, type: result.type, scope: result.scope };
+      if (result.subscription !== undefined) {
+        created.subscription = new Subscription(result.subscription, result.instance, subscriptionTimeoutMs);
+        this.subscriptions.set(result.subscription, created.subscription);
+      }
+      return created;
+    } });
+  }
+
+  async destroy(instance) { await this.call('vm.destroy', { instance }); }
+
+  async list() { return (await this.call('vm.list')).instances; }
+
+  /** vm.send; `value` undefined means the input's default. `{notify: true}` is fire-and-forget (failures come as 'vm.error'). */
+  async send(instance, input, value, { notify = false } = {}) {
+    const params = { instance, input };
+    if (value !== undefined) params.value = value;
+    if (notify) this.notify('vm.send', params);
+    else await this.call('vm.send', params);
+  }
+
+  /** Start vm.execute; returns {id, result, cancel} where result resolves with the action's value. */
+  startExecute(instance, action, value, { timeoutMs, clientTimeoutMs } = {}) {
+    const params = { instance, action };
+    if (value !== undefined) params.value = value;
+    if (timeoutMs !== undefined) params.timeoutMs = timeoutMs;
+    let wait = clientTimeoutMs;
+    if (wait === undefined) {
+      wait = this.timeoutMs;
+      if (wait != null && timeoutMs !== undefined) wait = Math.max(wait, timeoutMs + 5000);
+    }
+    return this.request('vm.execute', params, { timeoutMs: wait, onResult: (result) => result.value });
+  }
+
+  /** vm.execute: resolves with the action's value. `timeoutMs` is the daemon's, `clientTimeoutMs` the wait here. */
+  execute(instance, action, value, options) { return this.startExecute(instance, action, value, options).result; }
+
+  /** $/cancelRequest for a pending vm.execute of this connection. */
+  cancel(id) { this.notify('$/cancelRequest', { id }); }
+
+  async get(instance, output) { return (await this.call('vm.get', { instance, output })).value; }
+
+  /** vm.subscribe: resolves a Subscription (outputs absent: every output; replay defaults to true). */
+  subscribe(instance, { outputs, replay, timeoutMs = null } = {}) {
+    const params = { instance };
+    if (outputs !== undefined) params.outputs = outputs;
+    if (replay !== undefined) params.replay = replay;
+    return this.call('vm.subscribe', params, { onResult: (result) => {
+      const sub = new Subscription(result.subscription, instance, timeoutMs);
+      this.subscriptions.set(sub.id, sub);
+      return sub;
+    } });
+  }
+
+  async unsubscribe(subscription) {
+    const id = typeof subscription === 'string' ? subscription : subscription.id;
+    await this.call('vm.unsubscribe', { subscription: id }, { onResult: () => {
+      const sub = this.subscriptions.get(id);
+      this.subscriptions.delete(id);
+      if (sub) { sub.finish(); sub.emit('end'); }
+    } });
+  }
+}
+
+/**
+ * Connect to vmd. Options: path (else the socket-path rule), timeoutMs (per call, default 10 s;
+ * null waits forever), connectTimeoutMs (default 5 s), maxFrameBytes, checkProtocol (default true:
+ * fails unless daemon.info's protocol is 1).
+ */
+export async function connect({ path, timeoutMs = DEFAULT_TIMEOUT_MS, connectTimeoutMs = 5000,
+  maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, checkProtocol = true } = {}) {
+  const socketPath = defaultSocketPath(path);
+  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
+    throw new RangeError(`socket path is ${Buffer.byteLength(socketPath)} bytes, more than the ${MAX_SOCKET_PATH_BYTES} a Unix socket address holds: ${socketPath}`);
+  }
+  const socket = await new Promise((resolve, reject) => {
+    const s = net.createConnection({ path: socketPath });
+    const timer = setTimeout(() => { s.destroy(); reject(new ConnectionLostError(`cannot connect to vmd at ${socketPath}: timed out`)); }, connectTimeoutMs);
+    s.once('connect', () => { clearTimeout(timer); s.removeAllListeners('error'); resolve(s); });
+    s.once('error', (error) => { clearTimeout(timer); reject(new ConnectionLostError(`cannot connect to vmd at ${socketPath}: ${error.message}`)); });
+  });
+  const client = new Client(socket, { path: socketPath, timeoutMs, maxFrameBytes });
+  if (checkProtocol) {
+    let info;
+    try { info = await client.info(); } catch (error) { await client.close(); throw error; }
+    if (info.protocol !== PROTOCOL_LEVEL) {
+      await client.close();
+      throw new Error(`vmd at ${socketPath} speaks protocol ${info.protocol}; this client speaks ${PROTOCOL_LEVEL}`);
+    }
+  }
+  return client;
+}

@@ -1,0 +1,33 @@
+// The README's Login session runs as written against the real vmd.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startDaemon, REPO_ROOT } from '../src/testing.js';
+
+let daemon;
+before(async () => { daemon = await startDaemon(); });
+after(async () => { if (daemon) await daemon.stop(); });
+
+test('the README Login session is under 15 lines and runs', async () => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'clients', 'node', 'README.md'), 'utf8');
+  const block = readme.match(/```js\n([\s\S]*?)```/)[1];
+  assert.ok(block.trim().split('\n').length < 15);
+  const source = block.replace('./clients/node/src/index.js', pathToFileURL(path.join(REPO_ROOT, 'clients', 'node', 'src', 'index.js')).href);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vmd-readme-'));
+  const file = path.join(dir, 'login.mjs');
+  fs.writeFileSync(file, source);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VMD_')));
+  env.VMD_SOCKET = daemon.socketPath;
+  const stdout = await new Promise((resolve, reject) => {
+    execFile(process.execPath, [file], { env, timeout: 30000 }, (error, out, err) => (error ? reject(new Error(err || error.message)) : resolve(out)));
+  });
+  fs.rmSync(dir, { recursive: true, force: true });
+  const lines = stdout.trim().split('\n');
+  assert.ok(lines.includes('true'));
+  assert.equal(lines.at(-1), 'demo@example.com');
+  assert.ok(lines.includes('5 loginSuccess demo@example.com'), lines.join('\n'));
+});

@@ -1,0 +1,87 @@
+// Unit tests of the pure parts: the socket-path rule, framing, errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  defaultSocketPath, encodeFrame, LineSplitter, VmdError, FrameTooLargeError, CODE_NAMES, connect,
+} from '../src/index.js';
+import fs from 'node:fs';
+import { REPO_ROOT } from '../src/testing.js';
+import path from 'node:path';
+
+test('an explicit path wins over VMD_SOCKET and the runtime dir', () => {
+  assert.equal(defaultSocketPath('/x.sock', { VMD_SOCKET: '/a.sock', XDG_RUNTIME_DIR: '/run/user/7' }, 7), '/x.sock');
+});
+
+test('VMD_SOCKET wins over the runtime dir, unless empty', () => {
+  assert.equal(defaultSocketPath(undefined, { VMD_SOCKET: '/a.sock', XDG_RUNTIME_DIR: '/run/user/7' }, 7), '/a.sock');
+  assert.equal(defaultSocketPath(undefined, { VMD_SOCKET: '', XDG_RUNTIME_DIR: '/run/user/7' }, 7), '/run/user/7/vmd.sock');
+});
+
+test('a relative or empty runtime dir falls back to /tmp/vmd-UID', () => {
+  assert.equal(defaultSocketPath(undefined, { XDG_RUNTIME_DIR: 'rel' }, 1234), '/tmp/vmd-1234/vmd.sock');
+  assert.equal(defaultSocketPath(undefined, { XDG_RUNTIME_DIR: '' }, 1234), '/tmp/vmd-1234/vmd.sock');
+  assert.equal(defaultSocketPath(undefined, {}, 1000), '/tmp/vmd-1000/vmd.sock');
+});
+
+test('a socket path longer than sun_path is refused, counting bytes', async () => {
+  await assert.rejects(connect({ path: '/tmp/' + 'é'.repeat(52) }), RangeError);
+});
+
+test('a frame is compact JSON and exactly one newline', () => {
+  const frame = encodeFrame({ jsonrpc: '2.0', id: 1, method: 'vm.get', params: { instance: 'a\nb' } });
+  assert.equal(frame.at(-1), 10);
+  assert.equal(frame.indexOf(10), frame.length - 1);
+  assert.deepEqual(JSON.parse(frame.toString()), { jsonrpc: '2.0', id: 1, method: 'vm.get', params: { instance: 'a\nb' } });
+});
+
+test('a body of exactly the limit is accepted and one more byte is refused', () => {
+  const text = 'x'.repeat(1048576 - 2);
+  assert.equal(encodeFrame(text).length, 1048577);
+  assert.throws(() => encodeFrame(text + 'x'), FrameTooLargeError);
+  assert.throws(() => encodeFrame('é'.repeat(6), 13), FrameTooLargeError); // 12 bytes + 2 quotes
+});
+
+test('lines survive byte-by-byte and random splits, multi-byte characters included', () => {
+  const messages = Array.from({ length: 30 }, (_, i) => ({ id: i, text: 'é€𝄞'.repeat(i) }));
+  const stream = Buffer.concat([...messages.map((m) => encodeFrame(m)), Buffer.from('\r\n  \n')]);
+  let seed = 7;
+  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  for (const chunking of ['bytewise', 'random']) {
+    const splitter = new LineSplitter();
+    const lines = [];
+    for (let at = 0; at < stream.length;) {
+      const size = chunking === 'bytewise' ? 1 : 1 + Math.floor(random() * 100);
+      lines.push(...splitter.feed(stream.subarray(at, at + size)));
+      at += size;
+    }
+    assert.deepEqual(lines.map((l) => JSON.parse(l)), messages);
+    assert.equal(splitter.pendingBytes, 0);
+  }
+});
+
+test('a line far longer than the frame limit is received whole', () => {
+  const splitter = new LineSplitter();
+  const big = encodeFrame({ v: 'y'.repeat(3000000) }, 10000000);
+  const lines = [];
+  for (let at = 0; at < big.length; at += 65536) lines.push(...splitter.feed(big.subarray(at, at + 65536)));
+  assert.equal(lines.length, 1);
+  assert.equal(JSON.parse(lines[0]).v.length, 3000000);
+});
+
+test('every protocol error keeps code, message, data and its symbolic name', () => {
+  const document = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'Protocol', 'openrpc.json'), 'utf8'));
+  const errors = document.components.errors;
+  assert.deepEqual(new Set(Object.values(CODE_NAMES)), new Set(Object.keys(errors)));
+  for (const [name, error] of Object.entries(errors)) {
+    const built = VmdError.fromObject(error);
+    assert.ok(built instanceof VmdError && built instanceof Error);
+    assert.deepEqual([built.code, built.message, built.data, built.errorName], [error.code, error.message, error.data, name]);
+  }
+});
+
+test('an unknown code keeps its data; a malformed error object still builds', () => {
+  const later = VmdError.fromObject({ code: -31050, message: 'new', data: { name: 'later', x: 1 } });
+  assert.deepEqual([later.code, later.errorName, later.data.x], [-31050, 'later', 1]);
+  assert.equal(VmdError.fromObject({ code: -32601, message: 'm' }).errorName, 'methodNotFound');
+  assert.equal(VmdError.fromObject('boom').code, -32603);
+});

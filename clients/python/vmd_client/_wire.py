@@ -1,0 +1,186 @@
+"""Framing and message shapes shared by the sync and asyncio clients (no I/O here)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional
+
+from ._errors import FrameTooLarge
+
+#: The daemon's default ``maxFrameBytes``: the largest line a client may send.
+DEFAULT_MAX_FRAME_BYTES = 1048576
+#: The protocol level this client speaks (``daemon.info``'s ``protocol``).
+PROTOCOL_LEVEL = 1
+
+
+class _Missing:
+    """Marks an omitted optional argument (``None`` is the JSON value ``null``)."""
+
+    _instance: Optional["_Missing"] = None
+
+    def __new__(cls) -> "_Missing":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+
+
+def encode_frame(message: Any, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES) -> bytes:
+    """One NDJSON frame: compact UTF-8 JSON and ``\\n``.
+
+    Raises :class:`FrameTooLarge` when the body exceeds ``max_frame_bytes``: the daemon
+    would answer limitReached and close the connection.
+    """
+    body = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    if len(body) > max_frame_bytes:
+        raise FrameTooLarge(
+            "message is %d bytes; the daemon accepts at most %d per frame" % (len(body), max_frame_bytes)
+        )
+    return body + b"\n"
+
+
+class LineSplitter:
+    """Cuts a byte stream into lines. Lines from the daemon are unbounded (``vm.list``
+    and ``rpc.discover`` can exceed any frame limit), so nothing here caps them."""
+
+    def __init__(self) -> None:
+        self._pending = bytearray()
+
+    def feed(self, chunk: bytes) -> List[bytes]:
+        """Add bytes; return every line they complete, without the ``\\n``."""
+        if b"\n" not in chunk:
+            self._pending += chunk
+            return []
+        self._pending += chunk
+        *lines, rest = bytes(self._pending).split(b"\n")
+        self._pending = bytearray(rest)
+        return [line for line in lines if line.strip()]
+
+    @property
+    def pending_bytes(self) -> int:
+        return len(self._pending)
+
+
+def decode_line(line: bytes) -> Any:
+    """Parse one frame; ``ValueError`` when it is not JSON."""
+    return json.loads(line.decode("utf-8"))
+
+
+def request(request_id: int, method: str, params: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    message: Dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    if params is not None:
+        message["params"] = dict(params)
+    return message
+
+
+def notification(method: str, params: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    message: Dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        message["params"] = dict(params)
+    return message
+
+
+def params(**members: Any) -> Dict[str, Any]:
+    """A params object without the members left :data:`MISSING` (``None`` is kept as null)."""
+    return {key: value for key, value in members.items() if value is not MISSING}
+
+
+@dataclass(frozen=True)
+class Output:
+    """One ``vm.output`` notification: a value of a watched output."""
+
+    subscription: str
+    instance: str
+    output: str
+    value: Any
+    seq: int
+    replay: bool = False
+
+    @classmethod
+    def from_params(cls, p: Mapping[str, Any]) -> "Output":
+        return cls(p["subscription"], p["instance"], p["output"], p.get("value"), p["seq"], p.get("replay") is True)
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """One ``vm.overflow`` notification: seqs ``lost_from``..``lost_to`` were never written."""
+
+    subscription: str
+    instance: str
+    lost_from: int
+    lost_to: int
+
+    @classmethod
+    def from_params(cls, p: Mapping[str, Any]) -> "Overflow":
+        lost = p.get("lost") or {}
+        return cls(p["subscription"], p.get("instance", ""), lost.get("from", 0), lost.get("to", 0))
+
+
+@dataclass(frozen=True)
+class Closed:
+    """One ``vm.closed`` notification: the subscription ended because its instance went away."""
+
+    instance: str
+    subscription: str
+    reason: str
+
+    @classmethod
+    def from_params(cls, p: Mapping[str, Any]) -> "Closed":
+        return cls(p.get("instance", ""), p["subscription"], p.get("reason", "other"))
+
+
+@dataclass(frozen=True)
+class MonitorMessage:
+    """One ``daemon.message`` notification of a monitor."""
+
+    monitor: str
+    seq: int
+    direction: str
+    connection: int
+    message: Any
+
+    @classmethod
+    def from_params(cls, p: Mapping[str, Any]) -> "MonitorMessage":
+        return cls(p["monitor"], p.get("seq", 0), p.get("direction", ""), p.get("connection", 0), p.get("message"))
+
+
+@dataclass(frozen=True)
+class Notification:
+    """Any notification from the daemon, as received (unknown ones included)."""
+
+    method: str
+    params: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Created:
+    """The result of ``vm.create``. ``subscription`` is set when ``subscribe`` was asked;
+    its type is the client's subscription class."""
+
+    instance: str
+    type: str
+    scope: str
+    subscription: Any = None
+
+
+def subscribe_options(subscribe: Any) -> Any:
+    """``vm.create``'s ``subscribe``: ``True``/``{}`` for every output, a list of output
+    names, or a mapping ``{outputs?, replay?}``; ``None``/``False`` for none."""
+    if subscribe is None or subscribe is False or subscribe is MISSING:
+        return MISSING
+    if subscribe is True:
+        return {}
+    if isinstance(subscribe, (list, tuple)):
+        return {"outputs": list(subscribe)}
+    if isinstance(subscribe, Mapping):
+        return dict(subscribe)
+    raise TypeError("subscribe must be True, a list of output names or a mapping, not %r" % (subscribe,))
