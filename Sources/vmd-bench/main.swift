@@ -8,6 +8,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("json", runJSONBenchmarks),
     ("server", runServerBenchmarks),
     ("daemon", runDaemonBenchmarks),
+    ("vmctl", runVMCtlBenchmarks),
 ]
 
 let wanted = Array(CommandLine.arguments.dropFirst())

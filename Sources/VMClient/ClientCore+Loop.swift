@@ -1,0 +1,234 @@
+import JSONCore
+import VMProtocol
+import JSONRPC
+import Posix
+
+/// The loop-thread side of ``ClientCore``: connecting, reading, writing, losing the
+/// connection and reconnecting. Every function here runs on the client's event-loop thread.
+extension ClientCore {
+    /// Connects and starts reading. Throws ``VMClientError`` when nobody answers.
+    func open(on loop: EventLoop) throws(VMClientError) {
+        let address = try location.address()
+        let socket: FileDescriptor
+        do {
+            socket = try UnixSocket.connectNonBlocking(to: address)
+        } catch let error as SystemError {
+            throw .cannotConnect(path: location.path, reason: VMBlockingConnection.explain(error))
+        } catch {
+            throw .cannotConnect(path: location.path, reason: "\(error)")
+        }
+        let reader = SocketReader(socket: socket)
+        let registration: IORegistration
+        do {
+            registration = try loop.register(socket, interest: .readable) { [weak self] events in
+                self?.socketReady(events, reader: reader, on: loop)
+            }
+        } catch {
+            try? socket.close()
+            throw .cannotConnect(path: location.path, reason: "cannot watch the socket: \(error)")
+        }
+        state.withLock { state in
+            state.link = .open
+            state.socket = socket
+            state.registration = registration
+            state.watchingWritable = false
+            state.outbound.removeAll()
+            state.flushRequested = false
+        }
+    }
+
+    /// Writes queued bytes until done or the kernel buffer is full; then waits for writability.
+    func flush(on loop: EventLoop) {
+        while true {
+            let (socket, registration, bytes) = state.withLock { state in
+                let bytes = state.outbound
+                state.outbound = []
+                if bytes.isEmpty { state.flushRequested = false }
+                return (state.socket, state.registration, bytes)
+            }
+            guard let socket, let registration, !bytes.isEmpty else {
+                if let registration { watchWritable(false, registration, on: loop) }
+                return
+            }
+            var offset = 0
+            do {
+                while offset < bytes.count {
+                    let result = try bytes.withUnsafeBytes { buffer in
+                        try socket.send(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                    }
+                    guard case .bytes(let count) = result else { break }
+                    offset += count
+                }
+            } catch {
+                connectionLost("writing failed: \(error)", on: loop)
+                return
+            }
+            if offset < bytes.count {
+                // Kernel buffer full: keep the rest in front of anything queued meanwhile.
+                state.withLock { $0.outbound = Array(bytes[offset...]) + $0.outbound }
+                watchWritable(true, registration, on: loop)
+                return
+            }
+        }
+    }
+
+    private func watchWritable(_ wanted: Bool, _ registration: IORegistration, on loop: EventLoop) {
+        let change = state.withLock { state in
+            defer { state.watchingWritable = wanted }
+            return state.watchingWritable != wanted
+        }
+        guard change else { return }
+        try? loop.modify(registration, interest: wanted ? [.readable, .writable] : .readable)
+    }
+
+    private func socketReady(_ events: IOEvents, reader: SocketReader, on loop: EventLoop) {
+        if events.contains(.writable) { flush(on: loop) }
+        guard events.contains(.readable) || events.contains(.hangup) || events.contains(.error) else { return }
+        let outcome = reader.readAvailable()
+        route(outcome.messages)
+        if let ending = outcome.ending { connectionLost(ending, on: loop) }
+    }
+
+    /// Fails every pending call, ends every sequence, tells the owner, and reconnects if asked.
+    func connectionLost(_ reason: String, on loop: EventLoop) {
+        let taken = state.withLock { state -> (FileDescriptor?, IORegistration?, [Waiter], [SubscriptionSink], [MonitorSink])? in
+            guard case .open = state.link else { return nil }
+            state.link = .down(reason: reason)
+            defer {
+                state.pending = [:]
+                state.subscriptions = [:]
+                state.monitors = [:]
+                state.outbound = []
+                state.flushRequested = false
+                state.socket = nil
+                state.registration = nil
+            }
+            return (state.socket, state.registration, Array(state.pending.values),
+                    Array(state.subscriptions.values), Array(state.monitors.values))
+        }
+        guard let (socket, registration, waiters, subscriptions, monitors) = taken else { return }
+        if let registration { loop.deregister(registration) }
+        try? socket?.close()
+        let error = VMClientError.disconnected(reason: reason)
+        for waiter in waiters {
+            if case .caller(let continuation, let opening) = waiter {
+                Self.finish(opening, throwing: error)
+                continuation.resume(throwing: error)
+            }
+        }
+        for sink in subscriptions { sink.finish(throwing: error) }
+        for sink in monitors { sink.finish(throwing: error) }
+        events.yield(.disconnected(reason: reason))
+        if reconnectPolicy != nil { scheduleReconnect(on: loop) }
+    }
+
+    private func scheduleReconnect(on loop: EventLoop) {
+        guard let policy = reconnectPolicy else { return }
+        let attempt: Int? = state.withLock { state in
+            guard case .down = state.link else { return nil }
+            state.reconnectAttempt += 1
+            return state.reconnectAttempt
+        }
+        guard let attempt else { return }
+        if let limit = policy.maximumAttempts, attempt > limit {
+            state.withLock { $0.link = .closed }
+            events.yield(.gaveUp(attempts: attempt - 1))
+            return
+        }
+        let delay = policy.delay(beforeAttempt: attempt)
+        events.yield(.reconnecting(attempt: attempt, delay: delay))
+        loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            guard case .down = self.state.withLock({ $0.link }) else { return }
+            do {
+                try self.open(on: loop)
+            } catch {
+                self.scheduleReconnect(on: loop)
+                return
+            }
+            self.probeAfterReconnect(on: loop)
+        }
+    }
+
+    /// Asks the new daemon for its boot id; ``route(_:)`` announces `.reconnected` with it.
+    private func probeAfterReconnect(on loop: EventLoop) {
+        let bytes = state.withLock { state in
+            state.reconnectAttempt = 0
+            let id = state.nextID
+            state.nextID += 1
+            state.pending[id] = .reconnectProbe
+            return ClientWire.request(id: id, method: DaemonInfoMethod.name, params: nil)
+        }
+        _ = state.withLock { Self.queue(bytes, in: &$0) }
+        flush(on: loop)
+    }
+
+    /// Closes for good: fails what waits, ends every sequence and the event stream, stops the loop.
+    func shutdown(on loop: EventLoop) {
+        let taken = state.withLock { state in
+            defer {
+                state.link = .closed
+                state.pending = [:]
+                state.subscriptions = [:]
+                state.monitors = [:]
+                state.socket = nil
+                state.registration = nil
+            }
+            return (state.socket, state.registration, Array(state.pending.values),
+                    Array(state.subscriptions.values), Array(state.monitors.values))
+        }
+        if let registration = taken.1 { loop.deregister(registration) }
+        try? taken.0?.close()
+        for waiter in taken.2 {
+            if case .caller(let continuation, let opening) = waiter {
+                Self.finish(opening, throwing: VMClientError.closed)
+                continuation.resume(throwing: VMClientError.closed)
+            }
+        }
+        for sink in taken.3 { sink.finish() }
+        for sink in taken.4 { sink.finish() }
+        events.finish()
+        loop.stop()
+    }
+}
+
+/// The reading half of one connection: the socket, its framer and a read buffer. Lives on
+/// the loop thread only (captured by the loop's readiness handler).
+final class SocketReader {
+    let socket: FileDescriptor
+    private var framer = LineFramer(maxFrameBytes: Int.max / 2)  // daemon frames are unbounded
+    private var buffer = [UInt8](repeating: 0, count: 65536)
+
+    init(socket: FileDescriptor) { self.socket = socket }
+
+    /// Reads everything available now; `ending` says why the connection is over, if it is.
+    func readAvailable() -> (messages: [ClientWire.Incoming], ending: String?) {
+        var messages: [ClientWire.Incoming] = []
+        var ending: String? = nil
+        reading: while true {
+            let result: ReadResult
+            do {
+                result = try buffer.withUnsafeMutableBytes { try socket.read(into: $0) }
+            } catch {
+                ending = "reading failed: \(error)"
+                break
+            }
+            switch result {
+            case .bytes(let count):
+                buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                if count < buffer.count { break reading }
+            case .endOfFile:
+                ending = "vmd closed the connection"
+                break reading
+            case .wouldBlock:
+                break reading
+            }
+        }
+        do {
+            while let frame = try framer.nextFrame() { messages.append(contentsOf: ClientWire.decode(frame)) }
+        } catch {
+            ending = ending ?? "unreadable framing: \(error)"
+        }
+        return (messages, ending)
+    }
+}

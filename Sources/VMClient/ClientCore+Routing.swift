@@ -1,0 +1,150 @@
+import JSONCore
+import VMProtocol
+
+/// Routing what arrives: replies to their callers, values to their subscriptions, monitor
+/// messages to their monitors, anything else to ``VMClient/events``. Runs on the loop thread.
+extension ClientCore {
+    /// A delivery decided under the lock and performed after it.
+    private enum Delivery {
+        case reply(CheckedContinuation<JSONValue, any Error>, Result<JSONValue, any Error>)
+        case subscription(SubscriptionSink, VMSubscriptionEvent, last: Bool)
+        case monitor(MonitorSink, VMMonitorMessage)
+        case failOpening(Opening, any Error)
+        case event(VMClientEvent)
+        /// A subscription was opened: watch for its consumer giving up.
+        case opened(Opening, id: String)
+    }
+
+    func route(_ messages: [ClientWire.Incoming]) {
+        guard !messages.isEmpty else { return }
+        let deliveries = state.withLock { state in
+            var deliveries: [Delivery] = []
+            deliveries.reserveCapacity(messages.count)
+            for message in messages { Self.decide(message, &state, into: &deliveries) }
+            return deliveries
+        }
+        for delivery in deliveries {
+            switch delivery {
+            case .reply(let continuation, let result): continuation.resume(with: result)
+            case .subscription(let sink, let event, let last):
+                sink.yield(event)
+                if last { sink.finish() }
+            case .monitor(let sink, let message): sink.yield(message)
+            case .failOpening(let opening, let error): Self.finish(opening, throwing: error)
+            case .event(let event): events.yield(event)
+            case .opened(let opening, let id): abandonOnCancel(opening, id: id)
+            }
+        }
+    }
+
+    private static func decide(_ message: ClientWire.Incoming, _ state: inout State, into deliveries: inout [Delivery]) {
+        switch message {
+        case .response(let id, let outcome):
+            guard let waiter = state.pending.removeValue(forKey: id) else { return }
+            switch waiter {
+            case .reconnectProbe:
+                let bootID = (try? outcome.get())?["bootId"]?.stringValue
+                deliveries.append(.event(.reconnected(bootID: bootID)))
+            case .caller(let continuation, let opening):
+                switch outcome {
+                case .success(let result):
+                    if let opening, let failure = register(opening, from: result, &state) {
+                        deliveries.append(.failOpening(opening, failure))
+                        deliveries.append(.reply(continuation, .failure(failure)))
+                    } else {
+                        if let opening, let id = (result["subscription"] ?? result["monitor"])?.stringValue {
+                            deliveries.append(.opened(opening, id: id))
+                        }
+                        deliveries.append(.reply(continuation, .success(result)))
+                    }
+                case .failure(let error):
+                    if let opening { deliveries.append(.failOpening(opening, VMClientError.remote(error))) }
+                    deliveries.append(.reply(continuation, .failure(VMClientError.remote(error))))
+                }
+            }
+        case .unmatchedResponse(let outcome):
+            if case .failure(let error) = outcome { deliveries.append(.event(.unaddressedError(error))) }
+        case .notification(let method, let params):
+            decideNotification(method, params, &state, into: &deliveries)
+        case .invalid(let text):
+            deliveries.append(.event(.notification(method: "vmclient.invalidMessage", params: ["message": .string(text)])))
+        }
+    }
+
+    /// When the task iterating a subscription or monitor is cancelled (or drops the sequence),
+    /// forgets it and tells the daemon with a fire-and-forget `vm.unsubscribe` (or
+    /// `daemon.unmonitor`), so values stop coming for nobody.
+    private func abandonOnCancel(_ opening: Opening, id: String) {
+        switch opening {
+        case .subscription(let sink):
+            sink.onTermination = { [weak self] termination in
+                guard case .cancelled = termination, let self else { return }
+                let known = self.state.withLock { $0.subscriptions.removeValue(forKey: id) != nil }
+                if known { try? self.notify(VMUnsubscribeMethod.name, ["subscription": .string(id)]) }
+            }
+        case .monitor(let sink):
+            sink.onTermination = { [weak self] termination in
+                guard case .cancelled = termination, let self else { return }
+                let known = self.state.withLock { $0.monitors.removeValue(forKey: id) != nil }
+                if known { try? self.notify(DaemonUnmonitorMethod.name, ["monitor": .string(id)]) }
+            }
+        }
+    }
+
+    /// Registers the stream a successful reply opens, under the id the reply names.
+    /// `vm.create` without `subscribe` answers no `subscription`: nothing opens, no error.
+    private static func register(_ opening: Opening, from result: JSONValue, _ state: inout State) -> VMClientError? {
+        switch opening {
+        case .subscription(let sink):
+            guard let id = result["subscription"]?.stringValue else {
+                sink.finish()
+                return nil
+            }
+            state.subscriptions[id] = sink
+        case .monitor(let sink):
+            guard let id = result["monitor"]?.stringValue else {
+                return .protocolViolation("daemon.monitor result has no \"monitor\" id")
+            }
+            state.monitors[id] = sink
+        }
+        return nil
+    }
+
+    private static func decideNotification(
+        _ method: String, _ params: JSONValue, _ state: inout State, into deliveries: inout [Delivery]
+    ) {
+        let unclaimed = Delivery.event(.notification(method: method, params: params))
+        switch method {
+        case VMOutputNotification.name, VMOverflowNotification.name, VMClosedNotification.name:
+            guard let id = params["subscription"]?.stringValue, let sink = state.subscriptions[id] else {
+                deliveries.append(unclaimed)
+                return
+            }
+            if method == VMClosedNotification.name {
+                state.subscriptions[id] = nil
+                let reason = params["reason"]?.stringValue ?? "unknown"
+                deliveries.append(.subscription(sink, .closed(reason: reason), last: true))
+            } else if method == VMOverflowNotification.name {
+                guard let from = params["lost"]?["from"]?.int64Value, let to = params["lost"]?["to"]?.int64Value,
+                      from <= to else {
+                    deliveries.append(unclaimed)
+                    return
+                }
+                deliveries.append(.subscription(sink, .overflow(from...to), last: false))
+            } else if let event = try? VMOutputEvent(json: params) {
+                deliveries.append(.subscription(sink, .output(event), last: false))
+            } else {
+                deliveries.append(unclaimed)
+            }
+        case DaemonMessageNotification.name:
+            guard let id = params["monitor"]?.stringValue, let sink = state.monitors[id],
+                  let message = try? VMMonitorMessage(json: params) else {
+                deliveries.append(unclaimed)
+                return
+            }
+            deliveries.append(.monitor(sink, message))
+        default:
+            deliveries.append(unclaimed)
+        }
+    }
+}

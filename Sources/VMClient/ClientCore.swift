@@ -1,0 +1,160 @@
+import JSONCore
+import VMProtocol
+import Posix
+import Synchronization
+
+/// The shared state of one ``VMClient``: pending calls, open subscriptions and monitors, and
+/// the bytes waiting to be written.
+///
+/// Threads: callers (any task) register calls and queue bytes under the mutex; the client's
+/// event-loop thread does every read and write and routes what arrives. Following STYLE.md
+/// habit 7, state changes under the lock and deliveries (resuming a continuation, yielding to
+/// a stream) happen after it is released; only the loop thread delivers, so the order of
+/// deliveries is the order of the wire.
+final class ClientCore: Sendable {
+    typealias SubscriptionSink = AsyncThrowingStream<VMSubscriptionEvent, any Error>.Continuation
+    typealias MonitorSink = AsyncThrowingStream<VMMonitorMessage, any Error>.Continuation
+
+    /// What a successful reply opens, registered while the reply is routed so that the
+    /// notifications right behind it (O1, O2) find their stream.
+    enum Opening: Sendable {
+        case subscription(SubscriptionSink)
+        case monitor(MonitorSink)
+    }
+
+    /// Who waits for a reply.
+    enum Waiter: Sendable {
+        case caller(CheckedContinuation<JSONValue, any Error>, opening: Opening?)
+        /// The `daemon.info` the client sends itself after reconnecting, to learn the boot id.
+        case reconnectProbe
+    }
+
+    /// The connection, as far as callers need to know.
+    enum Link: Sendable {
+        case open
+        /// Lost; calls fail with this reason until a reconnect succeeds.
+        case down(reason: String)
+        case closed
+
+        var failure: VMClientError {
+            switch self {
+            case .open: return .closed  // not used: an open link does not fail calls
+            case .down(let reason): return .disconnected(reason: reason)
+            case .closed: return .closed
+            }
+        }
+    }
+
+    struct State {
+        var link: Link = .down(reason: "not connected yet")
+        var nextID: Int64 = 1
+        var pending: [Int64: Waiter] = [:]
+        var subscriptions: [String: SubscriptionSink] = [:]
+        var monitors: [String: MonitorSink] = [:]
+        /// Bytes queued by callers and not yet handed to the kernel.
+        var outbound: [UInt8] = []
+        /// A flush job is queued or running (so callers do not wake the loop twice).
+        var flushRequested = false
+        /// The open socket and its registration with the loop.
+        var socket: FileDescriptor?
+        var registration: IORegistration?
+        var watchingWritable = false
+        var reconnectAttempt = 0
+    }
+
+    let location: VMSocketLocation
+    let reconnectPolicy: VMReconnectPolicy?
+    let loop: EventLoopHandle
+    let events: AsyncStream<VMClientEvent>.Continuation
+    let state = Mutex(State())
+
+    init(location: VMSocketLocation, reconnectPolicy: VMReconnectPolicy?, loop: EventLoopHandle,
+         events: AsyncStream<VMClientEvent>.Continuation) {
+        self.location = location
+        self.reconnectPolicy = reconnectPolicy
+        self.loop = loop
+        self.events = events
+    }
+
+    // MARK: - Called from any thread
+
+    /// Sends a request and waits for its reply. Cancelling the calling task sends
+    /// `$/cancelRequest` for it (the daemon then answers a pending `vm.execute` with
+    /// requestCancelled; other methods answer at once anyway).
+    func call(_ method: String, _ params: JSONValue?, opening: Opening? = nil) async throws -> JSONValue {
+        try Task.checkCancellation()
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
+                let bytes = ClientWire.request(id: id, method: method, params: params)
+                let outcome: Result<Bool, VMClientError> = state.withLock { state in
+                    guard case .open = state.link else { return .failure(state.link.failure) }
+                    state.pending[id] = .caller(continuation, opening: opening)
+                    return .success(Self.queue(bytes, in: &state))
+                }
+                switch outcome {
+                case .success(let mustWake):
+                    if mustWake { requestFlush() }
+                case .failure(let error):
+                    Self.finish(opening, throwing: error)
+                    continuation.resume(throwing: error)
+                }
+            }
+        } onCancel: {
+            let stillPending = state.withLock { $0.pending[id] != nil }
+            if stillPending { try? notify(CancelRequestNotification.name, ["id": .integer(id)]) }
+        }
+    }
+
+    /// Queues a notification.
+    func notify(_ method: String, _ params: JSONValue?) throws(VMClientError) {
+        let bytes = ClientWire.notification(method: method, params: params)
+        let mustWake = try state.withLock { (state) throws(VMClientError) -> Bool in
+            guard case .open = state.link else { throw state.link.failure }
+            return Self.queue(bytes, in: &state)
+        }
+        if mustWake { requestFlush() }
+    }
+
+    /// Forgets a subscription (after `vm.unsubscribe` answered) and ends its sequence.
+    func endSubscription(_ id: String) {
+        let sink = state.withLock { $0.subscriptions.removeValue(forKey: id) }
+        sink?.finish()
+    }
+
+    /// Forgets a monitor (after `daemon.unmonitor` answered) and ends its sequence.
+    func endMonitor(_ id: String) {
+        let sink = state.withLock { $0.monitors.removeValue(forKey: id) }
+        sink?.finish()
+    }
+
+    /// Whether the client is connected now.
+    var isConnected: Bool {
+        state.withLock { if case .open = $0.link { return true } else { return false } }
+    }
+
+    // MARK: - Helpers
+
+    /// Appends to the outbound queue; true when the caller must wake the loop to flush.
+    static func queue(_ bytes: [UInt8], in state: inout State) -> Bool {
+        state.outbound.append(contentsOf: bytes)
+        if state.flushRequested { return false }
+        state.flushRequested = true
+        return true
+    }
+
+    private func requestFlush() {
+        loop.submit { loop in self.flush(on: loop) }
+    }
+
+    static func finish(_ opening: Opening?, throwing error: (any Error)? = nil) {
+        switch opening {
+        case .subscription(let sink)?: sink.finish(throwing: error)
+        case .monitor(let sink)?: sink.finish(throwing: error)
+        case nil: break
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// VMClient: placeholder until the layer lands.

@@ -1,0 +1,64 @@
+import JSONCore
+
+/// The values of a subscription, in `seq` order, as an `AsyncSequence`.
+///
+/// The sequence ends normally after ``VMSubscriptionEvent/closed(reason:)`` (the instance was
+/// destroyed) or once ``VMClient/unsubscribe(_:)`` answers; it ends by throwing
+/// ``VMClientError/disconnected(reason:)`` when the connection is lost. It buffers without
+/// bound: the client always reads its socket, so a slow consumer grows this buffer rather
+/// than making the daemon coalesce. Iterate it from one task.
+public struct VMSubscription: AsyncSequence, Sendable {
+    public typealias Element = VMSubscriptionEvent
+    public typealias AsyncIterator = AsyncThrowingStream<VMSubscriptionEvent, any Error>.Iterator
+
+    /// The subscription id (`"sub-3"`), valid on this client's connection only.
+    public let id: String
+    /// The instance watched.
+    public let instance: String
+    let stream: AsyncThrowingStream<VMSubscriptionEvent, any Error>
+
+    public func makeAsyncIterator() -> AsyncIterator { stream.makeAsyncIterator() }
+}
+
+/// The messages of a monitor (`daemon.monitor`), as an `AsyncSequence`. Ends once
+/// ``VMClient/unmonitor(_:)`` answers, or by throwing when the connection is lost.
+public struct VMMonitor: AsyncSequence, Sendable {
+    public typealias Element = VMMonitorMessage
+    public typealias AsyncIterator = AsyncThrowingStream<VMMonitorMessage, any Error>.Iterator
+
+    /// The monitor id.
+    public let id: String
+    let stream: AsyncThrowingStream<VMMonitorMessage, any Error>
+
+    public func makeAsyncIterator() -> AsyncIterator { stream.makeAsyncIterator() }
+}
+
+/// Options of `vm.subscribe` (and of `vm.create`'s `subscribe`).
+public struct VMSubscribeOptions: Sendable, Hashable {
+    /// The outputs to watch; `nil` watches every output.
+    public var outputs: [String]?
+    /// Send the current value of every watched state output first (the daemon's default).
+    public var replay: Bool
+
+    public init(outputs: [String]? = nil, replay: Bool = true) {
+        self.outputs = outputs
+        self.replay = replay
+    }
+
+    var jsonValue: JSONValue {
+        var object = JSONObject()
+        if let outputs { object["outputs"] = .array(outputs.map(JSONValue.string)) }
+        if !replay { object["replay"] = false }
+        return .object(object)
+    }
+}
+
+/// What `vm.create` answered, with the subscription it opened when asked to.
+public struct VMCreatedInstance: Sendable {
+    /// The instance id (`"counter-1"`, or the id asked for).
+    public let instance: String
+    public let type: String
+    public let scope: String
+    /// The values of the new instance from its first one (O3), when `subscribe` was given.
+    public let subscription: VMSubscription?
+}

@@ -1,0 +1,60 @@
+import JSONCore
+
+/// One value of a watched output: a `vm.output` notification.
+public struct VMOutputEvent: Sendable, Hashable {
+    /// The subscription that delivered it.
+    public var subscription: String
+    public var instance: String
+    public var output: String
+    public var value: JSONValue
+    /// 1, 2, 3, ... per subscription; a gap only after a ``VMSubscriptionEvent/overflow(_:)``.
+    public var seq: Int64
+    /// True for the current values sent right after subscribing.
+    public var isReplay: Bool
+
+    /// Reads `vm.output`'s params.
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        let members = try JSONObjectDecoder(json)
+        subscription = try members.decode("subscription")
+        instance = try members.decode("instance")
+        output = try members.decode("output")
+        value = try members.decode("value")
+        seq = try members.decode("seq")
+        isReplay = try members.decode("replay", default: false)
+    }
+}
+
+/// What a subscription's sequence yields.
+public enum VMSubscriptionEvent: Sendable, Hashable {
+    /// A value of a watched output.
+    case output(VMOutputEvent)
+    /// The connection read too slowly and these seqs were never written (inclusive range).
+    /// The newest value of each state output follows.
+    case overflow(ClosedRange<Int64>)
+    /// The instance is gone; this is the last event. `reason` is `"destroyed"`,
+    /// `"parentDestroyed"`, `"ownerDisconnected"`, `"shutdown"`, or a later reason.
+    case closed(reason: String)
+}
+
+/// One `daemon.message` notification: a message some connection received or was sent.
+public struct VMMonitorMessage: Sendable, Hashable {
+    public var monitor: String
+    /// 1, 2, 3, ... per monitor; a gap means messages were dropped for a slow monitor.
+    public var seq: Int64
+    /// `"in"` (received by the daemon) or `"out"` (sent by it).
+    public var direction: String
+    /// The connection's number, in accept order.
+    public var connection: Int64
+    /// The message or batch (a string holding the text of a frame that was not JSON).
+    public var message: JSONValue
+
+    /// Reads `daemon.message`'s params.
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        let members = try JSONObjectDecoder(json)
+        monitor = try members.decode("monitor")
+        seq = try members.decode("seq", default: 0)
+        direction = try members.decode("direction")
+        connection = try members.decode("connection")
+        message = try members.decode("message")
+    }
+}

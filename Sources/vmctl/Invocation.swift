@@ -1,0 +1,76 @@
+import CommandLineKit
+import JSONCore
+import VMClient
+
+/// One run of vmctl: the parsed command line, the console, and the daemon connection,
+/// opened on first use (so `help` and `completion` never touch the socket).
+final class Invocation {
+    let parsed: ParsedCommand
+    let console: Console
+    let environment: [String: String]
+    let location: VMSocketLocation
+    private var connection: VMBlockingConnection?
+
+    init(parsed: ParsedCommand, console: Console, environment: [String: String]) {
+        self.parsed = parsed
+        self.console = console
+        self.environment = environment
+        self.location = VMSocketLocation.resolve(explicitPath: parsed.value("socket"), environment: environment)
+    }
+
+    /// `--json`: print exactly the JSON results.
+    var json: Bool { parsed.flag("json") }
+
+    /// A required positional argument (the parser guarantees it is there).
+    func argument(_ name: String) -> String { parsed.positional(name) ?? "" }
+
+    /// An integer option, as a usage error when it is not one.
+    func integer(_ option: String) throws(CommandFailure) -> Int? {
+        do {
+            return try parsed.int(option)
+        } catch {
+            throw .usage(error)
+        }
+    }
+
+    /// A number of seconds (decimals allowed), as a usage error when it is not one.
+    func seconds(_ option: String) throws(CommandFailure) -> Duration? {
+        guard let text = parsed.value(option) else { return nil }
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+            throw .usage("invalid value '\(text)' for --\(option): expected a number of seconds", parsed)
+        }
+        return .nanoseconds(Int64(seconds * 1_000_000_000))
+    }
+
+    /// The connection to the daemon, made on first use.
+    func connect() throws(CommandFailure) -> VMBlockingConnection {
+        if let connection { return connection }
+        do {
+            let made = try VMBlockingConnection.connect(to: location)
+            connection = made
+            return made
+        } catch {
+            throw .client(error, at: location)
+        }
+    }
+
+    /// Calls `method` and returns its result, turning failures into exit statuses.
+    @discardableResult
+    func call(_ method: String, _ params: JSONValue? = nil) throws(CommandFailure) -> JSONValue {
+        let connection = try connect()
+        do {
+            return try connection.call(method, params)
+        } catch {
+            throw .client(error, at: location)
+        }
+    }
+
+    /// Prints a result: compact JSON with `--json`, else what `readable` writes.
+    func print(_ result: JSONValue, readable: (Console) -> Void) {
+        if json {
+            console.line(result.encodedString())
+        } else {
+            readable(console)
+        }
+    }
+}

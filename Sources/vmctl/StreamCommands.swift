@@ -1,0 +1,138 @@
+import JSONCore
+import Posix
+import VMClient
+
+/// `watch` and `monitor`: notifications as they come, one line each, until interrupted,
+/// `--count`, `--timeout`, or the end of what is watched.
+enum StreamCommands {
+    static func watch(_ run: Invocation) throws(CommandFailure) {
+        let instance = run.argument("INSTANCE")
+        var params: JSONObject = ["instance": .string(instance)]
+        let outputs = run.parsed.positionals("OUTPUT")
+        if !outputs.isEmpty { params["outputs"] = .array(outputs.map(JSONValue.string)) }
+        if run.parsed.flag("no-replay") { params["replay"] = false }
+        let limits = try Limits(run)
+        let result = try run.call("vm.subscribe", .object(params))
+        guard let subscription = result["subscription"]?.stringValue else {
+            throw CommandFailure(status: .daemonError, message: "vm.subscribe answered no subscription id: \(result)")
+        }
+        try stream(run, limits) { method, params in
+            guard params["subscription"]?.stringValue == subscription else { return .skip }
+            switch method {
+            case "vm.output":
+                printOutput(params, run)
+                return .counted
+            case "vm.overflow":
+                printOverflow(params, run)
+                return .skip
+            case "vm.closed":
+                if run.json {
+                    run.console.line(params.encodedString())
+                } else {
+                    let reason = params["reason"]?.stringValue ?? "unknown"
+                    run.console.line(run.console.styled("\(instance) closed (\(reason))", Style.yellow))
+                }
+                return .end
+            default:
+                return .skip
+            }
+        }
+    }
+
+    static func monitor(_ run: Invocation) throws(CommandFailure) {
+        let limits = try Limits(run)
+        let result = try run.call("daemon.monitor")
+        let monitor = result["monitor"]?.stringValue
+        try stream(run, limits) { method, params in
+            guard method == "daemon.message", params["monitor"]?.stringValue == monitor else { return .skip }
+            if run.json {
+                run.console.line(params.encodedString())
+            } else {
+                let connection = params["connection"].map(ValueText.plain) ?? "?"
+                let incoming = params["direction"]?.stringValue == "in"
+                let arrow = incoming ? run.console.styled("→ in ", Style.green) : run.console.styled("← out", Style.cyan)
+                let message = params["message"].map { $0.encodedString() } ?? ""
+                run.console.line("\(run.console.styled("conn \(connection)", Style.dim)) \(arrow) \(message)")
+            }
+            return .counted
+        }
+    }
+
+    // MARK: - The loop
+
+    /// `--count` and `--timeout`.
+    private struct Limits {
+        var count: Int?
+        var deadline: UInt64?
+
+        init(_ run: Invocation) throws(CommandFailure) {
+            count = try run.integer("count")
+            if let count, count < 1 { throw .usage("invalid value '\(count)' for --count: expected at least 1", run.parsed) }
+            deadline = try run.seconds("timeout").map { MonotonicClock.nanoseconds() &+ nanoseconds($0) }
+        }
+    }
+
+    private enum Verdict { case skip, counted, end }
+
+    /// Reads notifications, hands each to `handle`, flushes what it printed, and stops at the
+    /// count, the deadline, or when `handle` says the stream ended.
+    private static func stream(
+        _ run: Invocation, _ limits: Limits, _ handle: (String, JSONValue) -> Verdict
+    ) throws(CommandFailure) {
+        let connection = try run.connect()
+        run.console.flush()
+        var seen = 0
+        while true {
+            var timeout: Duration? = nil
+            if let deadline = limits.deadline {
+                let now = MonotonicClock.nanoseconds()
+                if now >= deadline { return }
+                timeout = .nanoseconds(Int64(clamping: deadline - now))
+            }
+            let notification: (method: String, params: JSONValue)?
+            do {
+                notification = try connection.nextNotification(timeout: timeout)
+            } catch {
+                throw .client(error, at: run.location)
+            }
+            guard let notification else { return }  // the deadline passed
+            let verdict = handle(notification.method, notification.params)
+            run.console.flush()
+            switch verdict {
+            case .skip: continue
+            case .end: return
+            case .counted:
+                seen += 1
+                if let count = limits.count, seen >= count { return }
+            }
+        }
+    }
+
+    private static func printOutput(_ params: JSONValue, _ run: Invocation) {
+        if run.json {
+            run.console.line(params.encodedString())
+            return
+        }
+        let console = run.console
+        let name = params["output"]?.stringValue ?? "?"
+        let value = params["value"].map { $0.encodedString() } ?? "null"
+        var line = console.styled(name, Style.cyan) + " = " + value
+        if params["replay"]?.boolValue == true { line += console.styled("  (current)", Style.dim) }
+        console.line(line)
+    }
+
+    private static func printOverflow(_ params: JSONValue, _ run: Invocation) {
+        if run.json {
+            run.console.line(params.encodedString())
+            return
+        }
+        let from = params["lost"]?["from"].map(ValueText.plain) ?? "?"
+        let to = params["lost"]?["to"].map(ValueText.plain) ?? "?"
+        run.console.line(run.console.styled("… values #\(from)–#\(to) were lost (vmctl read too slowly); newest state follows", Style.yellow))
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(clamping: attoseconds / 1_000_000_000)
+    }
+}

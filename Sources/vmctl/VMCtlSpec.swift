@@ -1,0 +1,188 @@
+import CommandLineKit
+
+/// vmctl's whole command line as one table: parsing, help, `--help` examples and the
+/// completion scripts all come from it, so they cannot disagree.
+enum VMCtlSpec {
+    static let version = "0.1.0"
+
+    private static let instanceArgument = ArgumentSpec("INSTANCE", help: "An instance id, as listed by 'vmctl list'.")
+    private static let valueHelp = "A value: JSON when it parses as JSON (5, true, null, \"5\", {\"a\":1}), else the text as a string."
+
+    static let root = CommandSpec(
+        name: "vmctl",
+        summary: "Drive a running vmd daemon from the shell.",
+        discussion: """
+            vmctl talks JSON-RPC to vmd over its Unix socket. The socket is --socket PATH, else \
+            $VMD_SOCKET, else $XDG_RUNTIME_DIR/vmd.sock, else /tmp/vmd-$UID/vmd.sock.
+
+            Output is for people by default: aligned tables, one line per event, colour on a \
+            terminal (never with NO_COLOR). With --json, vmctl prints exactly the JSON result, \
+            one JSON text per line (per event for watch and monitor), for jq and scripts.
+
+            A VALUE is parsed as JSON when it is valid JSON, else taken as a string: \
+            'vmctl send c1 set 5' sends the number 5, 'vmctl send l1 email ann@example.com' the \
+            string; quote JSON strings that look like other JSON: '"5"'.
+            """,
+        examples: [
+            CommandExample("vmctl daemon start", "Start vmd in the background (without a service manager)."),
+            CommandExample("vmctl create Counter --id c1 --arg start=5", "Create a counter called c1, starting at 5."),
+            CommandExample("vmctl send c1 increment 2", "Push 2 into its increment input."),
+            CommandExample("vmctl get c1 count", "Print its count: 7."),
+            CommandExample("vmctl watch c1 --count 3", "Print its next three values (the current one first)."),
+            CommandExample("vmctl --json list | jq -r '.instances[].instance'", "Script with the JSON results."),
+        ],
+        options: [
+            .value("socket", short: "s", valueName: "PATH", help: "The daemon's socket.", environment: "VMD_SOCKET"),
+            .flag("json", short: "j", help: "Print exactly the JSON results, one JSON text per line."),
+            .flag("version", help: "Print vmctl's version and exit."),
+        ],
+        subcommands: [
+            CommandSpec(
+                name: "info", summary: "Show the daemon's version, counters and limits.",
+                examples: [CommandExample("vmctl info", "Version, pid, uptime, instances, connections, limits.")]),
+            CommandSpec(
+                name: "types", summary: "List the view-model types, or describe one.",
+                discussion: "Without TYPE: one line per type. With TYPE: its creation arguments, inputs, outputs (state or event) and actions, each with its value's type.",
+                examples: [
+                    CommandExample("vmctl types", "Every type the daemon serves."),
+                    CommandExample("vmctl types Login", "What a Login takes and shows."),
+                ],
+                arguments: [ArgumentSpec("TYPE", arity: .optional, help: "A type name, as listed by 'vmctl types'.")]),
+            CommandSpec(
+                name: "create", summary: "Create a view-model instance and print its id.",
+                discussion: "Scope 'connection' destroys the instance when vmctl's connection closes, that is at once: it is for scripts that use 'vmctl call'.",
+                examples: [
+                    CommandExample("vmctl create Counter", "Create a counter with a generated id (counter-1)."),
+                    CommandExample("vmctl create Login --id login --arg latencyMs=300", "Create a login form called login."),
+                ],
+                arguments: [ArgumentSpec("TYPE", help: "The view-model type, as listed by 'vmctl types'.")],
+                options: [
+                    .value("id", valueName: "ID", help: "The instance id (letters, digits, . _ : -); generated when absent."),
+                    .repeatable("arg", short: "a", valueName: "KEY=VALUE", help: "A creation argument; VALUE as JSON, else a string."),
+                    .value("scope", valueName: "SCOPE", default: "daemon", allowedValues: ["daemon", "connection"],
+                           help: "Who owns the instance."),
+                ]),
+            CommandSpec(
+                name: "list", summary: "List the live instances.",
+                examples: [CommandExample("vmctl list", "Instance, type, scope, subscribers and parent, one per line.")]),
+            CommandSpec(
+                name: "destroy", summary: "Destroy an instance (its watchers see it close).",
+                examples: [CommandExample("vmctl destroy c1", "Destroy c1 and its children.")],
+                arguments: [instanceArgument]),
+            CommandSpec(
+                name: "send", summary: "Push a value into an input.",
+                discussion: "Returns once the daemon has processed the value. Without VALUE the input's default applies.",
+                examples: [
+                    CommandExample("vmctl send c1 increment", "Increment by the default step."),
+                    CommandExample("vmctl send login email ann@example.com", "Type an email (a string)."),
+                    CommandExample("vmctl send c1 set -- -3", "Negative numbers need no '--', but it does no harm."),
+                ],
+                arguments: [
+                    instanceArgument,
+                    ArgumentSpec("INPUT", help: "The input's name, as listed by 'vmctl types TYPE'."),
+                    ArgumentSpec("VALUE", arity: .optional, help: valueHelp),
+                ]),
+            CommandSpec(
+                name: "exec", summary: "Run an action and print its value.",
+                discussion: "Waits for the action to finish (Ctrl-C cancels it in the daemon too).",
+                examples: [
+                    CommandExample("vmctl exec c1 reset", "Reset the counter; prints 0."),
+                    CommandExample("vmctl exec login submit --timeout-ms 5000", "Sign in, giving up after 5 s."),
+                ],
+                arguments: [
+                    instanceArgument,
+                    ArgumentSpec("ACTION", help: "The action's name, as listed by 'vmctl types TYPE'."),
+                    ArgumentSpec("VALUE", arity: .optional, help: valueHelp),
+                ],
+                options: [
+                    .value("timeout-ms", valueName: "N", help: "Cancel the action unless it finishes within N milliseconds."),
+                ]),
+            CommandSpec(
+                name: "get", summary: "Print the current value of a state output.",
+                discussion: "Strings print without quotes (use --json for the JSON form).",
+                examples: [CommandExample("vmctl get c1 count", "Print the count.")],
+                arguments: [
+                    instanceArgument,
+                    ArgumentSpec("OUTPUT", help: "A state output's name, as listed by 'vmctl types TYPE'."),
+                ]),
+            CommandSpec(
+                name: "watch", summary: "Print an instance's outputs as they change.",
+                discussion: "Prints the current value of every watched state output first (unless --no-replay), then one line per new value, until interrupted, --count values, --timeout, or the instance is destroyed.",
+                examples: [
+                    CommandExample("vmctl watch login", "Every output of login, live."),
+                    CommandExample("vmctl watch c1 count --count 3", "The current count and the next two, then exit."),
+                    CommandExample("vmctl --json watch c1 | jq .value", "One JSON vm.output per line."),
+                ],
+                arguments: [
+                    instanceArgument,
+                    ArgumentSpec("OUTPUT", arity: .variadic, help: "Outputs to watch; every output when none."),
+                ],
+                options: [
+                    .value("count", short: "n", valueName: "N", help: "Exit after N values."),
+                    .value("timeout", short: "t", valueName: "SECONDS", help: "Exit after SECONDS (decimals allowed)."),
+                    .flag("no-replay", help: "Skip the current values; print only new ones."),
+                ]),
+            CommandSpec(
+                name: "call", summary: "Call any method with raw JSON params and print the result.",
+                discussion: "JSON-PARAMS is a JSON object; '-' reads it from standard input. Without --json the result is pretty-printed.",
+                examples: [
+                    CommandExample("vmctl call vm.get '{\"instance\":\"c1\",\"output\":\"count\"}'", "Same as 'vmctl get c1 count', raw."),
+                    CommandExample("echo '{}' | vmctl call daemon.info -", "Params from standard input."),
+                    CommandExample("vmctl call rpc.discover", "The OpenRPC document."),
+                ],
+                arguments: [
+                    ArgumentSpec("METHOD", help: "The method, as listed by 'vmctl call rpc.discover'."),
+                    ArgumentSpec("JSON-PARAMS", arity: .optional, help: "The params object, or '-' for standard input."),
+                ]),
+            CommandSpec(
+                name: "monitor", summary: "Print every message the daemon receives and sends, live.",
+                discussion: "For debugging, like 'busctl monitor'. Only the daemon's own user may monitor.",
+                examples: [CommandExample("vmctl monitor", "Watch all traffic until Ctrl-C.")],
+                options: [
+                    .value("count", short: "n", valueName: "N", help: "Exit after N messages."),
+                    .value("timeout", short: "t", valueName: "SECONDS", help: "Exit after SECONDS (decimals allowed)."),
+                ]),
+            CommandSpec(
+                name: "daemon", summary: "Start, stop or query vmd without a service manager.",
+                subcommands: [
+                    CommandSpec(
+                        name: "start", summary: "Start vmd in the background and wait until it answers.",
+                        discussion: "Runs the vmd next to vmctl's executable, else the one on PATH, detached, with its log in $XDG_STATE_HOME/vmd/vmd.log (else ~/.local/state/vmd/vmd.log). Does nothing when vmd already answers.",
+                        examples: [CommandExample("vmctl daemon start", "Start vmd; prints its pid, socket and log.")],
+                        options: [
+                            .value("vmd", valueName: "PATH", help: "The vmd executable to run."),
+                            .value("wait", valueName: "SECONDS", default: "10", help: "How long to wait for vmd to answer."),
+                        ]),
+                    CommandSpec(
+                        name: "stop", summary: "Ask vmd to shut down and wait until its socket is gone.",
+                        examples: [CommandExample("vmctl daemon stop", "Stop vmd; its instances are gone.")],
+                        options: [
+                            .value("wait", valueName: "SECONDS", default: "10", help: "How long to wait for vmd to go."),
+                        ]),
+                    CommandSpec(
+                        name: "status", summary: "Say whether vmd is running (exit 0) or not (exit 3).",
+                        examples: [CommandExample("vmctl daemon status", "Pid, version, uptime and socket.")]),
+                ]),
+            CommandSpec(
+                name: "completion", summary: "Print a shell completion script.",
+                examples: [
+                    CommandExample("source <(vmctl completion bash)", "Complete vmctl in this bash."),
+                    CommandExample("vmctl completion fish > ~/.config/fish/completions/vmctl.fish", "Install for fish."),
+                ],
+                arguments: [ArgumentSpec("SHELL", allowedValues: ["bash", "zsh", "fish"], help: "The shell.")]),
+        ],
+        sections: [
+            HelpSection("Exit codes", rows: [
+                .init("0", "Success."),
+                .init("1", "The daemon answered with an error (the message and its name are on standard error)."),
+                .init("2", "Usage error: unknown option, missing argument, invalid JSON."),
+                .init("3", "Cannot reach the daemon; start it with 'vmctl daemon start' or 'vmd &'."),
+            ]),
+            HelpSection("Environment", rows: [
+                .init("VMD_SOCKET", "The daemon's socket, when --socket is not given."),
+                .init("XDG_RUNTIME_DIR", "The socket is $XDG_RUNTIME_DIR/vmd.sock when neither is given."),
+                .init("XDG_STATE_HOME", "'daemon start' writes vmd's log to $XDG_STATE_HOME/vmd/vmd.log."),
+                .init("NO_COLOR", "When set and not empty, never colour the output."),
+            ]),
+        ])
+}

@@ -1,0 +1,51 @@
+import JSONCore
+
+/// Reading VALUE words and writing values for people.
+enum ValueText {
+    /// A VALUE word: JSON when it parses as JSON, else the word as a string.
+    static func parse(_ word: String) -> JSONValue {
+        (try? JSONValue(parsing: word)) ?? .string(word)
+    }
+
+    /// `KEY=VALUE` into a key and a parsed value; `nil` when there is no `=` or no key.
+    static func keyValue(_ word: String) -> (key: String, value: JSONValue)? {
+        guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { return nil }
+        return (String(word[..<equals]), parse(String(word[word.index(after: equals)...])))
+    }
+
+    /// A value as a script wants it from `get`/`exec`: strings raw, anything else as JSON.
+    static func plain(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.encodedString()
+    }
+
+    /// A short reading of a JSON Schema: `integer`, `string (default "x")`, `boolean`,
+    /// `integer ≥ 0, default 500`, `no value`, `one of "a", "b"`.
+    static func schemaSummary(_ schema: JSONValue) -> String {
+        guard case .object(let object) = schema else { return schema == .bool(true) ? "any" : "none" }
+        var parts: [String] = []
+        if let values = object["enum"]?.arrayValue {
+            parts.append("one of " + values.map { $0.encodedString() }.joined(separator: ", "))
+        } else if let constant = object["const"] {
+            parts.append("always \(constant.encodedString())")
+        } else if let type = object["type"] {
+            if type == "null" { return "no value" }
+            var name = type.stringValue ?? (type.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " or ")
+            if name == "array", let items = object["items"] { name = "array of " + schemaSummary(items) }
+            parts.append(name)
+        } else if object["oneOf"] != nil || object["anyOf"] != nil {
+            parts.append("one of several shapes")
+        } else {
+            parts.append("any")
+        }
+        switch (object["minimum"], object["maximum"]) {
+        case let (minimum?, maximum?): parts[0] += " from \(minimum.encodedString()) to \(maximum.encodedString())"
+        case let (minimum?, nil): parts[0] += " ≥ \(minimum.encodedString())"
+        case let (nil, maximum?): parts[0] += " ≤ \(maximum.encodedString())"
+        case (nil, nil): break
+        }
+        if let minLength = object["minLength"]?.intValue { parts.append("at least \(minLength) characters") }
+        if let defaultValue = object["default"] { parts.append("default \(defaultValue.encodedString())") }
+        return parts.joined(separator: ", ")
+    }
+}

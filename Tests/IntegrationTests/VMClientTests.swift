@@ -1,0 +1,200 @@
+import JSONCore
+import Posix
+import Testing
+import VMClient
+import VMTestSupport
+
+/// VMClient against the real vmd: typed helpers, subscriptions, typed errors, vm.error
+/// events, monitors, cancellation, and reconnecting after a daemon restart.
+@Suite("VMClient against vmd")
+struct VMClientTests {
+    @Test("typed helpers cover the contract: info, types, create, send, get, execute, list, destroy")
+    func typedHelpers() async throws {
+        let directory = try TemporarySocketDirectory()
+        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+        defer { daemon.stop(); directory.remove(["config"]) }
+        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
+        defer { client.close() }
+
+        let info = try await client.info()
+        #expect(info.protocolLevel == 1)
+        #expect(info.socket == directory.socketPath)
+        #expect(info.bootID == client.connectInfo?.bootID)
+        #expect(info.limits.contains { $0.name == "maxFrameBytes" })
+
+        let counter = try #require(try await client.types("Counter").first)
+        #expect(counter.name == "Counter")
+        #expect(counter.outputs.first { $0.name == "count" }?.isState == true)
+        #expect(counter.actions.map(\.name) == ["reset"])
+        let all = try await client.types()
+        #expect(all.contains { $0.name == "Login" })
+
+        let created = try await client.create(type: "Counter", id: "c1", args: ["start": 5])
+        #expect(created.instance == "c1")
+        #expect(created.scope == "daemon")
+        try await client.send(instance: "c1", input: "increment", value: 2)
+        #expect(try await client.get(instance: "c1", output: "count") == 7)
+        #expect(try await client.execute(instance: "c1", action: "reset") == 0)
+        let listed = try await client.list()
+        #expect(listed.map(\.instance) == ["c1"])
+        #expect(listed.first?.type == "Counter")
+        try await client.destroy("c1")
+        #expect(try await client.list().isEmpty)
+        let document = try await client.discover()
+        #expect(document["openrpc"] != nil)
+    }
+
+    @Test("a subscription yields replay then live values, and ends with vm.closed on destroy")
+    func subscriptionEndsOnDestroy() async throws {
+        let directory = try TemporarySocketDirectory()
+        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+        defer { daemon.stop(); directory.remove(["config"]) }
+        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
+        defer { client.close() }
+        let created = try await client.create(type: "Counter", args: ["start": 1], subscribe: VMSubscribeOptions())
+        let subscription = try #require(created.subscription)
+        try await client.send(instance: created.instance, input: "increment")
+        try await client.send(instance: created.instance, input: "set", value: 9)
+        try await client.destroy(created.instance)
+        var events: [VMSubscriptionEvent] = []
+        for try await event in subscription { events.append(event) }
+        let outputs = events.compactMap { event -> VMOutputEvent? in
+            if case .output(let output) = event { return output }
+            return nil
+        }
+        #expect(outputs.map(\.value) == [1, 2, 9])
+        #expect(outputs.map(\.seq) == [1, 2, 3])
+        #expect(outputs.map(\.isReplay) == [true, false, false])
+        #expect(events.last == .closed(reason: "destroyed"))
+
+        let other = try await client.create(type: "Counter", id: "c2")
+        _ = other
+        let watched = try await client.subscribe(instance: "c2", options: VMSubscribeOptions(outputs: ["count"]))
+        try await client.unsubscribe(watched)
+        var afterUnsubscribe: [VMSubscriptionEvent] = []
+        for try await event in watched { afterUnsubscribe.append(event) }
+        #expect(afterUnsubscribe.allSatisfy { if case .output(let value) = $0 { value.isReplay } else { false } })
+    }
+
+    @Test("errors are typed: code, message and data survive")
+    func errorsAreTyped() async throws {
+        let directory = try TemporarySocketDirectory()
+        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+        defer { daemon.stop(); directory.remove(["config"]) }
+        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
+        defer { client.close() }
+        _ = try await client.create(type: "Counter", id: "c1")
+        do {
+            try await client.send(instance: "c1", input: "set", value: "ten")
+            Issue.record("an invalid value was accepted")
+        } catch let error as VMClientError {
+            let remote = try #require(error.remote)
+            #expect(remote.code == -31006)
+            #expect(remote.name == "invalidValue")
+            #expect(remote.data?["expected"] != nil)
+        }
+        do {
+            _ = try await client.get(instance: "nobody", output: "count")
+            Issue.record("an unknown instance answered")
+        } catch let error as VMClientError {
+            #expect(error.remote?.code == -31002)
+            #expect(error.remote?.data?["instance"] == "nobody")
+        }
+    }
+
+    @Test("a failed fire-and-forget send arrives as a vm.error event")
+    func fireAndForgetFailureIsAnEvent() async throws {
+        let directory = try TemporarySocketDirectory()
+        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+        defer { daemon.stop(); directory.remove(["config"]) }
+        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
+        defer { client.close() }
+        _ = try await client.create(type: "Counter", id: "c1")
+        try client.sendAndForget(instance: "c1", input: "set", value: "ten")
+        for await event in client.events {
+            if case .notification(let method, let params) = event {
+                #expect(method == "vm.error")
+                #expect(params["error"]?["data"]?["name"] == "invalidValue")
+                break
+            }
+        }
+    }
+
+    @Test("a monitor sees another connection's messages")
+    func monitorSeesTraffic() async throws {
+        let directory = try TemporarySocketDirectory()
+        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+        defer { daemon.stop(); directory.remove(["config"]) }
+        let watcher = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
+        defer { watcher.close() }
+        let worker = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
+        defer { worker.close() }
+        let monitor = try await watcher.monitor()
+        _ = try await worker.list()
+        var seen: [VMMonitorMessage] = []
+        for try await message in monitor {
+            seen.append(message)
+            if message.message["method"] == "vm.list" { break }
+        }
+        #expect(seen.last?.direction == "in")
+        try await watcher.unmonitor(monitor)
+    }
+
+    @Test("cancelling the task of a slow execute cancels it in the daemon")
+    func cancellingExecute() async throws {
+        let directory = try TemporarySocketDirectory()
+        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+        defer { daemon.stop(); directory.remove(["config"]) }
+        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
+        defer { client.close() }
+        let login = try await client.create(type: "Login", id: "login", args: ["latencyMs": 10_000],
+                                            subscribe: VMSubscribeOptions(outputs: ["isLoading"]))
+        try await client.send(instance: "login", input: "email", value: "demo@example.com")
+        try await client.send(instance: "login", input: "password", value: "secret")
+        let running = Task { try await client.execute(instance: "login", action: "submit") }
+        // Wait until the action runs (isLoading true), then cancel the task.
+        for try await event in try #require(login.subscription) {
+            if case .output(let output) = event, output.value == true { break }
+        }
+        running.cancel()
+        do {
+            _ = try await running.value
+            Issue.record("a cancelled execute succeeded")
+        } catch let error as VMClientError {
+            #expect(error.remote?.code == -32800)
+        }
+    }
+
+    @Test("after the daemon restarts, a reconnecting client reports the new boot and works again")
+    func reconnectsAfterRestart() async throws {
+        let directory = try TemporarySocketDirectory()
+        let first = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+        defer { directory.remove(["config"]) }
+        let policy = VMReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
+        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath), options: .init(reconnect: policy))
+        defer { client.close() }
+        let firstBoot = try #require(client.connectInfo?.bootID)
+        let created = try await client.create(type: "Counter", subscribe: VMSubscribeOptions())
+        first.stop()
+        // The subscription ends (vm.closed "shutdown", or the lost connection); nothing is re-created.
+        var lastEvent: VMSubscriptionEvent? = nil
+        do {
+            for try await event in try #require(created.subscription) { lastEvent = event }
+        } catch {
+            lastEvent = nil
+        }
+        if let lastEvent { #expect(lastEvent == .closed(reason: "shutdown")) }
+        let second = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+        defer { second.stop() }
+        var newBoot: String? = nil
+        for await event in client.events {
+            if case .reconnected(let bootID) = event {
+                newBoot = bootID
+                break
+            }
+        }
+        #expect(newBoot != nil)
+        #expect(newBoot != firstBoot)
+        #expect(try await client.list().isEmpty, "nothing is re-created")
+    }
+}
