@@ -9,19 +9,19 @@ import Testing
 @Suite("Client and protocol suites against the built daemon", .serialized)
 struct ClientSuitesTests {
     @Test("the Python client, shell recipes and Protocol conformance pass under pytest")
-    func pythonSuitesPass() throws {
-        try requireTool("python3", probe: ["-c", "import pytest, jsonschema"],
+    func pythonSuitesPass() async throws {
+        try await requireTool("python3", probe: ["-c", "import pytest, jsonschema"],
                         hint: "install them with: python3 -m pip install pytest jsonschema")
-        let run = try runSuite(["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        let run = try await runSuite(["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                 "clients/python", "clients/shell", "Protocol/tests"])
         #expect(run.status == 0, "pytest failed:\n\(run.output)")
         #expect(run.output.contains(" passed"), "pytest ran no test:\n\(run.output)")
     }
 
     @Test("the Node client passes under node --test")
-    func nodeSuitePasses() throws {
-        try requireTool("node", probe: ["--version"], hint: "install Node.js 18 or later")
-        let run = try runSuite(["node", "--test", "clients/node/test/"])
+    func nodeSuitePasses() async throws {
+        try await requireTool("node", probe: ["--version"], hint: "install Node.js 18 or later")
+        let run = try await runSuite(["node", "--test", "clients/node/test/"])
         #expect(run.status == 0, "node --test failed:\n\(run.output)")
         #expect(run.output.contains("# pass"), "node ran no test:\n\(run.output)")
         #expect(run.output.contains("# fail 0"), "node reported failures:\n\(run.output)")
@@ -50,26 +50,39 @@ private func productsDirectory() -> URL {
     return packageRoot.appendingPathComponent(".build/debug")
 }
 
-private func requireTool(_ tool: String, probe: [String], hint: String) throws {
-    let run = try runProcess([tool] + probe, environment: ProcessInfo.processInfo.environment)
+private func requireTool(_ tool: String, probe: [String], hint: String) async throws {
+    let run = try await runProcess([tool] + probe, environment: ProcessInfo.processInfo.environment)
     try #require(run.status == 0, "\(tool) \(probe.joined(separator: " ")) failed; \(hint)\n\(run.output)")
 }
 
-private func runSuite(_ arguments: [String]) throws -> SuiteRun {
+private func runSuite(_ arguments: [String]) async throws -> SuiteRun {
     var environment = ProcessInfo.processInfo.environment
     let products = productsDirectory()
     environment["VMD_BIN"] = products.appendingPathComponent("vmd").path
     environment["VMCTL_BIN"] = products.appendingPathComponent("vmctl").path
     environment["PYTHONDONTWRITEBYTECODE"] = "1"
     environment.removeValue(forKey: "VMD_SOCKET")
-    return try runProcess(arguments, environment: environment)
+    return try await runProcess(arguments, environment: environment)
 }
 
-/// Runs `arguments` in the package root with Posix's `ChildProcess`, not Foundation's
-/// `Process`: the test runner's threads block most signals, `Process` children inherit that
-/// mask, and then `kill`/`wait` on the shell recipes' socat coprocesses hang.
-/// `ChildProcess` starts children with an empty mask and default dispositions.
-private func runProcess(_ arguments: [String], environment: [String: String]) throws -> SuiteRun {
+/// Runs `arguments` in the package root and waits for it on a thread of its own.
+///
+/// The wait blocks for as long as a whole suite runs; on Swift's cooperative pool (one thread
+/// per core, two here) that would starve every other test's async work, so it runs on a
+/// dedicated `Thread` and the test awaits it.
+private func runProcess(_ arguments: [String], environment: [String: String]) async throws -> SuiteRun {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try runProcessBlocking(arguments, environment: environment) })
+        }
+    }
+}
+
+/// Spawns with Posix's `ChildProcess`, not Foundation's `Process`: the test runner's threads
+/// block most signals, `Process` children inherit that mask, and then `kill`/`wait` on the
+/// shell recipes' socat coprocesses hang. `ChildProcess` starts children with an empty mask
+/// and default dispositions.
+private func runProcessBlocking(_ arguments: [String], environment: [String: String]) throws -> SuiteRun {
     let outputPath = FileManager.default.temporaryDirectory
         .appendingPathComponent("vmd-suite-\(UUID().uuidString).log").path
     defer { try? FileManager.default.removeItem(atPath: outputPath) }
