@@ -147,10 +147,8 @@ struct CatalogOverSocketTests {
         #expect(reply.errorCodeAndName == (-31008, "actionFailed"))
         #expect(reply["error"]?["data"]?["error"]?["message"] == "Wrong email or password.")
         #expect(reply["error"]?["message"]?.stringValue?.contains("Wrong email or password.") == true)
-        // On failure the Action ends `executing` before it emits the error (ReactiveCore's
-        // Action: "enabled again before the execution fails"), so isLoading false comes before
-        // loginFailure, the reverse of the success order.
-        #expect(session.drain(sub) == ["isLoading=true #4", "isLoading=false #5", #"loginFailure="Wrong email or password." #6"#])
+        // Same order as on success: the outcome (loginFailure), then isLoading false.
+        #expect(session.drain(sub) == ["isLoading=true #4", #"loginFailure="Wrong email or password." #5"#, "isLoading=false #6"])
         // The form is still valid: submitting again is allowed (and fails the same way).
         #expect(try session.call("vm.execute", CatalogSession.execute(login, "submit")).errorCodeAndName == (-31008, "actionFailed"))
     }
@@ -239,8 +237,8 @@ struct CatalogOverSocketTests {
         #expect(failed.errorCodeAndName == (-31008, "actionFailed"))
         let message = try #require(failed["error"]?["data"]?["error"]?["message"]?.stringValue)
         #expect(message.contains("did not answer"))
-        // As with Login: on failure isLoading ends before the failure event.
-        #expect(session.drain(sub) == ["isLoading=true #5", "isLoading=false #6", "failure=\(JSONValue.string(message).serialized) #7"])
+        // As with Login and as on success: the failure event, then isLoading ends.
+        #expect(session.drain(sub) == ["isLoading=true #5", "failure=\(JSONValue.string(message).serialized) #6", "isLoading=false #7"])
         #expect(try session.get(follow, "isLoading") == false)
         #expect(try session.get(follow, "isFollowing") == true, "a failed call leaves the state as it was")
 

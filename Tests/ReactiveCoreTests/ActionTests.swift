@@ -102,6 +102,64 @@ struct ActionTests {
         #expect(action.isEnabled)
     }
 
+    @Test("a failure reaches errors while still executing, then executing ends, then the execution fails")
+    func failureOrder() {
+        let work = scheduler.createColdObservable([.next(10, 1), .error(20, TestError(code: 5))])
+        let action = Action<Int, Int> { _ in work.asObservable() }
+        let executing = scheduler.createObserver(Bool.self)
+        let errors = scheduler.createObserver(ActionError.self)
+        let result = scheduler.createObserver(Int.self)
+        let log = Log()
+        _ = action.executing.subscribe(executing)
+        _ = action.errors.subscribe(errors)
+        _ = action.executing.subscribe(onNext: { log.append("executing \($0)") })
+        _ = action.errors.subscribe(onNext: { _ in log.append("errors (executing \(action.isExecuting))") })
+        scheduler.scheduleAt(100) {
+            _ = action.execute(1).subscribe(
+                onNext: { log.append("next \($0)") },
+                onError: { _ in log.append("failed (enabled \(action.isEnabled))") })
+            _ = action.execute(1).subscribe(result)
+        }
+        scheduler.start()
+        let failure = ActionError.underlyingError(TestError(code: 5))
+        #expect(executing.events == [.next(0, false), .next(100, true), .next(120, false)])
+        #expect(errors.events == [.next(100, .notEnabled), .next(120, failure)])
+        #expect(log.entries == [
+            "executing false", "executing true", "errors (executing true)", "next 1",
+            "errors (executing true)", "executing false", "failed (enabled true)",
+        ])
+        #expect(result.events == [.error(100, ActionError.notEnabled)])
+    }
+
+    @Test("the action is enabled again before the execution's failure is delivered")
+    func reExecuteOnFailure() {
+        var failures = 0
+        let action = Action<Int, Int> { _ in
+            failures += 1
+            return .error(TestError(code: failures))
+        }
+        let second = scheduler.createObserver(Int.self)
+        _ = action.execute(1).subscribe(onError: { _ in _ = action.execute(2).subscribe(second) })
+        #expect(failures == 2)
+        #expect(second.events == [.error(0, ActionError.underlyingError(TestError(code: 2)))])
+    }
+
+    @Test("observables read after an execution started begin from the action's current state")
+    func lateObserversSeeCurrentState() {
+        let work = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+        let action = Action<Int, Int> { _ in work.asObservable() }
+        let executing = scheduler.createObserver(Bool.self)
+        let enabled = scheduler.createObserver(Bool.self)
+        scheduler.scheduleAt(100) { action.execute(1) }
+        scheduler.scheduleAt(105) {
+            _ = action.executing.subscribe(executing)
+            _ = action.enabled.subscribe(enabled)
+        }
+        scheduler.start()
+        #expect(executing.events == [.next(105, true), .next(120, false)])
+        #expect(enabled.events == [.next(105, false), .next(120, true)])
+    }
+
     @Test("disposing the execution cancels the work and re-enables the action at once")
     func disposingCancelsAndReEnables() {
         let work = scheduler.createColdObservable([.next(10, 1), .next(100, 2), .completed(200)])

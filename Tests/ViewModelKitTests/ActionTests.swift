@@ -63,8 +63,8 @@ struct ActionTests {
         let expected = ViewModelError.actionFailed(
             instance: "login-1", action: "submit", message: "Wrong email or password.", data: ["reason": "badCredentials"])
         #expect(result.map { if case .failure(let error) = $0 { error == expected } else { false } } == true)
-        // Action's rule: the action is idle again before its error is reported.
-        #expect(transcript.lines == ["isLoading true", "isLoading false", #"loginFailure "Wrong email or password.""#])
+        // Action's rule, as on success: the outcome first, then the action is idle again.
+        #expect(transcript.lines == ["isLoading true", #"loginFailure "Wrong email or password.""#, "isLoading false"])
     }
 
     @Test("a second submit while the first runs is not enabled; the first goes on")

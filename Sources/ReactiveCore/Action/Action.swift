@@ -19,9 +19,14 @@
 ///   again at once. An execution nobody subscribes to (started through ``inputs``, or whose
 ///   result is ignored) runs to its end.
 /// - **Order of notifications:** ``executing`` becomes `true`, ``executionObservables`` emits,
-///   the elements follow; at the end ``executing`` becomes `false` (the action is enabled again)
-///   *before* the execution's observable completes or fails, so a subscriber reacting to the
-///   end may execute again.
+///   the elements follow (each reaches ``elements``); a failure reaches ``errors`` as
+///   ``ActionError/underlyingError(_:)``. Only then ``executing`` becomes `false` (the action is
+///   enabled again), so success and failure read the same way: the outcome, then the end of
+///   the execution. The execution's observable completes or fails last, so a subscriber
+///   reacting to its end may execute again.
+/// - **Subjects are created on demand.** ``errors``, ``executing``, ``enabled`` and
+///   ``executionObservables`` cost nothing until read: a behavior subject created late starts
+///   from the action's current state, and an event no one could observe is not sent.
 ///
 /// Single-threaded like the rest of the graph (see ``Observable``); async work hops back
 /// through a ``SerialScheduler``.
@@ -31,10 +36,13 @@ public final class Action<Input, Element> {
 
     private let workFactory: WorkFactory
     private let elementsSubject = PublishSubject<Element>()
-    private let errorsSubject = PublishSubject<ActionError>()
-    private let executionsSubject = PublishSubject<Observable<Element>>()
-    private let executingSubject = BehaviorSubject(value: false)
-    private let enabledSubject = BehaviorSubject(value: false)
+    // Created by the first read of their public observable (most view models never read
+    // most of them; each subject is a few hundred bytes per instance). Until then nobody can
+    // observe them, so events for them are dropped.
+    private var errorsSubject: PublishSubject<ActionError>?
+    private var executionsSubject: PublishSubject<Observable<Element>>?
+    private var executingSubject: BehaviorSubject<Bool>?
+    private var enabledSubject: BehaviorSubject<Bool>?
     private var enabledIfSubscription: (any Disposable)?
     private var current: Execution<Element>?
     private var enabledIfValue = false
@@ -44,22 +52,50 @@ public final class Action<Input, Element> {
 
     /// Executes the action for each element received; the executions run to their end.
     /// Terminal events are ignored.
-    public private(set) var inputs: AnyObserver<Input> = AnyObserver { _ in }
+    ///
+    /// Made on each read rather than stored: few actions are driven through it.
+    public var inputs: AnyObserver<Input> {
+        AnyObserver { [weak self] event in
+            if case .next(let input) = event { _ = self?.execute(input) }
+        }
+    }
 
     /// The elements of every execution.
     public var elements: Observable<Element> { elementsSubject.asObservable() }
 
     /// Not-enabled refusals and the work's errors.
-    public var errors: Observable<ActionError> { errorsSubject.asObservable() }
+    public var errors: Observable<ActionError> {
+        if let errorsSubject { return errorsSubject.asObservable() }
+        let subject = PublishSubject<ActionError>()
+        errorsSubject = subject
+        return subject.asObservable()
+    }
 
     /// Whether an execution is running; replays the current value, then changes only.
-    public var executing: Observable<Bool> { executingSubject.asObservable() }
+    public var executing: Observable<Bool> {
+        if let executingSubject { return executingSubject.asObservable() }
+        let subject = BehaviorSubject(value: isExecuting)
+        executingSubject = subject
+        return subject.asObservable()
+    }
 
     /// Whether `execute` would run the work; replays the current value, then changes only.
-    public var enabled: Observable<Bool> { enabledSubject.asObservable() }
+    public var enabled: Observable<Bool> {
+        if let enabledSubject { return enabledSubject.asObservable() }
+        // `lastEnabledSent`, not `isEnabled`: the value the action last announced, so the
+        // change to `isEnabled` an ongoing `updateEnabled()` is about to send is not lost.
+        let subject = BehaviorSubject(value: lastEnabledSent)
+        enabledSubject = subject
+        return subject.asObservable()
+    }
 
     /// Each execution's observable, as it starts (each replays its execution).
-    public var executionObservables: Observable<Observable<Element>> { executionsSubject.asObservable() }
+    public var executionObservables: Observable<Observable<Element>> {
+        if let executionsSubject { return executionsSubject.asObservable() }
+        let subject = PublishSubject<Observable<Element>>()
+        executionsSubject = subject
+        return subject.asObservable()
+    }
 
     /// Whether an execution is running now.
     public var isExecuting: Bool { current != nil }
@@ -71,14 +107,14 @@ public final class Action<Input, Element> {
     /// latest value is `true`.
     public init(enabledIf: Observable<Bool> = .just(true), workFactory: @escaping WorkFactory) {
         self.workFactory = workFactory
-        inputs = AnyObserver { [weak self] event in
-            if case .next(let input) = event { _ = self?.execute(input) }
-        }
-        enabledIfSubscription = enabledIf.subscribe(onNext: { [weak self] isEnabled in
+        let subscription = enabledIf.subscribe(onNext: { [weak self] isEnabled in
             guard let self else { return }
             enabledIfValue = isEnabled
             updateEnabled()
         })
+        // A source that already ended (the default `.just(true)`) needs no keeping.
+        if let cancelable = subscription as? any Cancelable, cancelable.isDisposed { return }
+        enabledIfSubscription = subscription
     }
 
     deinit {
@@ -92,12 +128,12 @@ public final class Action<Input, Element> {
     @discardableResult
     public func execute(_ input: Input) -> Observable<Element> {
         guard isEnabled else {
-            errorsSubject.on(.next(.notEnabled))
+            errorsSubject?.on(.next(.notEnabled))
             return .error(ActionError.notEnabled)
         }
         let execution = Execution<Element>()
         current = execution
-        executingSubject.on(.next(true))
+        executingSubject?.on(.next(true))
         updateEnabled()
         let observable = Observable<Element> { [weak self, execution] observer in
             execution.subscriberCount += 1
@@ -110,7 +146,7 @@ public final class Action<Input, Element> {
                 }
             }
         }
-        executionsSubject.on(.next(observable))
+        executionsSubject?.on(.next(observable))
         let work = workFactory(input)
         execution.workSubscription.setDisposable(work.subscribe(erased: AnyObserver { [weak self, execution] event in
             guard let self, !execution.isFinished else { return }
@@ -119,9 +155,14 @@ public final class Action<Input, Element> {
                 execution.replay.on(.next(element))
                 elementsSubject.on(.next(element))
             case .error(let error):
+                // Finished first, so a later event and a re-entrant dispose (from an `errors`
+                // observer) are ignored; but still executing while `errors` is told, like
+                // `elements` is told of an element before the end.
+                execution.isFinished = true
+                let failure = ActionError.underlyingError(error)
+                errorsSubject?.on(.next(failure))
                 finish(execution)
-                errorsSubject.on(.next(.underlyingError(error)))
-                execution.replay.on(.error(ActionError.underlyingError(error)))
+                execution.replay.on(.error(failure))
             case .completed:
                 finish(execution)
                 execution.replay.on(.completed)
@@ -140,7 +181,7 @@ public final class Action<Input, Element> {
         execution.isFinished = true
         guard current === execution else { return }
         current = nil
-        executingSubject.on(.next(false))
+        executingSubject?.on(.next(false))
         updateEnabled()
     }
 
@@ -148,7 +189,7 @@ public final class Action<Input, Element> {
         let isEnabled = self.isEnabled
         if lastEnabledSent != isEnabled {
             lastEnabledSent = isEnabled
-            enabledSubject.on(.next(isEnabled))
+            enabledSubject?.on(.next(isEnabled))
         }
     }
 }
