@@ -54,10 +54,14 @@ struct ParseStack<Element>: ~Copyable {
     mutating func popArray(from start: Int) -> [Element] {
         let moved = count - start
         guard moved > 0, let base else { return [] }
-        let result = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-            buffer.baseAddress?.moveInitialize(from: base + start, count: moved)
-            initialized = moved
-        }
+        // Not `Array(unsafeUninitializedCapacity:)`: it allocates through a stdlib entry point
+        // that is not inlinable, so it looks up `_ContiguousArrayStorage<Element>`'s metadata
+        // at run time on every call (~520 instructions, twice per request in callgrind).
+        // `reserveCapacity` + `append` are inlined and specialized here, so the metadata comes
+        // from a cached accessor; appending a moved element costs no retain or release.
+        var result: [Element] = []
+        result.reserveCapacity(moved)
+        for offset in start..<count { result.append((base + offset).move()) }
         count = start
         return result
     }
