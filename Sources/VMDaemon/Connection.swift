@@ -14,7 +14,8 @@ final class Connection: ConnectionSink {
         /// Reading requests and writing replies.
         case open
         /// The peer shut down its writing side (read hit end of file): replies can still be
-        /// written; a full hang-up or a write error ends the connection.
+        /// written; the daemon closes it once everything is written and the handler has no
+        /// pending work for it (PROTOCOL.md §3), or when the peer hangs up or a write fails.
         case peerFinishedWriting
         /// We are closing it: nothing more is read, what is queued is written, then it closes
         /// (or the linger timer closes it anyway).
@@ -92,6 +93,11 @@ final class Connection: ConnectionSink {
 
     func close() {
         daemon.close(self, reason: "closed by the server")
+    }
+
+    func workEnded() {
+        // A half-closed connection may now be finished: the flush asks the handler.
+        if phase == .peerFinishedWriting, !isQueuedForFlush { daemon.queueFlush(self) }
     }
 
     // MARK: Writing

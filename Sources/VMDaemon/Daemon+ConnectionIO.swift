@@ -55,11 +55,13 @@ extension Daemon {
         }
         deliverFrames(connection)
         if reachedEnd, connection.phase == .open {
-            // The peer shut down its writing side; it may still be reading our replies
-            // (socat does exactly this), so keep the connection until it hangs up.
+            // The peer shut down its writing side; it may still be reading our replies (socat
+            // does exactly this), so the connection stays until they are written and nothing
+            // else is pending; the flush decides (see `closeIfFinished`).
             connection.phase = .peerFinishedWriting
             log.debug("peer finished writing", ["connection": .string(connection.id.description)])
             updateInterest(connection)
+            if connection.phase == .peerFinishedWriting, !connection.isQueuedForFlush { queueFlush(connection) }
         }
     }
 
@@ -76,7 +78,12 @@ extension Daemon {
                 framingFailed(connection, error)
                 return
             }
-            guard let frame else { return }
+            guard let frame else {
+                // Frames held back while paused are all handled now: a half-closed connection
+                // may be finished (they may have written nothing, e.g. notifications).
+                if connection.phase == .peerFinishedWriting, !connection.isQueuedForFlush { queueFlush(connection) }
+                return
+            }
             frame.withUnsafeBytes { handler.frameReceived($0, on: connection.id) }
         }
     }
@@ -142,6 +149,7 @@ extension Daemon {
                 return
             }
         }
+        var hasHeldFrames = false
         if connection.isOverLimit, connection.pendingBytes < configuration.limits.outboundLowWaterBytes {
             connection.isOverLimit = false
             log.info("slow reader caught up; reading resumes", ["connection": .string(connection.id.description)])
@@ -149,13 +157,27 @@ extension Daemon {
             handler.connectionDrained(connection.id)
             // Frames that arrived while paused are still in the framer.
             loop.enqueue { [weak self] in self?.deliverFrames(connection) }
+            hasHeldFrames = true
             guard connection.phase != .closed else { return }
         }
         if connection.phase == .closing, connection.pendingBytes == 0 {
             terminate(connection, reason: connection.closeReason)
             return
         }
+        if connection.phase == .peerFinishedWriting, !hasHeldFrames, closeIfFinished(connection) { return }
         updateInterest(connection)
+    }
+
+    /// Closes a half-closed connection that has nothing left to do: every byte written, no
+    /// frame held back, and the handler has nothing pending for it (no call awaiting its
+    /// answer, no subscription or monitor). PROTOCOL.md §3, "End of input". Returns whether
+    /// it closed.
+    private func closeIfFinished(_ connection: Connection) -> Bool {
+        guard connection.pendingBytes == 0, !connection.isOverLimit, !connection.isAborting,
+              !handler.hasPendingWork(on: connection.id)
+        else { return false }
+        terminate(connection, reason: "peer finished writing and nothing is pending")
+        return true
     }
 
     /// The handler queued `maxOutboundBytes` or more for `connection`.

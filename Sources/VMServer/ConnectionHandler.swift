@@ -24,6 +24,20 @@ public protocol ConnectionHandler: AnyObject {
     /// The daemon is stopping: tell subscribers (e.g. `vm.closed` with reason `shutdown`) by
     /// enqueuing on their sinks; the transport flushes what it can before closing.
     func shutdown()
+
+    /// Whether the handler still has something to do for `id`: a call not yet answered, or a
+    /// stream (subscription, monitor) that may still write to it.
+    ///
+    /// The transport asks this of a connection whose peer has shut down its writing side once
+    /// everything queued is written: with nothing pending it closes the connection at once
+    /// (PROTOCOL.md §3, "End of input"), otherwise it asks again after the next write or
+    /// ``ConnectionSink/workEnded()``. Read-only; loop thread only. The default, `true`, keeps
+    /// such a connection open until the peer hangs up.
+    func hasPendingWork(on id: ConnectionID) -> Bool
+}
+
+extension ConnectionHandler {
+    public func hasPendingWork(on id: ConnectionID) -> Bool { true }
 }
 
 /// Where a handler writes messages for one connection.
@@ -37,6 +51,15 @@ public protocol ConnectionSink: AnyObject {
 
     /// Closes the connection once what is already enqueued has been written (or could not be).
     func close()
+
+    /// The handler finished something it was doing for this connection, possibly without
+    /// writing anything (a `vm.execute` sent as a notification that succeeded): the transport
+    /// may ask ``ConnectionHandler/hasPendingWork(on:)`` again. The default does nothing.
+    func workEnded()
+}
+
+extension ConnectionSink {
+    public func workEnded() {}
 }
 
 /// Identifies one connection for the lifetime of the daemon process (never reused).

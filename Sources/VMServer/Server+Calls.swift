@@ -82,5 +82,7 @@ extension Server {
         case .failure(let error):
             if call.isNotification { notifyError(call, error) } else { reply(call, outcome) }
         }
+        // A successful notification writes nothing: tell the transport this work is over.
+        call.session.sink.workEnded()
     }
 }

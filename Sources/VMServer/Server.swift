@@ -130,6 +130,14 @@ public final class Server: ConnectionHandler {
         host.destroyAll(reason: .shutdown)
     }
 
+    /// A call of `id` still waits for its answer (a `vm.execute`), or `id` opened a subscription
+    /// or monitor that is still open. Instances it owns do not count: nobody can use them
+    /// through this connection once its peer stops writing.
+    public func hasPendingWork(on id: ConnectionID) -> Bool {
+        guard let session = sessions[id] else { return false }
+        return !session.pendingExecutions.isEmpty || !session.subscriptions.isEmpty || !session.monitors.isEmpty
+    }
+
     // MARK: Introspection (tests, the daemon's log)
 
     /// Open connections.

@@ -143,6 +143,8 @@ struct DaemonProcessTests {
         let reply = try JSONValue(parsing: output.split(separator: "\n").first.map(String.init) ?? "")
         #expect(reply["id"]?.intValue == 1)
         #expect(reply["result"]?["types"]?.arrayValue?.contains { $0["name"]?.stringValue == "Counter" } == true)
+        // vmd closed it (socat did not have to wait out its 0.5 s half-close timeout).
+        #expect(vmd.log.contains("peer finished writing and nothing is pending"))
     }
 
     @Test("connections that come and go, politely or not, leave no descriptor behind")
