@@ -10,15 +10,13 @@ import VMTestSupport
 struct VMClientTests {
     @Test("typed helpers cover the contract: info, types, create, send, get, execute, list, destroy")
     func typedHelpers() async throws {
-        let directory = try TemporarySocketDirectory()
-        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
-        defer { daemon.stop(); directory.remove(["config"]) }
-        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
-        defer { client.close() }
+        let connected = try await ConnectedDaemon.start()
+        defer { connected.stop() }
+        let client = connected.client
 
         let info = try await client.info()
         #expect(info.protocolLevel == 1)
-        #expect(info.socket == directory.socketPath)
+        #expect(info.socket == connected.directory.socketPath)
         #expect(info.bootID == client.connectInfo?.bootID)
         #expect(info.limits.contains { $0.name == "maxFrameBytes" })
 
@@ -46,11 +44,9 @@ struct VMClientTests {
 
     @Test("a subscription yields replay then live values, and ends with vm.closed on destroy")
     func subscriptionEndsOnDestroy() async throws {
-        let directory = try TemporarySocketDirectory()
-        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
-        defer { daemon.stop(); directory.remove(["config"]) }
-        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
-        defer { client.close() }
+        let connected = try await ConnectedDaemon.start()
+        defer { connected.stop() }
+        let client = connected.client
         let created = try await client.create(type: "Counter", args: ["start": 1], subscribe: VMSubscribeOptions())
         let subscription = try #require(created.subscription)
         try await client.send(instance: created.instance, input: "increment")
@@ -78,11 +74,9 @@ struct VMClientTests {
 
     @Test("errors are typed: code, message and data survive")
     func errorsAreTyped() async throws {
-        let directory = try TemporarySocketDirectory()
-        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
-        defer { daemon.stop(); directory.remove(["config"]) }
-        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
-        defer { client.close() }
+        let connected = try await ConnectedDaemon.start()
+        defer { connected.stop() }
+        let client = connected.client
         _ = try await client.create(type: "Counter", id: "c1")
         do {
             try await client.send(instance: "c1", input: "set", value: "ten")
@@ -104,11 +98,9 @@ struct VMClientTests {
 
     @Test("a failed fire-and-forget send arrives as a vm.error event")
     func fireAndForgetFailureIsAnEvent() async throws {
-        let directory = try TemporarySocketDirectory()
-        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
-        defer { daemon.stop(); directory.remove(["config"]) }
-        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
-        defer { client.close() }
+        let connected = try await ConnectedDaemon.start()
+        defer { connected.stop() }
+        let client = connected.client
         _ = try await client.create(type: "Counter", id: "c1")
         try client.sendAndForget(instance: "c1", input: "set", value: "ten")
         for await event in client.events {
@@ -142,11 +134,9 @@ struct VMClientTests {
 
     @Test("cancelling the task of a slow execute cancels it in the daemon")
     func cancellingExecute() async throws {
-        let directory = try TemporarySocketDirectory()
-        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
-        defer { daemon.stop(); directory.remove(["config"]) }
-        let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
-        defer { client.close() }
+        let connected = try await ConnectedDaemon.start()
+        defer { connected.stop() }
+        let client = connected.client
         let login = try await client.create(type: "Login", id: "login", args: ["latencyMs": 10_000],
                                             subscribe: VMSubscribeOptions(outputs: ["isLoading"]))
         try await client.send(instance: "login", input: "email", value: "demo@example.com")
@@ -196,5 +186,31 @@ struct VMClientTests {
         #expect(newBoot != nil)
         #expect(newBoot != firstBoot)
         #expect(try await client.list().isEmpty, "nothing is re-created")
+    }
+}
+
+/// A vmd of the test's own on a temporary socket, and a VMClient connected to it.
+private struct ConnectedDaemon {
+    let directory: TemporarySocketDirectory
+    let daemon: DaemonProcess
+    let client: VMClient
+
+    static func start() async throws -> ConnectedDaemon {
+        let directory = try TemporarySocketDirectory()
+        let daemon = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+        do {
+            let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath))
+            return ConnectedDaemon(directory: directory, daemon: daemon, client: client)
+        } catch {
+            daemon.stop()
+            directory.remove(["config"])
+            throw error
+        }
+    }
+
+    func stop() {
+        client.close()
+        daemon.stop()
+        directory.remove(["config"])
     }
 }
