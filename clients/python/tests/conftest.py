@@ -19,12 +19,8 @@ from vmd_client.testing import DaemonProcess, find_vmd_binary  # noqa: E402
 @pytest.fixture(scope="module")
 def daemon() -> Iterator[DaemonProcess]:
     """A vmd of this module's own, stopped (SIGTERM) and cleaned up at the end."""
-    process = DaemonProcess(find_vmd_binary(REPO_ROOT))
-    process.start()
-    try:
+    with DaemonProcess(find_vmd_binary(REPO_ROOT)) as process:
         yield process
-    finally:
-        process.cleanup()
 
 
 @pytest.fixture(scope="module")

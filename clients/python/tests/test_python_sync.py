@@ -450,12 +450,8 @@ class TestDroppedConnection:
 
 @pytest.fixture()
 def own_daemon() -> Iterator[DaemonProcess]:
-    process = DaemonProcess(find_vmd_binary(REPO_ROOT))
-    process.start()
-    try:
+    with DaemonProcess(find_vmd_binary(REPO_ROOT)) as process:
         yield process
-    finally:
-        process.cleanup()
 
 
 class TestShutdown:

@@ -18,9 +18,5 @@ from vmd_client.testing import DaemonProcess, find_vmd_binary  # noqa: E402
 
 @pytest.fixture(scope="module")
 def daemon() -> Iterator[DaemonProcess]:
-    process = DaemonProcess(find_vmd_binary(REPO_ROOT))
-    process.start()
-    try:
+    with DaemonProcess(find_vmd_binary(REPO_ROOT)) as process:
         yield process
-    finally:
-        process.cleanup()
