@@ -1,0 +1,71 @@
+import JSONCore
+import ReactiveCore
+import ReactiveTesting
+import Testing
+import ViewModelKit
+import ViewModelTesting
+
+@Suite("Async services on virtual time: latency and timeout on the instance's scheduler")
+struct VirtualTimeTests {
+    @Test("a 2 s service with a 1 s timeout fails at exactly 1 s of virtual time, its task cancelled, in no wall-clock seconds")
+    func timeoutCancelsTheService() async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let scheduler = TestScheduler()
+        let service = SleepingService(sleep: .seconds(2))
+        let fetcher = ViewModelHarness(Fetcher.self, args: .init(timeoutMs: 1000), services: service, scheduler: scheduler)
+        let isFetching = fetcher.record(\.isFetching)
+        let failure = fetcher.record(\.failure)
+        let fetch = fetcher.execute(\.fetch)
+        var steps = service.steps.makeAsyncIterator()
+        #expect(await steps.next() == "started")
+
+        scheduler.advance(to: 999)
+        #expect(isFetching.values == [false, true])
+        #expect(fetch.error == nil)
+        scheduler.advance(to: 1000)
+        #expect(isFetching.values == [false, true, false])
+        #expect(fetch.error as? ActionError == .underlyingError(ViewModelTimeoutError(timeout: .seconds(1))))
+        #expect(failure.values == ["The service did not answer within 1000 ms."])
+        #expect(await steps.next() == "cancelled")
+        #expect(clock.now - started < .seconds(1))
+    }
+
+    @Test("a 2 s latency is exact in virtual time: nothing runs before 2000 ms, the answer comes at 2000 ms")
+    func latencyIsVirtual() async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let scheduler = TestScheduler()
+        let service = SleepingService(sleep: .zero)
+        let fetcher = ViewModelHarness(Fetcher.self, args: .init(latencyMs: 2000), services: service, scheduler: scheduler)
+        let isFetching = fetcher.record(\.isFetching)
+        let fetch = fetcher.execute(\.fetch)
+        scheduler.advance(to: 1999)
+        #expect(isFetching.values == [false, true])
+        #expect(scheduler.pendingEnqueuedCount == 0)
+        scheduler.advance(to: 2000)
+        var steps = service.steps.makeAsyncIterator()
+        #expect(await steps.next() == "started")
+        #expect(await scheduler.waitForEnqueued())
+        scheduler.drainEnqueued()
+        #expect(scheduler.clock == 2000)
+        #expect(fetch.values == ["fetched"])
+        #expect(isFetching.values == [false, true, false])
+        #expect(clock.now - started < .seconds(1))
+    }
+
+    @Test("disposing during the latency cancels the timer: the service is never called")
+    func disposingDuringLatency() {
+        let scheduler = TestScheduler()
+        let service = SleepingService(sleep: .zero)
+        let fetcher = ViewModelHarness(Fetcher.self, args: .init(latencyMs: 500, timeoutMs: 1000), services: service, scheduler: scheduler)
+        let fetch = fetcher.execute(\.fetch)
+        scheduler.advance(to: 499)
+        fetcher.dispose()
+        scheduler.advance(to: 5000)
+        #expect(service.calls.withLock { $0 } == 0)
+        #expect(fetch.values.isEmpty)
+        #expect(fetch.error == nil)
+        #expect(scheduler.pendingEnqueuedCount == 0)
+    }
+}
