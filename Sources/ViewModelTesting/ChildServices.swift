@@ -2,7 +2,8 @@ import ViewModelKit
 
 /// The services a ``ViewModelHarness`` gives the children its view model creates with the
 /// typed `context.createChild(_:args:)`, by child type. A child type whose `Services` is
-/// `Void` needs no entry.
+/// `Void` needs no entry; any other child type without an entry is not built:
+/// `createChild` throws `ViewModelError.unknownType` for it.
 ///
 /// ```swift
 /// var children = ChildServices()
