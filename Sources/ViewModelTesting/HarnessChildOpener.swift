@@ -29,11 +29,11 @@ final class HarnessChildOpener: ChildOpening {
         self.services = services
     }
 
-    func openChild(type: String, args: JSONValue) throws(ViewModelError) -> String {
+    func openChild(type: String, args: JSONValue, parent: String) throws(ViewModelError) -> String {
         record(type: type, args: args)
     }
 
-    func openChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments) throws(ViewModelError) -> ChildViewModel<Child> {
+    func openChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments, parent: String) throws(ViewModelError) -> ChildViewModel<Child> {
         guard let childServices = services.services(for: type) else {
             // The test forgot to give this child type its services: say which, as the daemon
             // says about a type it does not serve.

@@ -81,7 +81,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
         bindings.attach(name: name, bag: bag)
     }
 
-    func holdEvents(in held: HeldEvents) {
+    func holdEvents(in held: HeldEvents?) {
         self.held = held
     }
 

@@ -40,7 +40,7 @@ public struct ViewModelContext<VM: ViewModel> {
     /// Creates a child instance of the type registered as `type` with `args` (a new scene)
     /// and returns its id. The child is destroyed with this instance, before it.
     public func createChild(type: String, args: JSONValue = [:]) throws(ViewModelError) -> String {
-        try children.openChild(type: type, args: args)
+        try children.openChild(type: type, args: args, parent: id)
     }
 
     /// Creates a child instance of `type` with typed `args` and returns a typed handle on
@@ -51,7 +51,7 @@ public struct ViewModelContext<VM: ViewModel> {
     /// same host. Observers the caller attaches before returning to the scheduler receive the
     /// events the child emitted during its own `init`.
     public func createChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments) throws(ViewModelError) -> ChildViewModel<Child> {
-        try children.openChild(type, args: args)
+        try children.openChild(type, args: args, parent: id)
     }
 
     /// Creates a child instance of `type` with its default arguments (decoded from `{}`).
@@ -62,7 +62,7 @@ public struct ViewModelContext<VM: ViewModel> {
         } catch {
             throw .invalidValue(.args(type: Child.typeName), path: error.path, expected: error.expected, got: error.got)
         }
-        return try children.openChild(type, args: args)
+        return try children.openChild(type, args: args, parent: id)
     }
 
     /// An observable that runs `work` (an `async` service call) once per subscription and

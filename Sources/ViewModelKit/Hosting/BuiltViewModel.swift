@@ -20,6 +20,10 @@ package struct BuiltViewModel<VM: ViewModel> {
         }
         let viewModel = VM(ports: ports, context: context)
         heldEvents.endInit()
+        if !heldEvents.isHolding {
+            // Nothing was held: the ports let go of it (W4 counts bytes per instance).
+            for port in boxes { port.holdEvents(in: nil) }
+        }
         return BuiltViewModel(viewModel: viewModel, ports: ports, boxes: boxes)
     }
 

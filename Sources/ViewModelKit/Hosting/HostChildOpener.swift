@@ -1,23 +1,21 @@
 import JSONCore
 
-/// Creates the children of one hosted instance as real instances of its host, with that
-/// instance as their parent.
+/// Creates the children of a host's instances as real instances of that host. One per host,
+/// shared by all its instances' contexts; weak, so live instances never keep their host.
 final class HostChildOpener: ChildOpening {
     private weak var host: ViewModelHost?
-    private let parent: String
 
-    init(host: ViewModelHost, parent: String) {
+    init(host: ViewModelHost) {
         self.host = host
-        self.parent = parent
     }
 
-    func openChild(type: String, args: JSONValue) throws(ViewModelError) -> String {
-        try liveHost().create(type: type, args: args, parent: parent).id
+    func openChild(type: String, args: JSONValue, parent: String) throws(ViewModelError) -> String {
+        try liveHost(parent).create(type: type, args: args, parent: parent).id
     }
 
-    func openChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments) throws(ViewModelError) -> ChildViewModel<Child> {
-        let host = try liveHost()
-        let instance = try host.create(type: Child.typeName, args: args.jsonValue, parent: parent)
+    func openChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments, parent: String) throws(ViewModelError) -> ChildViewModel<Child> {
+        let host = try liveHost(parent)
+        let instance = try host.create(type: Child.typeName, id: nil, args: args.jsonValue, parent: parent, keepingPorts: true)
         let childID = instance.id
         guard let ports = instance.runtime?.ports as? Child.Ports else {
             // Another type is registered under the child's name: refuse rather than guess.
@@ -30,7 +28,7 @@ final class HostChildOpener: ChildOpening {
         }
     }
 
-    private func liveHost() throws(ViewModelError) -> ViewModelHost {
+    private func liveHost(_ parent: String) throws(ViewModelError) -> ViewModelHost {
         guard let host else { throw .unknownInstance(instance: parent) }
         return host
     }

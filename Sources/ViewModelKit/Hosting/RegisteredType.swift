@@ -75,6 +75,8 @@ struct InstanceSeed {
     let children: any ChildOpening
     /// Where the event outputs hold what `init` emits until the creator releases it.
     let heldEvents: HeldEvents
+    /// Whether the runtime keeps the typed `Ports` value (for a ``ChildViewModel`` handle).
+    let keepsPorts: Bool
 }
 
 /// A built instance: the view model, its `Ports` value (for typed child handles), its
@@ -82,15 +84,17 @@ struct InstanceSeed {
 /// maps names to indices).
 final class InstanceRuntime {
     let viewModel: Any
-    let ports: Any
+    /// Kept only for instances a typed ``ChildViewModel`` handle drives.
+    let ports: Any?
     let bag: DisposeBag
-    /// What its event outputs emitted during `init`, until the host delivers it.
-    let heldEvents: HeldEvents
+    /// What its event outputs emitted during `init`, until the host delivers it (`nil` when
+    /// `init` emitted no event).
+    let heldEvents: HeldEvents?
     let inputs: [any InputPortBox]
     let outputs: [any OutputPortBox]
     let actions: [any ActionPortBox]
 
-    init(viewModel: Any, typedPorts: Any, bag: DisposeBag, heldEvents: HeldEvents, ports: [any PortBox]) {
+    init(viewModel: Any, typedPorts: Any?, bag: DisposeBag, heldEvents: HeldEvents?, ports: [any PortBox]) {
         self.viewModel = viewModel
         self.heldEvents = heldEvents
         self.ports = typedPorts

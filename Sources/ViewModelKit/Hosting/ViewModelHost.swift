@@ -40,6 +40,8 @@ public final class ViewModelHost {
     private var nextNumber: [String: Int] = [:]
     /// The held `init` events of instances created since the last delivery, in creation order.
     private var pendingHeldEvents: [HeldEvents] = []
+    /// What every instance's context creates children with.
+    private lazy var childOpener = HostChildOpener(host: self)
 
     /// A host creating `registry`'s types on `scheduler`'s thread.
     public init(registry: ViewModelRegistry, scheduler: any SerialScheduler, maxInstances: Int = 100_000) {
@@ -80,6 +82,12 @@ public final class ViewModelHost {
     ///   `invalidValue` (args, with the path inside them). Nothing is created then.
     @discardableResult
     public func create(type: String, id: String? = nil, args: JSONValue? = nil, parent: String? = nil) throws(ViewModelError) -> ViewModelInstance {
+        try create(type: type, id: id, args: args, parent: parent, keepingPorts: false)
+    }
+
+    /// ``create(type:id:args:parent:)``, keeping the typed `Ports` value when `keepingPorts`
+    /// (a parent's ``ChildViewModel`` handle drives the instance through it).
+    func create(type: String, id: String?, args: JSONValue?, parent: String?, keepingPorts: Bool) throws(ViewModelError) -> ViewModelInstance {
         guard let registered = registry.entry(named: type) else { throw .unknownType(type: type, known: registry.names) }
         let parentInstance: ViewModelInstance?
         if let parent {
@@ -107,7 +115,7 @@ public final class ViewModelHost {
         let heldEvents = HeldEvents()
         let seed = InstanceSeed(
             id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
-            children: HostChildOpener(host: self, parent: instanceID), heldEvents: heldEvents)
+            children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts)
         do throws(JSONDecodingError) {
             instance.runtime = try registered.build(seed)
         } catch {

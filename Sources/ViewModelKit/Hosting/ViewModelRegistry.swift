@@ -64,7 +64,9 @@ public struct ViewModelRegistry: Sendable {
                     children: seed.children)
                 let built = BuiltViewModel<VM>.build(
                     ports: ports, boxes: boxes, names: portNames, context: context, heldEvents: seed.heldEvents)
-                return InstanceRuntime(viewModel: built.viewModel, typedPorts: ports, bag: seed.bag, heldEvents: seed.heldEvents, ports: boxes)
+                return InstanceRuntime(
+                    viewModel: built.viewModel, typedPorts: seed.keepsPorts ? ports : nil, bag: seed.bag,
+                    heldEvents: seed.heldEvents.isHolding ? seed.heldEvents : nil, ports: boxes)
             })
     }
 
