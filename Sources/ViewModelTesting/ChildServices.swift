@@ -6,9 +6,9 @@ import ViewModelKit
 /// `createChild` throws `ViewModelError.unknownType` for it.
 ///
 /// ```swift
-/// var children = ChildServices()
-/// children.register(MessageRow.self, services: FakeMailbox())
-/// let inbox = ViewModelHarness(Inbox.self, args: .init(), services: mailbox, scheduler: scheduler, children: children)
+/// var rows = ChildServices()
+/// rows.register(MessageRow.self, services: FakeMailbox())
+/// let inbox = ViewModelHarness(Inbox.self, args: .init(), services: mailbox, scheduler: scheduler, childServices: rows)
 /// ```
 public struct ChildServices {
     private var byType: [ObjectIdentifier: Any] = [:]

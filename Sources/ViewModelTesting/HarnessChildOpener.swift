@@ -40,7 +40,7 @@ final class HarnessChildOpener: ChildOpening {
             throw .unknownType(type: Child.typeName, known: [])
         }
         let id = record(type: Child.typeName, args: args.jsonValue)
-        let child = ViewModelHarness(type, args: args, services: childServices, scheduler: scheduler, id: id, children: services)
+        let child = ViewModelHarness(type, args: args, services: childServices, scheduler: scheduler, id: id, childServices: services)
         live.append(LiveChild(id: id, harness: child))
         return ChildViewModel(id: id, ports: child.ports) { [weak self, weak child] in
             guard let child else { return }

@@ -21,7 +21,7 @@ import ViewModelKit
 /// Every child the view model opens is listed in ``openedChildren``. A child opened with the
 /// typed `context.createChild(_:args:)` is also built for real, as a harness of its own
 /// (``children(_:)``, ``child(_:id:)``), so the test can drive the child and watch the parent
-/// react; its services come from the `children` given at creation. A child opened by type
+/// react; its services come from the `childServices` given at creation. A child opened by type
 /// name only is recorded, not built.
 ///
 /// ## Events emitted during `init`
@@ -62,14 +62,14 @@ public final class ViewModelHarness<VM: ViewModel> {
     private let opener: HarnessChildOpener
 
     /// Builds `type` with `args` and `services`, its graph on `scheduler`; typed children it
-    /// opens get their services from `children`.
+    /// opens get their services from `childServices`.
     public init(
         _ type: VM.Type, args: VM.Arguments, services: VM.Services, scheduler: any SerialScheduler,
-        id: String = "test-1", children: ChildServices = ChildServices()
+        id: String = "test-1", childServices: ChildServices = ChildServices()
     ) {
         let bag = DisposeBag()
         let heldEvents = HeldEvents()
-        let opener = HarnessChildOpener(scheduler: scheduler, services: children)
+        let opener = HarnessChildOpener(scheduler: scheduler, services: childServices)
         let context = VM.Context(
             id: id, args: args, services: services, scheduler: scheduler, bag: bag, children: opener)
         let built = BuiltViewModel<VM>.build(context: context, heldEvents: heldEvents)
@@ -84,9 +84,9 @@ public final class ViewModelHarness<VM: ViewModel> {
 
     /// Builds `type` with its default arguments (decoded from `{}`).
     public convenience init(
-        _ type: VM.Type, services: VM.Services, scheduler: any SerialScheduler, children: ChildServices = ChildServices()
+        _ type: VM.Type, services: VM.Services, scheduler: any SerialScheduler, childServices: ChildServices = ChildServices()
     ) throws(JSONDecodingError) {
-        self.init(type, args: try VM.Arguments(json: [:]), services: services, scheduler: scheduler, children: children)
+        self.init(type, args: try VM.Arguments(json: [:]), services: services, scheduler: scheduler, childServices: childServices)
     }
 
     /// Pushes `value` into an input.
@@ -153,14 +153,14 @@ public final class ViewModelHarness<VM: ViewModel> {
 extension ViewModelHarness where VM.Services == Void {
     /// Builds `type`, which needs no services, with `args`.
     public convenience init(
-        _ type: VM.Type, args: VM.Arguments, scheduler: any SerialScheduler, children: ChildServices = ChildServices()
+        _ type: VM.Type, args: VM.Arguments, scheduler: any SerialScheduler, childServices: ChildServices = ChildServices()
     ) {
-        self.init(type, args: args, services: (), scheduler: scheduler, children: children)
+        self.init(type, args: args, services: (), scheduler: scheduler, childServices: childServices)
     }
 
     /// Builds `type`, which needs no services, with its default arguments.
-    public convenience init(_ type: VM.Type, scheduler: any SerialScheduler, children: ChildServices = ChildServices()) throws(JSONDecodingError) {
-        self.init(type, args: try VM.Arguments(json: [:]), services: (), scheduler: scheduler, children: children)
+    public convenience init(_ type: VM.Type, scheduler: any SerialScheduler, childServices: ChildServices = ChildServices()) throws(JSONDecodingError) {
+        self.init(type, args: try VM.Arguments(json: [:]), services: (), scheduler: scheduler, childServices: childServices)
     }
 }
 

@@ -165,3 +165,19 @@ struct Fetcher: ViewModel {
         ports.failure.bind(fetch.errors.compactMap(\.failureMessage))
     }
 }
+
+/// A parent whose child needs services: it opens a ``Fetcher`` and runs the child's action.
+struct FetchPanel: ViewModel {
+    static let summary = "Runs a Fetcher child's fetch."
+
+    struct Ports: ViewModelPorts {
+        let hasFetcher = State<Bool>("The Fetcher child could be opened.", initial: false)
+        let fetch = ActionPort<Void, String>("Run the child's fetch.")
+    }
+
+    init(ports: Ports, context: Context) {
+        let fetcher = try? context.createChild(Fetcher.self, args: .init())
+        ports.hasFetcher.accept(fetcher != nil)
+        ports.fetch.bind(Action<Void, String> { _ in fetcher?.execute(\.fetch) ?? .error(ActionFailure("No fetcher.")) })
+    }
+}

@@ -150,3 +150,33 @@ func makeInboxHost(scheduler: TestScheduler = TestScheduler()) throws -> ViewMod
     try registry.register(MessageRow.self)
     return ViewModelHost(registry: registry, scheduler: scheduler)
 }
+
+@Suite("The harness gives children the services the test registers")
+struct ChildServicesTests {
+    @Test("a child with services is built with the registered ones, and the parent runs its async action")
+    func childGetsItsServices() async throws {
+        let scheduler = TestScheduler()
+        var services = ChildServices()
+        services.register(Fetcher.self, services: SleepingService(sleep: .zero))
+        let panel = try ViewModelHarness(FetchPanel.self, scheduler: scheduler, childServices: services)
+        #expect(panel.record(\.hasFetcher).values == [true])
+        let fetcher = try #require(panel.child(Fetcher.self, id: "fetcher-1"))
+        let isFetching = fetcher.record(\.isFetching)
+        let fetched = panel.execute(\.fetch)
+        #expect(isFetching.values == [false, true])
+        #expect(await scheduler.waitForEnqueued())
+        scheduler.advance()
+        #expect(fetched.values == ["fetched"])
+        #expect(fetched.isCompleted)
+        #expect(isFetching.values == [false, true, false])
+    }
+
+    @Test("a child whose services were not registered is not built; the parent is told")
+    func childWithoutServices() throws {
+        let panel = try ViewModelHarness(FetchPanel.self, scheduler: TestScheduler())
+        #expect(panel.record(\.hasFetcher).values == [false])
+        #expect(panel.children(Fetcher.self).isEmpty)
+        #expect(panel.openedChildren.isEmpty)
+        #expect((panel.execute(\.fetch).error as? ActionError)?.failureMessage == "No fetcher.")
+    }
+}
