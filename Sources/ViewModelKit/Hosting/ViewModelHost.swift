@@ -80,6 +80,9 @@ public final class ViewModelHost {
     ///   - parent: the instance creating this one; the child is destroyed with it.
     /// - Throws: `unknownType`, `unknownInstance` (parent), `instanceExists`, `limitReached`,
     ///   `invalidValue` (args, with the path inside them). Nothing is created then.
+    ///
+    /// Events the view model emits during its `init` wait for ``deliverHeldEvents()`` (at
+    /// the latest the scheduler's next turn): attach observers first, then deliver.
     @discardableResult
     public func create(type: String, id: String? = nil, args: JSONValue? = nil, parent: String? = nil) throws(ViewModelError) -> ViewModelInstance {
         try create(type: type, id: id, args: args, parent: parent, keepingPorts: false)
