@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "vmctl", targets: ["vmctl"]),
         .library(name: "VMClient", targets: ["VMClient"]),
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
+        .library(name: "ViewModelTesting", targets: ["ViewModelTesting", "ReactiveTesting"]),
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
     ],
     targets: [
@@ -29,6 +30,7 @@ let package = Package(
         .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"], swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .target(name: "JSONRPC", dependencies: ["JSONCore"]),
         .target(name: "VMProtocol", dependencies: ["JSONRPC", "JSONCore"]),
+        .target(name: "ViewModelTesting", dependencies: ["ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
 
         // Layer 2: what vmd serves, and how.
         .target(name: "ViewModelCatalog", dependencies: ["ViewModelKit", "ReactiveCore", "JSONCore", "Posix"]),
@@ -52,10 +54,10 @@ let package = Package(
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
-        .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
-        .testTarget(name: "ViewModelCatalogTests", dependencies: ["ViewModelCatalog", "ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
+        .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
+        .testTarget(name: "ViewModelCatalogTests", dependencies: ["ViewModelCatalog", "ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
         .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol", "JSONRPC", "JSONCore"]),
-        .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
+        .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelTesting", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
             "VMDaemon", "VMServer", "ReactiveCore",

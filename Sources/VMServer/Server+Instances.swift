@@ -28,15 +28,26 @@ extension Server {
         if params.scope == .connection { session.ownedInstances.append(instance.id) }
 
         guard let options = params.subscribe else {
+            // Nobody watches the new instance: what its `init` emitted is dropped now.
+            host.deliverHeldEvents()
             return .result(VMCreateMethod.result(instance: instance.id, type: instance.typeName, scope: params.scope, subscription: nil))
         }
         // Opened before control returns to the loop: nothing the instance emits from now on
         // (an initial load hopping back through the scheduler) can be missed.
-        let subscription = try openSubscription(on: session, record: record, outputs: watched)
+        let subscription: Subscription
+        do {
+            subscription = try openSubscription(on: session, record: record, outputs: watched)
+        } catch {
+            host.deliverHeldEvents()
+            throw error
+        }
         let result = VMCreateMethod.result(
             instance: instance.id, type: instance.typeName, scope: params.scope, subscription: subscription.id)
+        // The reply, the replay of the states, then the events `init` emitted, with the
+        // following seqs (PROTOCOL.md, vm.create).
         return .resultThen(result) { [unowned self] in
             if options.replay { replay(subscription) }
+            host.deliverHeldEvents()
         }
     }
 

@@ -3,6 +3,7 @@ import ReactiveCore
 import ReactiveTesting
 import Testing
 import ViewModelKit
+import ViewModelTesting
 @testable import ViewModelCatalog
 
 @Suite("Counter: steps, sets and resets folded into one count")

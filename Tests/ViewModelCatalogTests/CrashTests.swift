@@ -3,6 +3,7 @@ import ReactiveCore
 import ReactiveTesting
 import Testing
 import ViewModelKit
+import ViewModelTesting
 @testable import ViewModelCatalog
 
 @Suite("FileSendStore survives kill -9 right after acknowledging")

@@ -4,6 +4,7 @@ import ReactiveTesting
 import Synchronization
 import Testing
 import ViewModelKit
+import ViewModelTesting
 @testable import ViewModelCatalog
 
 /// Wraps a service and writes down every call, in order ("load vmd", "set false vmd").

@@ -4,6 +4,7 @@ import ReactiveTesting
 import Synchronization
 import Testing
 import ViewModelKit
+import ViewModelTesting
 @testable import ViewModelCatalog
 
 /// The demo service, counting its calls.

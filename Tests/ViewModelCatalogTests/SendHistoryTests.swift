@@ -3,6 +3,7 @@ import ReactiveCore
 import ReactiveTesting
 import Testing
 import ViewModelKit
+import ViewModelTesting
 @testable import ViewModelCatalog
 
 @Suite("SendHistory: the store read back, each upload once")

@@ -3,6 +3,7 @@ import ReactiveCore
 import ReactiveTesting
 import Testing
 import ViewModelKit
+import ViewModelTesting
 @testable import ViewModelCatalog
 
 @Suite("SendList: a list edited by scan, a durable send, then a receipt scene")

@@ -4,6 +4,7 @@ import ReactiveTesting
 import Synchronization
 import Testing
 import ViewModelKit
+import ViewModelTesting
 
 // Helpers shared by the catalog's Kickstarter-style tests.
 

@@ -3,6 +3,7 @@ import ReactiveCore
 import ReactiveTesting
 import Testing
 import ViewModelKit
+import ViewModelTesting
 
 /// Opens a `Receipt` scene when `open` runs, like SendList's `send`, and announces it.
 struct Opener: ViewModel {

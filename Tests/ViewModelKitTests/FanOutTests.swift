@@ -4,6 +4,7 @@ import ReactiveTesting
 import Synchronization
 import Testing
 import ViewModelKit
+import ViewModelTesting
 
 /// Counts what happens once per value upstream of the port, and every encoding of a value.
 final class Tally: Sendable {

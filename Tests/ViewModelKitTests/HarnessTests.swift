@@ -3,6 +3,7 @@ import ReactiveCore
 import ReactiveTesting
 import Testing
 import ViewModelKit
+import ViewModelTesting
 
 @Suite("Kickstarter-style view-model tests: push inputs, assert the exact outputs")
 struct HarnessTests {

@@ -81,12 +81,10 @@ public struct Follow: ViewModel {
         let service = context.services(context.args)
         let userId = context.args.userId
         let latency = Milliseconds.duration(context.args.latencyMs)
-        let requests = Action<Request, Bool> { [scheduler = context.scheduler] request in
-            ServiceCall.run(after: latency, on: scheduler) {
-                switch request {
-                case .load: try await service.isFollowing(userId: userId)
-                case .set(let isFollowing): try await service.setFollowing(isFollowing, userId: userId)
-                }
+        let requests: Action<Request, Bool> = context.action(after: latency) { request in
+            switch request {
+            case .load: try await service.isFollowing(userId: userId)
+            case .set(let isFollowing): try await service.setFollowing(isFollowing, userId: userId)
             }
         }
         // Every answer is the service's truth; until the first one, toggle has no latest

@@ -72,12 +72,9 @@ public struct Login: ViewModel {
             .distinctUntilChanged()
             .share(replay: 1)
         let auth = context.services
-        let scheduler = context.scheduler
         let latency = Milliseconds.duration(context.args.latencyMs)
-        let submit = Action<(String, String), String>(enabledIf: isAllowed) { email, password in
-            ServiceCall.run(after: latency, on: scheduler) {
-                try await auth.signIn(email: email, password: password)
-            }
+        let submit: Action<(String, String), String> = context.action(enabledIf: isAllowed, after: latency) { email, password in
+            try await auth.signIn(email: email, password: password)
         }
         ports.submit.bind(submit, with: credentials)
         ports.isLoginAllowed.bind(isAllowed)

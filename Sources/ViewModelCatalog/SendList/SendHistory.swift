@@ -23,9 +23,7 @@ public struct SendHistory: ViewModel {
 
     public init(ports: Ports, context: Context) {
         let store = context.services
-        let read = Action<Void, [Upload]> { [scheduler = context.scheduler] in
-            ServiceCall.run(after: .zero, on: scheduler) { try await store.uploads() }
-        }
+        let read: Action<Void, [Upload]> = context.action { _ in try await store.uploads() }
         ports.reload.bind(read)
         ports.uploads.bind(read.elements.startWith([]).distinctUntilChanged())
         ports.isLoading.bind(read.executing)

@@ -77,14 +77,14 @@ public struct SendList: ViewModel {
 
         let store = context.services
         let send = Action<(String, [String]), SendResult>(enabledIf: canSend) { message, recipients in
-            ServiceCall.run(after: .zero, on: context.scheduler) {
+            context.call {
                 try await store.upload(message: message, recipients: recipients)
             }
             .map { (upload: Upload) throws -> SendResult in
                 // Back on the instance's thread, after the store acknowledged the upload.
                 let receipt: String
                 do throws(ViewModelError) {
-                    receipt = try context.createChild(SendReceipt.self, args: SendReceipt.Arguments(upload))
+                    receipt = try context.createChild(SendReceipt.self, args: SendReceipt.Arguments(upload)).id
                 } catch {
                     // The upload is stored; say so, so nobody sends it twice.
                     throw ActionFailure(

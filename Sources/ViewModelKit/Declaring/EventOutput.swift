@@ -13,6 +13,12 @@ import ReactiveCore
 ///
 /// The source is subscribed **once**, when bound, for the instance's lifetime; any number of
 /// observers share its values. Errors and completion end the binding silently.
+///
+/// Values emitted while the view model's `init` runs are held and delivered right after the
+/// instance was created, to the subscribers its creator attached by then (`vm.create`'s
+/// `subscribe`, after the replay of the states; a parent's ``ChildViewModel`` handle; a
+/// `ViewModelHarness` recording made before the scheduler's first turn); when nobody
+/// subscribed they are dropped.
 public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     public typealias Element = Value
 
@@ -21,6 +27,8 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     let codec: ValueCodec<Value>
     private var bindings = BindingStore()
     private lazy var fanOut = OutputFanOut<Value>(encode: codec.encode)
+    /// Set while the instance's `init` runs (and until its creator releases the held values).
+    private var held: HeldEvents?
 
     /// An event output encoded with `codec`.
     public init(_ summary: String = "", codec: ValueCodec<Value>) {
@@ -34,11 +42,22 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
 
     /// Subscribes `source` for the instance's lifetime; its elements are this output's values.
     public func bind(_ source: some ObservableConvertibleType<Value>) {
-        bindings.keep(source.asObservable().subscribe(onNext: { value in self.fanOut.emit(value) }))
+        bindings.keep(source.asObservable().subscribe(onNext: { value in self.emit(value) }))
     }
 
     /// Emits `value` now, as if a bound source had.
     public func accept(_ value: Value) {
+        emit(value)
+    }
+
+    private func emit(_ value: Value) {
+        if let held {
+            if held.holdsNewEvents { return held.hold { self.fanOut.emit(value) } }
+            // After `init`: what `init` emitted goes first, then this value, then nothing
+            // is held any more.
+            held.release()
+            self.held = nil
+        }
         fanOut.emit(value)
     }
 
@@ -60,6 +79,10 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
 
     func attach(name: String, bag: DisposeBag) {
         bindings.attach(name: name, bag: bag)
+    }
+
+    func holdEvents(in held: HeldEvents?) {
+        self.held = held
     }
 
     var currentJSON: JSONValue? { nil }

@@ -22,10 +22,15 @@ protocol PortBox: AnyObject {
     /// of what it was bound to (an action port drops its action, breaking cycles through
     /// closures the author wrote).
     func detach()
+    /// Called with ``attach(name:bag:)`` when the instance holds the events its `init` emits
+    /// (``HeldEvents``), and with `nil` after `init` if it held none; only event outputs act
+    /// on it.
+    func holdEvents(in held: HeldEvents?)
 }
 
 extension PortBox {
     func detach() {}
+    func holdEvents(in held: HeldEvents?) {}
 }
 
 /// A port by kind.

@@ -41,7 +41,8 @@ public protocol ViewModel: SendableMetatype {
     static var summary: String { get }
 
     /// Binds every port. Runs on the host's scheduler thread, like everything the view
-    /// model does afterwards.
+    /// model does afterwards. Values its event outputs emit here are held and delivered
+    /// right after creation to the subscribers the creator attached (see ``EventOutput``).
     init(ports: Ports, context: Context)
 }
 

@@ -12,48 +12,114 @@ public struct ViewModelContext<VM: ViewModel> {
     public let args: VM.Arguments
     /// The services injected when the type was registered (or by the test).
     public let services: VM.Services
-    /// The instance's scheduler: async work hands its results back through it.
+    /// The instance's scheduler: async work hands its results back through it, and
+    /// ``call(after:timeout:_:)`` puts its delays and timeouts on it.
     public let scheduler: any SerialScheduler
     /// The instance's lifetime: disposed when the instance is destroyed. Ports put their
     /// bindings here already; add only subscriptions that exist for their side effect.
     public let bag: DisposeBag
-    let openChild: (_ type: String, _ args: JSONValue) throws(ViewModelError) -> String
+    let children: any ChildOpening
 
-    /// A context from its parts (the host and ``ViewModelHarness`` build these).
-    public init(
+    /// A context from its parts (the host and the testing harness build these).
+    package init(
         id: String,
         args: VM.Arguments,
         services: VM.Services,
         scheduler: any SerialScheduler,
         bag: DisposeBag,
-        openChild: @escaping (_ type: String, _ args: JSONValue) throws(ViewModelError) -> String
+        children: any ChildOpening
     ) {
         self.id = id
         self.args = args
         self.services = services
         self.scheduler = scheduler
         self.bag = bag
-        self.openChild = openChild
+        self.children = children
     }
 
-    /// Creates a child instance of `type` with `args` (a new scene, like SendList's
-    /// receipt) and returns its id. The child is destroyed with this instance, before it.
+    /// Creates a child instance of the type registered as `type` with `args` (a new scene)
+    /// and returns its id. The child is destroyed with this instance, before it.
     public func createChild(type: String, args: JSONValue = [:]) throws(ViewModelError) -> String {
-        try openChild(type, args)
+        try children.openChild(type: type, args: args, parent: id)
     }
 
-    /// Creates a child instance of `type` with typed `args`; returns its id.
-    public func createChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments) throws(ViewModelError) -> String {
-        try openChild(Child.typeName, args.jsonValue)
+    /// Creates a child instance of `type` with typed `args` and returns a typed handle on
+    /// it: observe its outputs, push its inputs, execute its actions, destroy it.
+    ///
+    /// The child is a real instance (in the daemon: visible in `vm.list` with this instance
+    /// as its parent, and destroyed with it, before it); `type` must be registered with the
+    /// same host. Observers the caller attaches before returning to the scheduler receive the
+    /// events the child emitted during its own `init`.
+    public func createChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments) throws(ViewModelError) -> ChildViewModel<Child> {
+        try children.openChild(type, args: args, parent: id)
+    }
+
+    /// Creates a child instance of `type` with its default arguments (decoded from `{}`).
+    public func createChild<Child: ViewModel>(_ type: Child.Type) throws(ViewModelError) -> ChildViewModel<Child> {
+        let args: Child.Arguments
+        do throws(JSONDecodingError) {
+            args = try Child.Arguments(json: [:])
+        } catch {
+            throw .invalidValue(.args(type: Child.typeName), path: error.path, expected: error.expected, got: error.got)
+        }
+        return try children.openChild(type, args: args, parent: id)
+    }
+
+    /// An observable that runs `work` (an `async` service call) once per subscription and
+    /// delivers its single result, or its error, on this instance's scheduler.
+    ///
+    /// - Parameters:
+    ///   - latency: a wait before `work` starts (a simulated service latency), measured on
+    ///     the scheduler: under a `TestScheduler` it is exact virtual time.
+    ///   - timeout: the longest the whole call (latency included) may take, also on the
+    ///     scheduler; past it the call fails with ``ViewModelTimeoutError`` and the `Task`
+    ///     running `work` is cancelled.
+    ///
+    /// Disposing the subscription during the latency cancels the timer; afterwards it
+    /// cancels the task. Only the time `work` itself spends awaiting (a real `Task.sleep`, a
+    /// socket) is real time; everything the kit waits for is virtual under test.
+    public func call<Result: Sendable>(
+        after latency: Duration = .zero,
+        timeout: Duration? = nil,
+        _ work: @escaping @Sendable () async throws -> Result
+    ) -> Observable<Result> {
+        Self.call(on: scheduler, after: latency, timeout: timeout, work)
     }
 
     /// An ``Action`` whose work is an `async` service call, its result hopping back onto
     /// this instance's scheduler. One execution at a time; allowed while `enabledIf`'s
-    /// latest value is `true`.
+    /// latest value is `true`. `latency` and `timeout` work as in ``call(after:timeout:_:)``;
+    /// a timed-out execution fails with ``ViewModelTimeoutError`` and its task is cancelled.
     public func action<Input: Sendable, Element: Sendable>(
         enabledIf: some ObservableConvertibleType<Bool> = Observable.just(true),
+        after latency: Duration = .zero,
+        timeout: Duration? = nil,
         _ work: @escaping @Sendable (Input) async throws -> Element
     ) -> Action<Input, Element> {
-        Action(enabledIf: enabledIf.asObservable(), scheduler: scheduler, work: work)
+        let scheduler = scheduler
+        if latency <= .zero, timeout == nil {
+            return Action(enabledIf: enabledIf.asObservable(), scheduler: scheduler, work: work)
+        }
+        return Action(enabledIf: enabledIf.asObservable()) { input in
+            Self.call(on: scheduler, after: latency, timeout: timeout) { try await work(input) }
+        }
+    }
+
+    private static func call<Result: Sendable>(
+        on scheduler: any SerialScheduler,
+        after latency: Duration,
+        timeout: Duration?,
+        _ work: @escaping @Sendable () async throws -> Result
+    ) -> Observable<Result> {
+        var call = Observable.fromAsync(scheduler: scheduler, work)
+        if latency > .zero {
+            let started = call
+            call = Observable.just(()).delay(latency, scheduler: scheduler).flatMap { started }
+        }
+        guard let timeout else { return call }
+        return call.timeout(timeout, scheduler: scheduler).catch { error in
+            guard error is TimeoutError else { return .error(error) }
+            return .error(ViewModelTimeoutError(timeout: timeout))
+        }
     }
 }

@@ -72,20 +72,32 @@ struct InstanceSeed {
     let args: JSONValue
     let scheduler: any SerialScheduler
     let bag: DisposeBag
-    let openChild: (_ type: String, _ args: JSONValue) throws(ViewModelError) -> String
+    let children: any ChildOpening
+    /// Where the event outputs hold what `init` emits until the creator releases it.
+    let heldEvents: HeldEvents
+    /// Whether the runtime keeps the typed `Ports` value (for a ``ChildViewModel`` handle).
+    let keepsPorts: Bool
 }
 
-/// A built instance: the view model, its lifetime bag and its ports by kind, each array in
-/// declaration order (``RegisteredType`` maps names to indices).
+/// A built instance: the view model, its `Ports` value (for typed child handles), its
+/// lifetime bag and its ports by kind, each array in declaration order (``RegisteredType``
+/// maps names to indices).
 final class InstanceRuntime {
     let viewModel: Any
+    /// Kept only for instances a typed ``ChildViewModel`` handle drives.
+    let ports: Any?
     let bag: DisposeBag
+    /// What its event outputs emitted during `init`, until the host delivers it (`nil` when
+    /// `init` emitted no event).
+    let heldEvents: HeldEvents?
     let inputs: [any InputPortBox]
     let outputs: [any OutputPortBox]
     let actions: [any ActionPortBox]
 
-    init(viewModel: Any, bag: DisposeBag, ports: [any PortBox]) {
+    init(viewModel: Any, typedPorts: Any?, bag: DisposeBag, heldEvents: HeldEvents?, ports: [any PortBox]) {
         self.viewModel = viewModel
+        self.heldEvents = heldEvents
+        self.ports = typedPorts
         self.bag = bag
         var inputs: [any InputPortBox] = []
         var outputs: [any OutputPortBox] = []

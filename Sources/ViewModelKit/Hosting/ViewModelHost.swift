@@ -14,6 +14,14 @@ import ReactiveCore
 /// An instance lives until ``destroy(_:reason:)`` (its children go first, reason
 /// ``CloseReason/parentDestroyed``) or ``destroyAll(reason:)``. Destroying disposes its bag,
 /// which releases its whole graph; ``onClose`` then reports it.
+///
+/// ## Events emitted during `init`
+/// What a new instance's event outputs emit while its `init` runs is held (see
+/// ``EventOutput``) until ``deliverHeldEvents()``: the creator calls it once it has attached
+/// its observers (the server after `vm.create`'s subscription and replay). Whatever the
+/// creator does, the host delivers them at the scheduler's next turn at the latest, so a
+/// parent that watches a child it created in reaction to an input sees the child's `init`
+/// events, and nothing stays queued when nobody watches (they are dropped).
 public final class ViewModelHost {
     /// The types this host creates.
     public let registry: ViewModelRegistry
@@ -30,6 +38,10 @@ public final class ViewModelHost {
     private var live: [String: ViewModelInstance] = [:]
     private var nextSequence: UInt64 = 0
     private var nextNumber: [String: Int] = [:]
+    /// The held `init` events of instances created since the last delivery, in creation order.
+    private var pendingHeldEvents: [HeldEvents] = []
+    /// What every instance's context creates children with.
+    private lazy var childOpener = HostChildOpener(host: self)
 
     /// A host creating `registry`'s types on `scheduler`'s thread.
     public init(registry: ViewModelRegistry, scheduler: any SerialScheduler, maxInstances: Int = 100_000) {
@@ -68,8 +80,17 @@ public final class ViewModelHost {
     ///   - parent: the instance creating this one; the child is destroyed with it.
     /// - Throws: `unknownType`, `unknownInstance` (parent), `instanceExists`, `limitReached`,
     ///   `invalidValue` (args, with the path inside them). Nothing is created then.
+    ///
+    /// Events the view model emits during its `init` wait for ``deliverHeldEvents()`` (at
+    /// the latest the scheduler's next turn): attach observers first, then deliver.
     @discardableResult
     public func create(type: String, id: String? = nil, args: JSONValue? = nil, parent: String? = nil) throws(ViewModelError) -> ViewModelInstance {
+        try create(type: type, id: id, args: args, parent: parent, keepingPorts: false)
+    }
+
+    /// ``create(type:id:args:parent:)``, keeping the typed `Ports` value when `keepingPorts`
+    /// (a parent's ``ChildViewModel`` handle drives the instance through it).
+    func create(type: String, id: String?, args: JSONValue?, parent: String?, keepingPorts: Bool) throws(ViewModelError) -> ViewModelInstance {
         guard let registered = registry.entry(named: type) else { throw .unknownType(type: type, known: registry.names) }
         let parentInstance: ViewModelInstance?
         if let parent {
@@ -94,20 +115,40 @@ public final class ViewModelHost {
         // Registered before the view model's init runs, so init may already open children.
         live[instanceID] = instance
         parentInstance?.children.append(instanceID)
+        let heldEvents = HeldEvents()
         let seed = InstanceSeed(
             id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
-            openChild: { [weak self] childType, childArgs throws(ViewModelError) in
-                guard let self else { throw .unknownInstance(instance: instanceID) }
-                return try create(type: childType, args: childArgs, parent: instanceID).id
-            })
+            children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts)
         do throws(JSONDecodingError) {
             instance.runtime = try registered.build(seed)
         } catch {
+            heldEvents.discard()
             live[instanceID] = nil
             parentInstance?.children.removeAll { $0 == instanceID }
             throw ViewModelInstance.invalid(target, error)
         }
+        if heldEvents.isHolding { holdUntilDelivered(heldEvents) }
         return instance
+    }
+
+    /// Delivers the events that instances created since the last call emitted during their
+    /// `init`, instance by instance in creation order, to whoever observes them now; drops
+    /// them where nobody does. Call it after attaching the observers of a creation (the
+    /// server does, after `vm.create`'s replay); the host calls it itself at the scheduler's
+    /// next turn otherwise.
+    public func deliverHeldEvents() {
+        while !pendingHeldEvents.isEmpty {
+            let pending = pendingHeldEvents
+            pendingHeldEvents = []
+            for held in pending { held.release() }
+        }
+    }
+
+    private func holdUntilDelivered(_ held: HeldEvents) {
+        if pendingHeldEvents.isEmpty {
+            scheduler.schedule { [weak self] in self?.deliverHeldEvents() }
+        }
+        pendingHeldEvents.append(held)
     }
 
     /// Destroys instance `id` and, first, its children (reason ``CloseReason/parentDestroyed``).

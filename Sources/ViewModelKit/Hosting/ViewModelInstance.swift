@@ -151,6 +151,7 @@ public final class ViewModelInstance {
     func close() {
         guard isAlive else { return }
         isAlive = false
+        runtime?.heldEvents?.discard()
         runtime?.tearDown()
         runtime = nil
         let pending = executions.values.sorted { $0.token < $1.token }

@@ -59,11 +59,14 @@ public struct ViewModelRegistry: Sendable {
                     // Registration reflected this very type successfully, so this cannot fail.
                     boxes = ((try? PortReflection.ports(of: ports, typeName: name)) ?? []).map(\.port)
                 }
-                for (port, portName) in zip(boxes, portNames) { port.attach(name: portName, bag: seed.bag) }
                 let context = VM.Context(
                     id: seed.id, args: args, services: services, scheduler: seed.scheduler, bag: seed.bag,
-                    openChild: seed.openChild)
-                return InstanceRuntime(viewModel: VM(ports: ports, context: context), bag: seed.bag, ports: boxes)
+                    children: seed.children)
+                let built = BuiltViewModel<VM>.build(
+                    ports: ports, boxes: boxes, names: portNames, context: context, heldEvents: seed.heldEvents)
+                return InstanceRuntime(
+                    viewModel: built.viewModel, typedPorts: seed.keepsPorts ? ports : nil, bag: seed.bag,
+                    heldEvents: seed.heldEvents.isHolding ? seed.heldEvents : nil, ports: boxes)
             })
     }
 

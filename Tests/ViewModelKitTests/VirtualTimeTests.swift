@@ -1,0 +1,81 @@
+import JSONCore
+import ReactiveCore
+import ReactiveTesting
+import Testing
+import ViewModelKit
+import ViewModelTesting
+
+@Suite("Async services on virtual time: latency and timeout on the instance's scheduler")
+struct VirtualTimeTests {
+    @Test("a 2 s service with a 1 s timeout fails at exactly 1 s of virtual time, its task cancelled, in no wall-clock seconds")
+    func timeoutCancelsTheService() async throws {
+        let scheduler = TestScheduler()
+        let service = SleepingService(sleep: .seconds(2))
+        let fetcher = ViewModelHarness(Fetcher.self, args: .init(timeoutMs: 1000), services: service, scheduler: scheduler)
+        let isFetching = fetcher.record(\.isFetching)
+        let failure = fetcher.record(\.failure)
+        let fetch = fetcher.execute(\.fetch)
+        var steps = service.steps.makeAsyncIterator()
+        #expect(await steps.next() == "started")
+
+        // The second of waiting passes in virtual time, synchronously: the only wall-clock
+        // time is the scheduler's own work. (Measured around the advances alone: how soon
+        // the service's task gets a thread depends on the machine's load, not on the kit.)
+        var beforeDue: [Bool] = []
+        let waited = ContinuousClock().measure {
+            scheduler.advance(to: 999)
+            beforeDue = isFetching.values
+            #expect(fetch.error == nil)
+            scheduler.advance(to: 1000)
+        }
+        #expect(waited < .seconds(1))
+        #expect(beforeDue == [false, true])
+        #expect(isFetching.values == [false, true, false])
+        #expect(fetch.error as? ActionError == .underlyingError(ViewModelTimeoutError(timeout: .seconds(1))))
+        #expect(failure.values == ["The service did not answer within 1000 ms."])
+        // Cancelled, not finished: the service's 2-second sleep never ran to its end.
+        #expect(await steps.next() == "cancelled")
+    }
+
+    @Test("a 2 s latency is exact in virtual time: nothing runs before 2000 ms, the answer comes at 2000 ms")
+    func latencyIsVirtual() async throws {
+        let scheduler = TestScheduler()
+        let service = SleepingService(sleep: .zero)
+        let fetcher = ViewModelHarness(Fetcher.self, args: .init(latencyMs: 2000), services: service, scheduler: scheduler)
+        let isFetching = fetcher.record(\.isFetching)
+        let fetch = fetcher.execute(\.fetch)
+        var beforeDue: [Bool] = []
+        var startedEarly = true
+        let waited = ContinuousClock().measure {
+            scheduler.advance(to: 1999)
+            beforeDue = isFetching.values
+            startedEarly = service.calls.withLock { $0 } > 0
+            scheduler.advance(to: 2000)
+        }
+        #expect(waited < .seconds(1))
+        #expect(beforeDue == [false, true])
+        #expect(!startedEarly)
+        var steps = service.steps.makeAsyncIterator()
+        #expect(await steps.next() == "started")
+        #expect(await scheduler.waitForEnqueued())
+        scheduler.drainEnqueued()
+        #expect(scheduler.clock == 2000)
+        #expect(fetch.values == ["fetched"])
+        #expect(isFetching.values == [false, true, false])
+    }
+
+    @Test("disposing during the latency cancels the timer: the service is never called")
+    func disposingDuringLatency() {
+        let scheduler = TestScheduler()
+        let service = SleepingService(sleep: .zero)
+        let fetcher = ViewModelHarness(Fetcher.self, args: .init(latencyMs: 500, timeoutMs: 1000), services: service, scheduler: scheduler)
+        let fetch = fetcher.execute(\.fetch)
+        scheduler.advance(to: 499)
+        fetcher.dispose()
+        scheduler.advance(to: 5000)
+        #expect(service.calls.withLock { $0 } == 0)
+        #expect(fetch.values.isEmpty)
+        #expect(fetch.error == nil)
+        #expect(scheduler.pendingEnqueuedCount == 0)
+    }
+}
