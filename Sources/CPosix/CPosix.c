@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stddef.h>
@@ -88,6 +89,16 @@ int cposix_epoll_wait(int epfd, cposix_epoll_event *events, int maxevents, int t
 }
 int cposix_eventfd(void) { errno = ENOSYS; return -1; }
 #endif
+
+// MARK: poll
+
+int cposix_poll_rdhup(void) {
+#ifdef POLLRDHUP
+    return POLLRDHUP;
+#else
+    return 0;
+#endif
+}
 
 // MARK: sockets
 
