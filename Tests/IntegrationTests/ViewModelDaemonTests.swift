@@ -77,7 +77,8 @@ struct ViewModelDaemonTests {
         defer { directory.remove(["config/greeterd/greeterd.conf", "config/greeterd", "config"]) }
         try FileSystem.makeDirectories(directory.file("config/greeterd"), permissions: 0o700)
         try write("event-loop = \"poll\"\n", to: directory.file("config/greeterd/greeterd.conf"))
-        let fromFile = try runGreeterd(["--print-config"], in: directory)
+        // Empty counts as unset: the test process's own VMD_EVENT_LOOP must not beat the file.
+        let fromFile = try runGreeterd(["--print-config"], environment: ["VMD_EVENT_LOOP": ""], in: directory)
         #expect(fromFile.output.split(separator: "\n").contains {
             $0.hasPrefix("event-loop") && $0.contains("\"poll\"") && $0.hasSuffix("greeterd.conf:1")
         })
