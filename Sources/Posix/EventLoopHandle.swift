@@ -37,7 +37,9 @@ public final class EventLoopHandle: Sendable {
         wakeup = FileDescriptor(adopting: try retryingOnInterrupt("eventfd") { cposix_eventfd() })
         wakeupWriter = wakeup
         #else
-        (wakeup, wakeupWriter) = try FileDescriptor.pipe(nonBlocking: true)
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
+        wakeup = pipe.read
+        wakeupWriter = pipe.write
         #endif
         loopThread = Atomic(PosixThread.currentID)
     }
@@ -123,9 +125,13 @@ public final class EventLoopHandle: Sendable {
             withUnsafeMutableBytes(of: &counter) { libcRead(fd, $0.baseAddress, 8) }
         }
         #else
-        while let count = try? retryingOnInterruptUnlessWouldBlock("read(wakeup pipe)", {
-            withUnsafeMutableBytes(of: &counter) { libcRead(fd, $0.baseAddress, 8) }
-        }), count > 0 {}
+        // Each wakeup is one 8-byte word in the pipe; read until it is empty.
+        while true {
+            let count = try? retryingOnInterruptUnlessWouldBlock("read(wakeup pipe)") {
+                withUnsafeMutableBytes(of: &counter) { libcRead(fd, $0.baseAddress, 8) }
+            }
+            guard let count, count > 0 else { return }
+        }
         #endif
     }
 }

@@ -127,6 +127,19 @@ struct ViewModelDaemonTests {
         #expect(try await client.list().isEmpty)
     }
 
+    @Test("a registration that throws stops the start with exit status 1 and says why")
+    func failedRegistrationStopsTheStart() throws {
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove() }
+        let result = try runGreeterd(
+            ["--socket", directory.socketPath, "--state-dir", directory.file("state")],
+            environment: ["GREETERD_REFUSE": "no greetings today"], in: directory)
+        #expect(result.status == .exited(1))
+        // The closure saw the daemon's environment and the resolved state directory.
+        #expect(result.output.contains("no greetings today in \(directory.file("state"))"))
+        #expect(try FileSystem.info(directory.socketPath) == nil)
+    }
+
     private func write(_ text: String, to path: String) throws {
         let file = try FileDescriptor.open(path, [.writeOnly, .create, .truncate])
         try file.writeAll(Array(text.utf8))
