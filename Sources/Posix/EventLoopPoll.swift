@@ -64,9 +64,11 @@ final class PollPoller: EventLoopPoller {
         }
         guard found > 0 else { return }
         var closed: [Int32] = []
-        for index in 0..<count {
+        var remaining = Int(found)
+        for index in 0..<count where remaining > 0 {
             let revents = entries[index].revents
             guard revents != 0 else { continue }
+            remaining -= 1
             if revents & Self.invalid != 0 {
                 // Closed while registered: epoll forgets such a descriptor without a word,
                 // and so does this backend (otherwise every later poll would return at once).

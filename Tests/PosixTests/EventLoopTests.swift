@@ -283,4 +283,33 @@ struct EventLoopTests {
         let registration = try loop.register(again.read, interest: .readable) { _ in }
         loop.deregister(registration)
     }
+
+    @Test("removing one of several registrations leaves the others reporting to their own handlers",
+          arguments: EventLoopBackend.available)
+    func removalAmongMany(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
+        let pipes = try (0..<4).map { _ in try FileDescriptor.pipe(nonBlocking: true) }
+        var calls = [Int](repeating: 0, count: pipes.count)
+        var registrations: [IORegistration] = []
+        for (index, pipe) in pipes.enumerated() {
+            registrations.append(try loop.register(pipe.read, interest: .readable) { _ in
+                calls[index] += 1
+                _ = try? pipe.read.read(upTo: 10)
+            })
+        }
+        // The first and a middle one go; the survivors must keep their own handlers.
+        loop.deregister(registrations[0])
+        loop.deregister(registrations[2])
+        for pipe in pipes { try pipe.write.writeAll([7]) }
+        #expect(try runLoop(loop) { calls[1] == 1 && calls[3] == 1 })
+        try loop.runOnce(blocking: false)
+        #expect(calls == [0, 1, 0, 1])
+        try loop.modify(registrations[3], interest: [])
+        try pipes[3].write.writeAll([8])
+        try pipes[1].write.writeAll([9])
+        #expect(try runLoop(loop) { calls[1] == 2 })
+        #expect(calls == [0, 2, 0, 1])
+        loop.deregister(registrations[1])
+        loop.deregister(registrations[3])
+    }
 }
