@@ -25,7 +25,7 @@ struct DaemonIdentity: Sendable {
     /// `--version`'s line: `vmd 0.1.0 (protocol 1)`, or for an app with its own version
     /// `inboxd 1.2.0 (vmd 0.1.0, protocol 1)`.
     var versionLine: String {
-        let level = VMDVersion.protocolLevel
+        let level = OpenRPCDocument.protocolLevel
         guard let appVersion, name != "vmd" else { return "\(name) \(version) (protocol \(level))" }
         return "\(name) \(appVersion) (vmd \(VMDVersion.current), protocol \(level))"
     }

@@ -2,6 +2,7 @@ import JSONCore
 import Posix
 import Testing
 import VMClient
+import VMProtocol
 import VMTestSupport
 
 /// `ViewModelDaemon.main` under another name: the built `greeterd` (Tests/TestApp/main.swift)
@@ -27,7 +28,7 @@ struct ViewModelDaemonTests {
     func helpAndVersionShowTheName() throws {
         let version = try runGreeterd(["--version"])
         #expect(version.status == .exited(0))
-        #expect(version.output == "greeterd 2.3.4 (vmd 0.1.0, protocol 1)\n")
+        #expect(version.output == "greeterd 2.3.4 (vmd \(VMDVersion.current), protocol 1)\n")
         let help = try runGreeterd(["--help"])
         #expect(help.status == .exited(0))
         #expect(help.output.hasPrefix("Serves greetings.\n"))
