@@ -25,7 +25,13 @@
 #include <sys/eventfd.h>
 #endif
 
+#ifdef __APPLE__
+// Darwin gives `environ` only to a program being linked, not to libraries and test bundles;
+// _NSGetEnviron is the sanctioned way there.
+#include <crt_externs.h>
+#else
 extern char **environ;
+#endif
 
 // MARK: errno
 
@@ -399,7 +405,11 @@ pid_t cposix_wait(pid_t pid, int nohang, int *exited, int *code, int *signaled, 
     return result;
 }
 
+#ifdef __APPLE__
+char **cposix_environ(void) { return *_NSGetEnviron(); }
+#else
 char **cposix_environ(void) { return environ; }
+#endif
 
 // MARK: limits and clocks
 
