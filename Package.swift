@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
         .library(name: "ViewModelTesting", targets: ["ViewModelTesting", "ReactiveTesting"]),
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
+        .library(name: "ViewModelDaemon", targets: ["ViewModelDaemon"]),
     ],
     targets: [
         // Layer 0: leaves.
@@ -37,17 +38,21 @@ let package = Package(
         .target(name: "VMServer", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ReactiveCore"]),
         .target(name: "VMDaemon", dependencies: ["VMServer", "Posix", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ReactiveCore"]),
         .target(name: "VMClient", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "Posix"]),
+        // The daemon entry point any app's main.swift calls (vmd's included).
+        .target(name: "ViewModelDaemon", dependencies: [
+            "VMDaemon", "VMServer", "VMProtocol", "ViewModelKit", "CommandLineKit", "Posix",
+        ]),
 
         // Layer 3: thin executables.
-        .executableTarget(name: "vmd", dependencies: [
-            "VMDaemon", "ViewModelCatalog", "CommandLineKit", "Posix", "VMServer", "VMProtocol", "ViewModelKit", "ReactiveCore",
-        ]),
-        .executableTarget(name: "vmctl", dependencies: ["VMClient", "CommandLineKit", "JSONCore", "Posix"]),
+        .executableTarget(name: "vmd", dependencies: ["ViewModelDaemon", "ViewModelCatalog"]),
+        .executableTarget(name: "vmctl", dependencies: ["VMClient", "CommandLineKit", "JSONCore", "Posix", "VMProtocol"]),
         .executableTarget(name: "vmd-bench", dependencies: [
             "ReactiveCore", "JSONCore", "JSONRPC", "Posix", "VMClient", "ViewModelKit", "ViewModelCatalog", "VMServer", "VMProtocol",
         ]),
 
         // Test support and tests.
+        // A daemon under another name with one type, for the entry point's integration tests.
+        .executableTarget(name: "greeterd", dependencies: ["ViewModelDaemon", "ViewModelKit", "ReactiveCore"], path: "Tests/TestApp"),
         .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "JSONRPC", "VMDaemon", "VMServer"]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
@@ -59,7 +64,7 @@ let package = Package(
         .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol", "JSONRPC", "JSONCore"]),
         .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelTesting", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
-            "vmd", "vmctl", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
+            "vmd", "vmctl", "greeterd", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
             "VMDaemon", "VMServer", "ReactiveCore",
         ]),
     ],

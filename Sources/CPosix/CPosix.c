@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stddef.h>
@@ -24,7 +25,13 @@
 #include <sys/eventfd.h>
 #endif
 
+#ifdef __APPLE__
+// Darwin gives `environ` only to a program being linked, not to libraries and test bundles;
+// _NSGetEnviron is the sanctioned way there.
+#include <crt_externs.h>
+#else
 extern char **environ;
+#endif
 
 // MARK: errno
 
@@ -88,6 +95,16 @@ int cposix_epoll_wait(int epfd, cposix_epoll_event *events, int maxevents, int t
 }
 int cposix_eventfd(void) { errno = ENOSYS; return -1; }
 #endif
+
+// MARK: poll
+
+int cposix_poll_rdhup(void) {
+#ifdef POLLRDHUP
+    return POLLRDHUP;
+#else
+    return 0;
+#endif
+}
 
 // MARK: sockets
 
@@ -388,7 +405,11 @@ pid_t cposix_wait(pid_t pid, int nohang, int *exited, int *code, int *signaled, 
     return result;
 }
 
+#ifdef __APPLE__
+char **cposix_environ(void) { return *_NSGetEnviron(); }
+#else
 char **cposix_environ(void) { return environ; }
+#endif
 
 // MARK: limits and clocks
 

@@ -14,8 +14,11 @@ public struct IORegistration: Hashable, Sendable {
     let generation: UInt32
 }
 
-/// A single-threaded epoll event loop: descriptor readiness, timers, signals and jobs from
-/// other threads, all delivered as callbacks on one thread.
+/// A single-threaded event loop: descriptor readiness, timers, signals and jobs from other
+/// threads, all delivered as callbacks on one thread.
+///
+/// Readiness comes from `epoll` or `poll`, chosen at creation (``EventLoopBackend``); the
+/// behaviour described here is the same with either.
 ///
 /// Threading: this type is deliberately not `Sendable`. Create it, register things and call
 /// ``run()`` on one thread; every callback runs on that thread, one at a time, so callbacks
@@ -33,22 +36,27 @@ public final class EventLoop {
         let handler: (IOEvents) -> Void
     }
 
-    private let epoll: FileDescriptor
+    /// The readiness backend this loop waits with.
+    public let backend: EventLoopBackend
+    private let poller: any EventLoopPoller
     private var slots: [Slot?] = []
     private var nextGeneration: UInt32 = 0
     private var timers = TimerQueue()
     private var deferred: [() -> Void] = []
-    private var events = [cposix_epoll_event](repeating: cposix_epoll_event(), count: 256)
+    private var ready: [ReadyDescriptor] = []
     private var signalPipe: (read: FileDescriptor, write: FileDescriptor)?
     private var signalHandlers: [Int32: () -> Void] = [:]
     private var isRunning = false
 
-    public init() throws {
-        epoll = FileDescriptor(adopting: try retryingOnInterrupt("epoll_create1") { cposix_epoll_create() })
+    /// A loop waiting with `backend` (by default epoll on Linux, poll elsewhere).
+    /// - Throws: ``SystemError`` (`ENOSYS` for epoll where the system has none).
+    public init(backend: EventLoopBackend = .platformDefault) throws {
+        self.backend = backend
+        poller = try backend.makePoller()
         handle = try EventLoopHandle()
-        let wakeupFD = handle.wakeup.rawValue
-        _ = try addRegistration(fd: wakeupFD, descriptor: nil, interest: .readable) { [unowned self] _ in
-            self.drainWakeup(wakeupFD)
+        ready.reserveCapacity(256)
+        _ = try addRegistration(fd: handle.wakeup.rawValue, descriptor: nil, interest: .readable) { [unowned self] _ in
+            self.drainWakeup()
         }
     }
 
@@ -77,13 +85,10 @@ public final class EventLoop {
     /// Changes what a registration is interested in (e.g. add `.writable` while output is queued).
     public func modify(_ registration: IORegistration, interest: IOInterest) throws {
         guard isCurrent(registration) else {
-            throw SystemError(call: "epoll_ctl(MOD, \(registration.fd))", errno: ENOENT)
+            throw SystemError(call: "\(backend) modify(\(registration.fd))", errno: ENOENT)
         }
         let fd = registration.fd
-        let data = Self.token(fd: fd, generation: registration.generation)
-        let mask = Self.epollMask(interest)
-        let epfd = epoll.rawValue
-        try retryingOnInterrupt("epoll_ctl(MOD, \(fd))") { cposix_epoll_ctl(epfd, 2, fd, mask, data) }
+        try poller.modify(fd: fd, interest: interest, token: Self.token(fd: fd, generation: registration.generation))
     }
 
     /// Stops delivering events for `registration` and drops its handler. A stale or repeated
@@ -91,10 +96,8 @@ public final class EventLoop {
     public func deregister(_ registration: IORegistration) {
         guard isCurrent(registration) else { return }
         let fd = registration.fd
-        let epfd = epoll.rawValue
         slots[Int(fd)] = nil
-        // EBADF/ENOENT: the descriptor was closed first, which already removed it from epoll.
-        _ = try? retryingOnInterrupt("epoll_ctl(DEL, \(fd))") { cposix_epoll_ctl(epfd, 3, fd, 0, 0) }
+        poller.remove(fd: fd)
     }
 
     /// The number of live descriptor registrations (the loop's own included).
@@ -179,15 +182,10 @@ public final class EventLoop {
     /// embedding the loop in another one.
     public func runOnce(blocking: Bool = true) throws {
         let timeout = blocking && deferred.isEmpty && !handle.isStopRequested ? waitMilliseconds() : 0
-        let epfd = epoll.rawValue
-        let capacity = Int32(events.count)
-        let count = try events.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return Int32(0) }
-            return try retryingOnInterrupt("epoll_wait") { cposix_epoll_wait(epfd, base, capacity, timeout) }
-        }
-        for index in 0..<Int(count) {
-            let event = events[index]
-            dispatch(token: event.data, kernelEvents: event.events)
+        ready.removeAll(keepingCapacity: true)
+        try poller.wait(timeoutMilliseconds: timeout, into: &ready)
+        for event in ready {
+            dispatch(token: event.token, events: event.events)
         }
         fireDueTimers()
         runDeferred()
@@ -198,24 +196,23 @@ public final class EventLoop {
     private func addRegistration(
         fd: Int32, descriptor: FileDescriptor?, interest: IOInterest, handler: @escaping (IOEvents) -> Void
     ) throws -> IORegistration {
-        guard fd >= 0 else { throw SystemError(call: "epoll_ctl(ADD, \(fd))", errno: EBADF) }
+        guard fd >= 0 else { throw SystemError(call: "\(backend) add(\(fd))", errno: EBADF) }
         let index = Int(fd)
         if index >= slots.count {
             slots.append(contentsOf: repeatElement(nil, count: max(index + 1 - slots.count, slots.count)))
         }
         if let existing = slots[index] {
-            // A slot whose descriptor was closed without deregistering is stale (the kernel
-            // already dropped it from epoll), so the number may be registered again.
-            let stale = existing.descriptor.map { !$0.isOpen || $0.rawValue != fd } ?? false
-            guard stale else { throw SystemError(call: "epoll_ctl(ADD, \(fd))", errno: EEXIST) }
+            // A slot whose descriptor was closed without deregistering is stale (epoll already
+            // dropped it; poll's set still holds the number), so the number may be registered again.
+            guard Self.isStale(existing, fd: fd) else {
+                throw SystemError(call: "\(backend) add(\(fd))", errno: EEXIST)
+            }
             slots[index] = nil
+            poller.remove(fd: fd)
         }
         nextGeneration &+= 1
         let generation = nextGeneration
-        let epfd = epoll.rawValue
-        let data = Self.token(fd: fd, generation: generation)
-        let mask = Self.epollMask(interest)
-        try retryingOnInterrupt("epoll_ctl(ADD, \(fd))") { cposix_epoll_ctl(epfd, 1, fd, mask, data) }
+        try poller.add(fd: fd, interest: interest, token: Self.token(fd: fd, generation: generation))
         slots[index] = Slot(generation: generation, descriptor: descriptor, handler: handler)
         return IORegistration(fd: fd, generation: generation)
     }
@@ -226,19 +223,25 @@ public final class EventLoop {
         return slot.generation == registration.generation
     }
 
-    private func dispatch(token: UInt64, kernelEvents: UInt32) {
+    private func dispatch(token: UInt64, events: IOEvents) {
         let fd = Int32(truncatingIfNeeded: token & 0xFFFF_FFFF)
         let generation = UInt32(truncatingIfNeeded: token >> 32)
         let index = Int(fd)
         guard index >= 0, index < slots.count, let slot = slots[index], slot.generation == generation else {
             return // deregistered by an earlier callback in this batch
         }
-        var ready: IOEvents = []
-        if kernelEvents & CPOSIX_EPOLLIN != 0 { ready.insert(.readable) }
-        if kernelEvents & CPOSIX_EPOLLOUT != 0 { ready.insert(.writable) }
-        if kernelEvents & (CPOSIX_EPOLLHUP | CPOSIX_EPOLLRDHUP) != 0 { ready.insert(.hangup) }
-        if kernelEvents & CPOSIX_EPOLLERR != 0 { ready.insert(.error) }
-        slot.handler(ready)
+        if Self.isStale(slot, fd: fd) {
+            // Closed without deregistering, and the number already reused by a file nobody
+            // registered: poll watches numbers, so stop watching this one (epoll never gets here).
+            poller.remove(fd: fd)
+            return
+        }
+        slot.handler(events)
+    }
+
+    /// The slot's descriptor was closed (or released) while registered.
+    private static func isStale(_ slot: Slot, fd: Int32) -> Bool {
+        slot.descriptor.map { !$0.isOpen || $0.rawValue != fd } ?? false
     }
 
     private func waitMilliseconds() -> Int32 {
@@ -266,11 +269,8 @@ public final class EventLoop {
         }
     }
 
-    private func drainWakeup(_ fd: Int32) {
-        var counter: UInt64 = 0
-        _ = try? retryingOnInterruptUnlessWouldBlock("read(eventfd)") {
-            withUnsafeMutableBytes(of: &counter) { libcRead(fd, $0.baseAddress, 8) }
-        }
+    private func drainWakeup() {
+        handle.drainWakeup()
         for job in handle.takeJobs() { job(self) }
     }
 
@@ -298,12 +298,5 @@ public final class EventLoop {
 
     private static func token(fd: Int32, generation: UInt32) -> UInt64 {
         UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
-    }
-
-    private static func epollMask(_ interest: IOInterest) -> UInt32 {
-        var mask: UInt32 = 0
-        if interest.contains(.readable) { mask |= CPOSIX_EPOLLIN | CPOSIX_EPOLLRDHUP }
-        if interest.contains(.writable) { mask |= CPOSIX_EPOLLOUT }
-        return mask
     }
 }

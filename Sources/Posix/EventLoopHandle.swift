@@ -10,7 +10,7 @@ import Darwin
 /// whether you are on it, or stop it.
 ///
 /// Jobs go into a `Mutex`-protected queue; only the job that finds the queue idle writes the
-/// loop's eventfd, so a burst of jobs from many threads costs the loop one wakeup. Jobs run
+/// loop's wakeup descriptor, so a burst of jobs from many threads costs the loop one wakeup. Jobs run
 /// on the loop thread in the order they were queued, between I/O callbacks.
 public final class EventLoopHandle: Sendable {
     typealias Job = @Sendable (EventLoop) -> Void
@@ -26,11 +26,21 @@ public final class EventLoopHandle: Sendable {
     private let queue = Mutex(Queue())
     private let stopRequested = Atomic<Bool>(false)
     private let loopThread: Atomic<UInt>
-    /// The loop's eventfd; owned here so a late `execute` never writes to a reused number.
+    /// What the loop watches for wakeups: an eventfd on Linux, a pipe's read end elsewhere.
+    /// Owned here so a late `execute` never writes to a reused number.
     let wakeup: FileDescriptor
+    /// Where wakeups are written: the same eventfd on Linux, the pipe's write end elsewhere.
+    private let wakeupWriter: FileDescriptor
 
     init() throws {
+        #if os(Linux)
         wakeup = FileDescriptor(adopting: try retryingOnInterrupt("eventfd") { cposix_eventfd() })
+        wakeupWriter = wakeup
+        #else
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
+        wakeup = pipe.read
+        wakeupWriter = pipe.write
+        #endif
         loopThread = Atomic(PosixThread.currentID)
     }
 
@@ -98,10 +108,30 @@ public final class EventLoopHandle: Sendable {
 
     private func wake() {
         var one: UInt64 = 1
-        let fd = wakeup.rawValue
-        // EAGAIN means the counter is saturated: a wakeup is pending anyway.
-        _ = try? retryingOnInterruptUnlessWouldBlock("write(eventfd)") {
+        let fd = wakeupWriter.rawValue
+        // EAGAIN means the counter is saturated (or the pipe full): a wakeup is pending anyway.
+        _ = try? retryingOnInterruptUnlessWouldBlock("write(wakeup)") {
             withUnsafeBytes(of: &one) { libcWrite(fd, $0.baseAddress, 8) }
         }
+    }
+
+    /// Consumes pending wakeups (loop side): one read empties an eventfd; a pipe is read
+    /// until it is empty.
+    func drainWakeup() {
+        var counter: UInt64 = 0
+        let fd = wakeup.rawValue
+        #if os(Linux)
+        _ = try? retryingOnInterruptUnlessWouldBlock("read(eventfd)") {
+            withUnsafeMutableBytes(of: &counter) { libcRead(fd, $0.baseAddress, 8) }
+        }
+        #else
+        // Each wakeup is one 8-byte word in the pipe; read until it is empty.
+        while true {
+            let count = try? retryingOnInterruptUnlessWouldBlock("read(wakeup pipe)") {
+                withUnsafeMutableBytes(of: &counter) { libcRead(fd, $0.baseAddress, 8) }
+            }
+            guard let count, count > 0 else { return }
+        }
+        #endif
     }
 }

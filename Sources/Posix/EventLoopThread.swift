@@ -14,12 +14,13 @@ public final class EventLoopThread: Sendable {
 
     /// Starts a loop thread. `setup` runs on it before the first iteration (register listeners,
     /// signals, timers there). A throwing `setup` or `run` stops the thread; the error is
-    /// passed to `onError` (on the loop thread).
+    /// passed to `onError` (on the loop thread). `backend` is the loop's readiness backend.
     public static func start(
+        backend: EventLoopBackend = .platformDefault,
         setup: sending @escaping (EventLoop) throws -> Void,
         onError: @escaping @Sendable (any Error) -> Void = { _ in }
     ) throws -> EventLoopThread {
-        let loop = try EventLoop()
+        let loop = try EventLoop(backend: backend)
         let handle = loop.handle
         let thread = try PosixThread.spawn {
             loop.handle.claimCurrentThread()

@@ -1,4 +1,4 @@
-/// Where vmd's socket, state and configuration live: pure functions of the environment, so
+/// Where vmd's (or a daemon built on it) socket, state and configuration live: pure functions of the environment, so
 /// every client computes the same socket path and tests need no real environment.
 ///
 /// Environment values that are empty count as unset; XDG directories that are not absolute
@@ -26,34 +26,39 @@ public enum RuntimePaths {
         }
     }
 
-    /// `--socket` > `VMD_SOCKET` > `$XDG_RUNTIME_DIR/vmd.sock` > `/tmp/vmd-$UID/vmd.sock`.
-    public static func socket(flag: String?, environment: [String: String], uid: UInt32) -> Choice {
+    /// `--socket` > `VMD_SOCKET` > `$XDG_RUNTIME_DIR/<fileName>` > `/tmp/vmd-$UID/<fileName>`.
+    ///
+    /// `fileName` is `vmd.sock` for vmd and its clients; a daemon built on vmd under another
+    /// name may choose its own (`inboxd.sock`), in the same directories.
+    public static func socket(
+        flag: String?, environment: [String: String], uid: UInt32, fileName: String = "vmd.sock"
+    ) -> Choice {
         if let flag, !flag.isEmpty { return Choice(path: flag, source: .flag) }
         if let path = nonEmpty(environment["VMD_SOCKET"]) { return Choice(path: path, source: .vmdSocket) }
         if let runtime = absolute(environment["XDG_RUNTIME_DIR"]) {
-            return Choice(path: joined(runtime, "vmd.sock"), source: .runtimeDirectory)
+            return Choice(path: joined(runtime, fileName), source: .runtimeDirectory)
         }
-        return Choice(path: "/tmp/vmd-\(uid)/vmd.sock", source: .fallback)
+        return Choice(path: "/tmp/vmd-\(uid)/" + fileName, source: .fallback)
     }
 
-    /// `$XDG_STATE_HOME/vmd`, else `$HOME/.local/state/vmd`; `nil` when neither is usable.
-    public static func stateDirectory(environment: [String: String]) -> Choice? {
+    /// `$XDG_STATE_HOME/<name>`, else `$HOME/.local/state/<name>`; `nil` when neither is usable.
+    public static func stateDirectory(environment: [String: String], name: String = "vmd") -> Choice? {
         if let state = absolute(environment["XDG_STATE_HOME"]) {
-            return Choice(path: joined(state, "vmd"), source: .stateHome)
+            return Choice(path: joined(state, name), source: .stateHome)
         }
         if let home = absolute(environment["HOME"]) {
-            return Choice(path: joined(home, ".local/state/vmd"), source: .home)
+            return Choice(path: joined(home, ".local/state/" + name), source: .home)
         }
         return nil
     }
 
-    /// `$XDG_CONFIG_HOME/vmd`, else `$HOME/.config/vmd`; `nil` when neither is usable.
-    public static func configDirectory(environment: [String: String]) -> Choice? {
+    /// `$XDG_CONFIG_HOME/<name>`, else `$HOME/.config/<name>`; `nil` when neither is usable.
+    public static func configDirectory(environment: [String: String], name: String = "vmd") -> Choice? {
         if let config = absolute(environment["XDG_CONFIG_HOME"]) {
-            return Choice(path: joined(config, "vmd"), source: .configHome)
+            return Choice(path: joined(config, name), source: .configHome)
         }
         if let home = absolute(environment["HOME"]) {
-            return Choice(path: joined(home, ".config/vmd"), source: .home)
+            return Choice(path: joined(home, ".config/" + name), source: .home)
         }
         return nil
     }

@@ -14,8 +14,9 @@ import Posix
 /// }
 /// ```
 ///
-/// **Threads.** Each client owns one event-loop thread (Posix's epoll loop) that does every
-/// read and write on its socket; callers only queue bytes and await continuations. So no
+/// **Threads.** Each client owns one event-loop thread (Posix's event loop: epoll on Linux,
+/// poll elsewhere) that does every read and write on its socket; callers only queue bytes
+/// and await continuations. So no
 /// blocking system call ever runs on Swift's cooperative pool (STYLE.md habit 8), however
 /// slowly the daemon reads, and one thread serves any number of concurrent calls and
 /// subscriptions. (A blocking reader thread plus writes from the caller would be simpler,

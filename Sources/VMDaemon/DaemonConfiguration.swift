@@ -1,3 +1,6 @@
+import Posix
+import VMProtocol
+
 /// Everything the daemon needs to run, already resolved (vmd turns flags, environment and the
 /// config file into one of these; tests build one directly).
 public struct DaemonConfiguration: Sendable {
@@ -26,6 +29,10 @@ public struct DaemonConfiguration: Sendable {
     public var notifiesServiceManager: Bool
     /// The daemon's version, for the start-up log line.
     public var version: String
+    /// The daemon's name (the executable's: `vmd`, or an app's), for the start-up log line.
+    public var name: String
+    /// The readiness backend of the daemon's event loop.
+    public var eventLoop: EventLoopBackend
 
     /// A configuration with the contract's defaults on `socketPath`.
     public init(
@@ -33,7 +40,8 @@ public struct DaemonConfiguration: Sendable {
         slowClient: SlowClientPolicy = .coalesce, allowedUIDs: Set<UInt32> = [],
         logLevel: LogLevel = .info, logFormat: LogFormat = .plain, exitWhenIdle: Duration? = nil,
         shutdownGrace: Duration = .seconds(2), closeLinger: Duration = .seconds(5),
-        acceptsSocketActivation: Bool = true, notifiesServiceManager: Bool = true, version: String = "0.1.0"
+        acceptsSocketActivation: Bool = true, notifiesServiceManager: Bool = true,
+        version: String = VMDVersion.current, name: String = "vmd", eventLoop: EventLoopBackend = .platformDefault
     ) {
         self.socketPath = socketPath
         self.socketPathSource = socketPathSource
@@ -48,5 +56,7 @@ public struct DaemonConfiguration: Sendable {
         self.acceptsSocketActivation = acceptsSocketActivation
         self.notifiesServiceManager = notifiesServiceManager
         self.version = version
+        self.name = name
+        self.eventLoop = eventLoop
     }
 }

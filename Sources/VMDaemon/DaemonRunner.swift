@@ -1,7 +1,7 @@
 import Posix
 import VMServer
 
-/// Runs a daemon as the process's main job, for `vmd`'s `@main`: process set-up, listener,
+/// Runs a daemon as the process's main job, for `ViewModelDaemon`'s entry point: process set-up, listener,
 /// loop on the calling thread, graceful stop, exit status.
 public enum DaemonRunner {
     /// Exit statuses of `vmd` (documented in its help).
@@ -26,7 +26,8 @@ public enum DaemonRunner {
         // A peer that disconnects mid-write must cost an EPIPE, not the daemon (FACTS.md).
         Signal.ignoreBrokenPipe()
         log.info("starting", [
-            "version": .string(configuration.version), "pid": LogValue(CurrentProcess.pid),
+            "name": .string(configuration.name), "version": .string(configuration.version),
+            "event-loop": .string(configuration.eventLoop.rawValue), "pid": LogValue(CurrentProcess.pid),
             "uid": LogValue(CurrentProcess.uid),
         ])
         do {
@@ -38,7 +39,7 @@ public enum DaemonRunner {
         let loop: EventLoop
         let signals = SignalRoute()
         do {
-            loop = try EventLoop()
+            loop = try EventLoop(backend: configuration.eventLoop)
             // Before anything that can take a while (binding, building the handler): a SIGTERM
             // sent during start-up waits in the loop's signal pipe and stops the daemon
             // gracefully once it runs, instead of killing it with its socket file left behind.

@@ -5,6 +5,8 @@ import Posix
 /// Its environment is the test's minus anything that would change its behaviour behind the
 /// test's back (`VMD_*`, `NOTIFY_SOCKET`, `JOURNAL_STREAM`, `LISTEN_*`), with
 /// `XDG_CONFIG_HOME` pointing into the test's directory so no user config file is read.
+/// `VMD_EVENT_LOOP` alone passes through, so `VMD_EVENT_LOOP=poll swift test` runs every
+/// spawned daemon on the poll backend.
 /// Standard output and error go to a log file the test can read.
 public final class DaemonProcess {
     public let child: ChildProcess
@@ -21,7 +23,7 @@ public final class DaemonProcess {
     /// The environment a test daemon gets, before `overrides`.
     public static func cleanEnvironment(configHome: String) -> [String: String] {
         var environment = CurrentProcess.environment.filter { name, _ in
-            !name.hasPrefix("VMD_") && !name.hasPrefix("LISTEN_")
+            (!name.hasPrefix("VMD_") || name == "VMD_EVENT_LOOP") && !name.hasPrefix("LISTEN_")
                 && name != "NOTIFY_SOCKET" && name != "JOURNAL_STREAM"
         }
         environment["XDG_CONFIG_HOME"] = configHome

@@ -28,6 +28,8 @@ public final class InProcessDaemon: Sendable {
     /// Starts a daemon for `configuration` (socket activation off, no signal handling) and
     /// returns once it listens. `makeHandler` runs on the loop thread. With `notifySocket`, the
     /// daemon sends its readiness datagrams there, as to systemd's `NOTIFY_SOCKET`.
+    /// The loop's backend is the configuration's, unless the test process's `VMD_EVENT_LOOP`
+    /// names one (so `VMD_EVENT_LOOP=poll swift test` covers in-process daemons too).
     public static func start(
         _ configuration: DaemonConfiguration, notifySocket: String? = nil,
         makeHandler: @escaping @Sendable (DaemonContext) -> any ConnectionHandler
@@ -35,7 +37,10 @@ public final class InProcessDaemon: Sendable {
         let log = LineRecorder()
         let shared = SharedState()
         let daemonLog = DaemonLog(threshold: .debug, format: configuration.logFormat, write: { log.append($0) })
+        let backend = EventLoopBackend(rawValue: CurrentProcess.environment["VMD_EVENT_LOOP"] ?? "")
+            ?? configuration.eventLoop
         let thread = try EventLoopThread.start(
+            backend: backend,
             setup: { loop in
                 let opened = try ListenerSetup.open(socketPath: configuration.socketPath, acceptsSocketActivation: false)
                 let notifier = try notifySocket.map { try ServiceNotifier(address: UnixSocketAddress(path: $0)) }

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Posix
+import VMProtocol
 
 /// vmctl: parse, dispatch, map failures to exit statuses.
 enum VMCtl {
@@ -59,7 +60,7 @@ enum VMCtl {
     }
 
     private static func printVersion(_ console: Console) -> Int32 {
-        console.line("vmctl \(VMCtlSpec.version) (protocol level 1)")
+        console.line("vmctl \(VMCtlSpec.version) (protocol level \(OpenRPCDocument.protocolLevel))")
         console.flush()
         return ExitStatus.success.rawValue
     }

@@ -1,9 +1,10 @@
 import CommandLineKit
+import VMProtocol
 
 /// vmctl's whole command line as one table: parsing, help, `--help` examples and the
 /// completion scripts all come from it, so they cannot disagree.
 enum VMCtlSpec {
-    static let version = "0.1.0"
+    static let version = VMDVersion.current
 
     private static let instanceArgument = ArgumentSpec("INSTANCE", help: "An instance id, as listed by 'vmctl list'.")
     private static let valueHelp = "A value: JSON when it parses as JSON (5, true, null, \"5\", {\"a\":1}), else the text as a string."

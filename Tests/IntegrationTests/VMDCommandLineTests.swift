@@ -1,5 +1,6 @@
 import Posix
 import Testing
+import VMProtocol
 import VMTestSupport
 
 /// The built `vmd` binary's command line, configuration layering and start-up refusals.
@@ -22,7 +23,7 @@ struct VMDCommandLineTests {
         defer { directory.remove() }
         let version = try runVMD(["--version"], in: directory)
         #expect(version.status == .exited(0))
-        #expect(version.output.hasPrefix("vmd 0.1.0"))
+        #expect(version.output == "vmd \(VMDVersion.current) (protocol 1)\n")
         let help = try runVMD(["--help"], in: directory)
         #expect(help.status == .exited(0))
         #expect(help.output.contains("--exit-when-idle SECONDS"))

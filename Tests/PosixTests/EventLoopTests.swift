@@ -13,9 +13,9 @@ private final class SharedIndices: Sendable {
 
 @Suite("Event loop")
 struct EventLoopTests {
-    @Test("a readable descriptor calls its handler with the bytes waiting")
-    func readableCallback() throws {
-        let loop = try EventLoop()
+    @Test("a readable descriptor calls its handler with the bytes waiting", arguments: EventLoopBackend.available)
+    func readableCallback(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         let pipe = try FileDescriptor.pipe(nonBlocking: true)
         var received: [UInt8] = []
         let registration = try loop.register(pipe.read, interest: .readable) { events in
@@ -28,9 +28,9 @@ struct EventLoopTests {
         loop.deregister(registration) // a repeated deregister is harmless
     }
 
-    @Test("a closed peer is reported as a hang-up")
-    func hangup() throws {
-        let loop = try EventLoop()
+    @Test("a closed peer is reported as a hang-up", arguments: EventLoopBackend.available)
+    func hangup(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         let pipe = try FileDescriptor.pipe(nonBlocking: true)
         var sawHangup = false
         let registration = try loop.register(pipe.read, interest: .readable) { events in
@@ -41,9 +41,9 @@ struct EventLoopTests {
         loop.deregister(registration)
     }
 
-    @Test("writable interest can be added and removed with modify")
-    func modifyInterest() throws {
-        let loop = try EventLoop()
+    @Test("writable interest can be added and removed with modify", arguments: EventLoopBackend.available)
+    func modifyInterest(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         let pipe = try FileDescriptor.pipe(nonBlocking: true)
         var writableCount = 0
         let registration = try loop.register(pipe.write, interest: []) { events in
@@ -61,9 +61,9 @@ struct EventLoopTests {
         #expect(throws: SystemError.self) { try loop.modify(registration, interest: .writable) }
     }
 
-    @Test("a deregistered handler is never called, even if its number is reused")
-    func staleRegistration() throws {
-        let loop = try EventLoop()
+    @Test("a deregistered handler is never called, even if its number is reused", arguments: EventLoopBackend.available)
+    func staleRegistration(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         let first = try FileDescriptor.pipe(nonBlocking: true)
         var firstCalls = 0
         let registration = try loop.register(first.read, interest: .readable) { _ in firstCalls += 1 }
@@ -91,18 +91,18 @@ struct EventLoopTests {
         loop.deregister(again)
     }
 
-    @Test("registering the same open descriptor twice is refused")
-    func duplicateRegistration() throws {
-        let loop = try EventLoop()
+    @Test("registering the same open descriptor twice is refused", arguments: EventLoopBackend.available)
+    func duplicateRegistration(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         let pipe = try FileDescriptor.pipe(nonBlocking: true)
         let registration = try loop.register(pipe.read, interest: .readable) { _ in }
         #expect(throws: SystemError.self) { try loop.register(pipe.read, interest: .readable) { _ in } }
         loop.deregister(registration)
     }
 
-    @Test("timers fire in deadline order, ties in scheduling order")
-    func timersInOrder() throws {
-        let loop = try EventLoop()
+    @Test("timers fire in deadline order, ties in scheduling order", arguments: EventLoopBackend.available)
+    func timersInOrder(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         var fired: [String] = []
         let start = loop.now
         loop.schedule(atNanoseconds: start + 30_000_000) { fired.append("c") }
@@ -115,9 +115,9 @@ struct EventLoopTests {
         #expect(loop.now - start >= 30_000_000)
     }
 
-    @Test("a cancelled timer never fires, and cancelling twice reports false")
-    func timerCancel() throws {
-        let loop = try EventLoop()
+    @Test("a cancelled timer never fires, and cancelling twice reports false", arguments: EventLoopBackend.available)
+    func timerCancel(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         var fired: [Int] = []
         let cancelled = loop.schedule(after: .milliseconds(5)) { fired.append(1) }
         loop.schedule(after: .milliseconds(10)) { fired.append(2) }
@@ -128,9 +128,9 @@ struct EventLoopTests {
         #expect(loop.timerCount == 0)
     }
 
-    @Test("many cancelled timers do not keep the queue growing")
-    func manyCancelledTimers() throws {
-        let loop = try EventLoop()
+    @Test("many cancelled timers do not keep the queue growing", arguments: EventLoopBackend.available)
+    func manyCancelledTimers(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         for _ in 0..<10_000 {
             let timer = loop.schedule(after: .seconds(3600)) {}
             loop.cancel(timer)
@@ -141,9 +141,9 @@ struct EventLoopTests {
         #expect(try runLoop(loop) { fired })
     }
 
-    @Test("a timer scheduled by a timer callback runs on a later pass")
-    func timerFromTimer() throws {
-        let loop = try EventLoop()
+    @Test("a timer scheduled by a timer callback runs on a later pass", arguments: EventLoopBackend.available)
+    func timerFromTimer(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         var order: [Int] = []
         loop.schedule(after: .zero) {
             order.append(1)
@@ -154,9 +154,9 @@ struct EventLoopTests {
         #expect(order == [1, 2, 3])
     }
 
-    @Test("jobs from many threads all run, on the loop thread, in per-thread order")
-    func crossThreadExecute() throws {
-        let loop = try EventLoop()
+    @Test("jobs from many threads all run, on the loop thread, in per-thread order", arguments: EventLoopBackend.available)
+    func crossThreadExecute(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         let handle = loop.handle
         let threads = 8
         let jobsPerThread = 2_000
@@ -186,9 +186,9 @@ struct EventLoopTests {
         #expect(handle.isInLoopThread) // this test thread ran the loop
     }
 
-    @Test("a job submitted with the loop can register work on it")
-    func submitWithLoop() throws {
-        let loop = try EventLoop()
+    @Test("a job submitted with the loop can register work on it", arguments: EventLoopBackend.available)
+    func submitWithLoop(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         let fired = Counter()
         let handle = loop.handle
         let producer = try PosixThread.spawn {
@@ -200,9 +200,9 @@ struct EventLoopTests {
         producer.join()
     }
 
-    @Test("enqueued work runs after the current callback, before the loop waits")
-    func enqueueRunsAfterCallback() throws {
-        let loop = try EventLoop()
+    @Test("enqueued work runs after the current callback, before the loop waits", arguments: EventLoopBackend.available)
+    func enqueueRunsAfterCallback(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         var order: [String] = []
         loop.schedule(after: .zero) {
             loop.enqueue { order.append("deferred") }
@@ -212,11 +212,11 @@ struct EventLoopTests {
         #expect(order == ["timer", "deferred"])
     }
 
-    @Test("a loop on its own thread runs callbacks there and stops when asked")
-    func loopThreadStops() throws {
+    @Test("a loop on its own thread runs callbacks there and stops when asked", arguments: EventLoopBackend.available)
+    func loopThreadStops(backend: EventLoopBackend) throws {
         let signal = try FileDescriptor.pipe()
         let onLoopThread = Counter()
-        let loopThread = try EventLoopThread.start { loop in
+        let loopThread = try EventLoopThread.start(backend: backend) { loop in
             loop.schedule(after: .zero) {
                 if loop.isInLoopThread { onLoopThread.increment() }
                 try? signal.write.writeAll([1])
@@ -230,9 +230,9 @@ struct EventLoopTests {
         #expect(!loopThread.handle.execute {})
     }
 
-    @Test("stop requested before run makes run return")
-    func stopBeforeRun() throws {
-        let loop = try EventLoop()
+    @Test("stop requested before run makes run return", arguments: EventLoopBackend.available)
+    func stopBeforeRun(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         loop.stop()
         try loop.run()
         var ran = false
@@ -244,12 +244,72 @@ struct EventLoopTests {
         #expect(ran)
     }
 
-    @Test("jobs are refused once the loop is destroyed")
-    func jobsAfterLoopDies() throws {
-        var loop: EventLoop? = try EventLoop()
+    @Test("jobs are refused once the loop is destroyed", arguments: EventLoopBackend.available)
+    func jobsAfterLoopDies(backend: EventLoopBackend) throws {
+        var loop: EventLoop? = try EventLoop(backend: backend)
         let handle = try #require(loop?.handle)
         #expect(handle.execute {})
         loop = nil
         #expect(!handle.execute {})
+    }
+
+    @Test("a loop reports the backend it was created with", arguments: EventLoopBackend.available)
+    func reportsBackend(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
+        #expect(loop.backend == backend)
+    }
+
+    @Test("a descriptor closed while registered is forgotten without calls or a busy loop",
+          arguments: EventLoopBackend.available)
+    func closedWhileRegistered(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
+        var calls = 0
+        _ = try loop.register(pipe.read, interest: .readable) { _ in calls += 1 }
+        try pipe.read.close()
+        var fired = false
+        loop.schedule(after: .milliseconds(50)) { fired = true }
+        var passes = 0
+        while !fired {
+            try loop.runOnce()
+            passes += 1
+        }
+        #expect(calls == 0)
+        // One blocking wait up to the timer, plus slack for an early wake; a loop that kept
+        // reporting the closed number would spin thousands of times in 50 ms.
+        #expect(passes < 10)
+        // The number may be registered again.
+        let again = try FileDescriptor.pipe(nonBlocking: true)
+        let registration = try loop.register(again.read, interest: .readable) { _ in }
+        loop.deregister(registration)
+    }
+
+    @Test("removing one of several registrations leaves the others reporting to their own handlers",
+          arguments: EventLoopBackend.available)
+    func removalAmongMany(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
+        let pipes = try (0..<4).map { _ in try FileDescriptor.pipe(nonBlocking: true) }
+        var calls = [Int](repeating: 0, count: pipes.count)
+        var registrations: [IORegistration] = []
+        for (index, pipe) in pipes.enumerated() {
+            registrations.append(try loop.register(pipe.read, interest: .readable) { _ in
+                calls[index] += 1
+                _ = try? pipe.read.read(upTo: 10)
+            })
+        }
+        // The first and a middle one go; the survivors must keep their own handlers.
+        loop.deregister(registrations[0])
+        loop.deregister(registrations[2])
+        for pipe in pipes { try pipe.write.writeAll([7]) }
+        #expect(try runLoop(loop) { calls[1] == 1 && calls[3] == 1 })
+        try loop.runOnce(blocking: false)
+        #expect(calls == [0, 1, 0, 1])
+        try loop.modify(registrations[3], interest: [])
+        try pipes[3].write.writeAll([8])
+        try pipes[1].write.writeAll([9])
+        #expect(try runLoop(loop) { calls[1] == 2 })
+        #expect(calls == [0, 2, 0, 1])
+        loop.deregister(registrations[1])
+        loop.deregister(registrations[3])
     }
 }

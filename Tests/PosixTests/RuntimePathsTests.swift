@@ -46,4 +46,18 @@ struct RuntimePathsTests {
         #expect(RuntimePaths.configDirectory(environment: ["XDG_CONFIG_HOME": "", "HOME": "/h"])
             == .init(path: "/h/.config/vmd", source: .home))
     }
+
+    @Test("a daemon under another name keeps the socket rule but uses its own file and directory names")
+    func anotherName() {
+        #expect(RuntimePaths.socket(flag: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/7"], uid: 7, fileName: "inboxd.sock")
+            == .init(path: "/run/user/7/inboxd.sock", source: .runtimeDirectory))
+        #expect(RuntimePaths.socket(flag: nil, environment: [:], uid: 7, fileName: "inboxd.sock")
+            == .init(path: "/tmp/vmd-7/inboxd.sock", source: .fallback))
+        #expect(RuntimePaths.socket(flag: nil, environment: ["VMD_SOCKET": "/x/env.sock"], uid: 7, fileName: "inboxd.sock")
+            == .init(path: "/x/env.sock", source: .vmdSocket))
+        #expect(RuntimePaths.stateDirectory(environment: ["HOME": "/h"], name: "inboxd")
+            == .init(path: "/h/.local/state/inboxd", source: .home))
+        #expect(RuntimePaths.configDirectory(environment: ["XDG_CONFIG_HOME": "/c"], name: "inboxd")
+            == .init(path: "/c/inboxd", source: .configHome))
+    }
 }

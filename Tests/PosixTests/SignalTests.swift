@@ -3,9 +3,9 @@ import Testing
 
 @Suite("Signals as loop callbacks", .serialized)
 struct SignalTests {
-    @Test("a raised SIGUSR1 arrives as a callback on the loop thread")
-    func signalCallback() throws {
-        let loop = try EventLoop()
+    @Test("a raised SIGUSR1 arrives as a callback on the loop thread", arguments: EventLoopBackend.available)
+    func signalCallback(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
         var received = 0
         var onLoopThread = false
         try loop.onSignal(.user1) {
@@ -18,10 +18,10 @@ struct SignalTests {
         try loop.removeSignalHandler(.user1)
     }
 
-    @Test("a signal sent from another thread reaches a loop running on its own thread")
-    func signalToLoopThread() throws {
+    @Test("a signal sent from another thread reaches a loop running on its own thread", arguments: EventLoopBackend.available)
+    func signalToLoopThread(backend: EventLoopBackend) throws {
         let done = try FileDescriptor.pipe()
-        let loopThread = try EventLoopThread.start { loop in
+        let loopThread = try EventLoopThread.start(backend: backend) { loop in
             try loop.onSignal(.user2) {
                 try? done.write.writeAll([1])
                 try? loop.removeSignalHandler(.user2)

@@ -1,4 +1,4 @@
-// CPosix: the few Linux facilities Swift's Glibc module does not expose (epoll, eventfd, accept4,
+// CPosix: the few Linux facilities (with portable fallbacks where Darwin lacks them) Swift's Glibc module does not expose (epoll, eventfd, accept4,
 // SO_PEERCRED, posix_spawn attributes, signal forwarding), behind small functions with plain C
 // types. Everything that needs _GNU_SOURCE or a macro lives in CPosix.c, so this header stays
 // importable next to Glibc without redefining anything. Only module Posix imports it.
@@ -41,8 +41,13 @@ int cposix_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 /// epoll_wait copying into the unpacked event layout; at most 256 events per call.
 int cposix_epoll_wait(int epfd, cposix_epoll_event *_Nonnull events, int maxevents, int timeout_ms);
 
-/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK).
+/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK) (Linux only; elsewhere -1 with errno ENOSYS).
 int cposix_eventfd(void);
+
+// MARK: poll
+
+/// POLLRDHUP (peer shut down its writing side) where the system defines it, else 0.
+int cposix_poll_rdhup(void);
 
 // MARK: sockets
 

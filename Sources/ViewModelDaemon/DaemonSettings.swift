@@ -2,24 +2,28 @@ import CommandLineKit
 import Posix
 import VMDaemon
 
-/// The resolved configuration of one `vmd` run: the daemon's part, plus what only `vmd` uses.
-struct VMDSettings {
+/// The resolved configuration of one daemon run: the daemon's part, plus what the view models
+/// are told (``ViewModelDaemon/Setup``).
+struct DaemonSettings {
     var daemon: DaemonConfiguration
-    /// Where durable view models keep their files, if anywhere.
-    var stateDirectory: String?
+    /// Where durable view models keep their files.
+    var stateDirectory: String
     /// The layered configuration, for `--print-config`.
     var effective: EffectiveConfiguration
 
     /// Resolves flags, environment, config file and defaults into settings.
     /// - Throws: ``ConfigurationError`` naming the source of a bad value.
-    static func resolve(_ parsed: ParsedCommand, environment: [String: String]) throws(ConfigurationError) -> VMDSettings {
-        let file = try configFile(parsed, environment: environment)
-        var effective = try ConfigurationResolver(root: VMDCommand.spec).resolve(
+    static func resolve(
+        _ parsed: ParsedCommand, spec: CommandSpec, identity: DaemonIdentity, environment: [String: String]
+    ) throws(ConfigurationError) -> DaemonSettings {
+        let file = try configFile(parsed, identity: identity, environment: environment)
+        var effective = try ConfigurationResolver(root: spec).resolve(
             commandLine: parsed, environment: environment, file: file)
 
         // The socket follows the one rule all clients share; its last two steps are not
         // option defaults but come from the environment, so fill them in for --print-config.
-        let socket = RuntimePaths.socket(flag: effective.value("socket"), environment: environment, uid: CurrentProcess.uid)
+        let socket = RuntimePaths.socket(flag: effective.value("socket"), environment: environment,
+                                         uid: CurrentProcess.uid, fileName: identity.socketFileName)
         if let index = effective.settings.firstIndex(where: { $0.option.long == "socket" }),
            effective.settings[index].source == .unset
         {
@@ -28,7 +32,7 @@ struct VMDSettings {
                 ? .environment(variable: "XDG_RUNTIME_DIR") : .defaultValue
         }
         var stateDirectory = effective.value("state-dir")
-        if stateDirectory == nil, let derived = RuntimePaths.stateDirectory(environment: environment) {
+        if stateDirectory == nil, let derived = RuntimePaths.stateDirectory(environment: environment, name: identity.name) {
             stateDirectory = derived.path
             if let index = effective.settings.firstIndex(where: { $0.option.long == "state-dir" }) {
                 effective.settings[index].values = [derived.path]
@@ -61,6 +65,12 @@ struct VMDSettings {
             }
             idle = .milliseconds(Int64(seconds * 1000))
         }
+        let backendName = effective.value("event-loop") ?? EventLoopBackend.platformDefault.rawValue
+        guard let backend = EventLoopBackend(rawValue: backendName), EventLoopBackend.available.contains(backend) else {
+            let offered = EventLoopBackend.available.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError("invalid value '\(backendName)' for event-loop: this system offers \(offered)",
+                                     at: effective.source("event-loop") ?? .unset)
+        }
 
         let daemon = DaemonConfiguration(
             socketPath: socket.path, socketPathSource: socket.source.rawValue, limits: limits,
@@ -68,17 +78,22 @@ struct VMDSettings {
             allowedUIDs: allowed,
             logLevel: LogLevel(rawValue: effective.value("log-level") ?? "") ?? .info,
             logFormat: LogFormat(rawValue: effective.value("log-format") ?? "") ?? .plain,
-            exitWhenIdle: idle, version: VMDCommand.version)
-        return VMDSettings(daemon: daemon, stateDirectory: stateDirectory, effective: effective)
+            exitWhenIdle: idle, version: identity.version, name: identity.name, eventLoop: backend)
+        return DaemonSettings(
+            daemon: daemon, stateDirectory: stateDirectory ?? "/tmp/\(identity.name)-\(CurrentProcess.uid)/state",
+            effective: effective)
     }
 
-    /// `--config FILE` (which must exist), else `$XDG_CONFIG_HOME/vmd/vmd.conf` when present.
-    private static func configFile(_ parsed: ParsedCommand, environment: [String: String]) throws(ConfigurationError) -> ConfigFile? {
+    /// `--config FILE` (which must exist), else `$XDG_CONFIG_HOME/<name>/<name>.conf` when present.
+    private static func configFile(
+        _ parsed: ParsedCommand, identity: DaemonIdentity, environment: [String: String]
+    ) throws(ConfigurationError) -> ConfigFile? {
         let explicit = parsed.value("config") ?? environment["VMD_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         let path: String
         if let explicit {
             path = explicit
-        } else if let standard = ConfigFile.standardPath(directory: "vmd", fileName: "vmd.conf", environment: environment),
+        } else if let standard = ConfigFile.standardPath(
+            directory: identity.name, fileName: identity.configFileName, environment: environment),
                   (try? FileSystem.info(standard, followingSymlinks: true)) != nil
         {
             path = standard

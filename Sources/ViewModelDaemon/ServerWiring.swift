@@ -1,19 +1,14 @@
 import Posix
-import ReactiveCore
 import VMDaemon
 import VMProtocol
 import VMServer
-import ViewModelCatalog
 import ViewModelKit
 
-/// Builds what vmd serves: the catalog's view models in a host on the loop's scheduler, behind
-/// VMServer's JSON-RPC dispatch.
+/// Builds what the daemon serves: the registry's view models in a host on the loop's
+/// scheduler, behind VMServer's JSON-RPC dispatch.
 enum ServerWiring {
-    static func makeHandler(settings: VMDSettings, context: DaemonContext) throws -> any ConnectionHandler {
+    static func makeHandler(registry: ViewModelRegistry, context: DaemonContext) throws -> any ConnectionHandler {
         let configuration = context.configuration
-        var registry = ViewModelRegistry()
-        let stateDirectory = settings.stateDirectory ?? "/tmp/vmd-\(CurrentProcess.uid)/state"
-        try Catalog.register(into: &registry, configuration: CatalogConfiguration(stateDirectory: stateDirectory))
         let limits = configuration.limits
         let host = ViewModelHost(registry: registry, scheduler: context.scheduler, maxInstances: limits.maxInstances)
         let identity = ServerIdentity(
