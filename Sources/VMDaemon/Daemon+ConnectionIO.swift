@@ -84,7 +84,7 @@ extension Daemon {
                 if connection.phase == .peerFinishedWriting, !connection.isQueuedForFlush { queueFlush(connection) }
                 return
             }
-            heapTrimmer?.frameReceived()
+            heapTrimmer?.frameReceived(size: frame.count)
             frame.withUnsafeBytes { handler.frameReceived($0, on: connection.id) }
         }
     }

@@ -4,13 +4,17 @@ import Posix
 ///
 /// glibc keeps freed blocks in its arenas, so without this the daemon's resident size stays
 /// at its peak forever (issue 11: 80 MB after 10,000 instances were gone, 14 MB after
-/// `malloc_trim`). A *burst* is at least ``burstFrames`` frames, or one closed connection (it
-/// may have owned many connection-scoped instances), since the last trim; *idle* is a whole
+/// `malloc_trim`). A *burst* is at least ``burstFrames`` frames or ``burstBytes`` bytes of
+/// frames (a few batches can create or destroy thousands of instances), or one closed
+/// connection (it may have owned many connection-scoped instances), since the last trim;
+/// *idle* is a whole
 /// `idleDelay` without a frame. Then it calls ``Posix/Heap/trim()`` once, and never more than
 /// once per ``minimumInterval`` (a trim walks every arena). Loop thread only.
 final class HeapTrimmer {
     /// Frames that make a burst on their own.
     static let burstFrames = 256
+    /// Frame bytes that make a burst on their own.
+    static let burstBytes = 262_144
     /// The shortest time between two trims.
     static let minimumInterval: Duration = .seconds(10)
 
@@ -19,6 +23,7 @@ final class HeapTrimmer {
     private let trim: () -> Bool
     private let log: DaemonLog
     private var frames = 0
+    private var bytes = 0
     private var closedConnections = 0
     private var framesAtLastLook = 0
     private var isArmed = false
@@ -33,10 +38,11 @@ final class HeapTrimmer {
         self.trim = trim
     }
 
-    /// A frame was received (the hot path: an increment and a test).
+    /// A frame of `size` bytes was received (the hot path: two additions and a test).
     @inline(__always)
-    func frameReceived() {
+    func frameReceived(size: Int) {
         frames &+= 1
+        bytes &+= size
         if !isArmed { arm(after: idleDelay) }
     }
 
@@ -46,7 +52,7 @@ final class HeapTrimmer {
         if !isArmed { arm(after: idleDelay) }
     }
 
-    private var isBurst: Bool { frames >= Self.burstFrames || closedConnections > 0 }
+    private var isBurst: Bool { frames >= Self.burstFrames || bytes >= Self.burstBytes || closedConnections > 0 }
 
     private func arm(after delay: Duration) {
         isArmed = true
@@ -61,6 +67,7 @@ final class HeapTrimmer {
         guard isBurst else {
             // A trickle of frames is no reason to trim; start counting afresh.
             frames = 0
+            bytes = 0
             return
         }
         guard frames == framesAtLastLook else {
@@ -79,10 +86,11 @@ final class HeapTrimmer {
         trimCount += 1
         lastTrimNanoseconds = now
         log.debug("idle after a burst: gave freed heap back to the system", [
-            "frames": LogValue(frames), "closedConnections": LogValue(closedConnections),
+            "frames": LogValue(frames), "bytes": LogValue(bytes), "closedConnections": LogValue(closedConnections),
             "released": .string(released ? "yes" : "no"),
         ])
         frames = 0
+        bytes = 0
         closedConnections = 0
     }
 }
