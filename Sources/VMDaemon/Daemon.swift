@@ -215,7 +215,11 @@ public final class Daemon {
             } catch let error as SystemError
                 where error.errno == SystemError.tooManyOpenFiles || error.errno == SystemError.tooManyOpenFilesInSystem
             {
-                if refuseWithSpareDescriptor() { continue }
+                switch refuseWithSpareDescriptor() {
+                case .refused: continue
+                case .nothingPending: return
+                case .noSpare: break
+                }
                 logExhaustion("cannot accept: out of file descriptors; accepting again in 100 ms", error)
                 pauseAccepting(for: .milliseconds(100))
                 return
@@ -238,25 +242,31 @@ public final class Daemon {
     /// client into it, answers it with the `maxConnections` error (as over `--max-connections`)
     /// and closes it, then takes the spare back. Without this such clients waited in the
     /// backlog with no answer while the daemon retried every 100 ms (issue 11, defect 6).
-    /// Returns `false` when there is no spare to use (then accepting pauses).
-    private func refuseWithSpareDescriptor() -> Bool {
-        guard let spare = spareDescriptor else { return false }
+    /// Says whether a client was refused, nobody was waiting after all (accept allocates the
+    /// descriptor before it looks at the queue), or there is no spare (then accepting pauses).
+    private func refuseWithSpareDescriptor() -> SpareRefusal {
+        guard let spare = spareDescriptor else { return .noSpare }
         spareDescriptor = nil
         try? spare.close()
         defer { openSpareDescriptor() }
         let accepted: FileDescriptor
         do {
-            guard let descriptor = try listener.accept() else { return true }
+            guard let descriptor = try listener.accept() else { return .nothingPending }
             accepted = descriptor
         } catch {
-            return false
+            return .noSpare
         }
         let maxConnections = configuration.limits.maxConnections
         refusedSinceExhaustionLog += 1
         logExhaustion("out of file descriptors: refusing new connections with limitReached maxConnections",
                       SystemError(call: "accept", errno: SystemError.tooManyOpenFiles))
         refuse(accepted, with: TransportErrors.tooManyConnections(maxConnections: maxConnections))
-        return true
+        return .refused
+    }
+
+    /// What ``refuseWithSpareDescriptor()`` did.
+    private enum SpareRefusal {
+        case refused, nothingPending, noSpare
     }
 
     /// Logs running out of descriptors at most once every 10 s, with how many connections
