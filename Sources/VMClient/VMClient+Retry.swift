@@ -21,8 +21,10 @@ extension VMClient {
     /// `vm.execute`. When no answer came (the connection was lost, or the daemon could not be
     /// reached: ``VMClientError/isUnreachable``), it waits up to `reconnectTimeout` for the
     /// client to reconnect (the client needs a ``VMReconnectPolicy`` for that) and tries again
-    /// with the same `value`, at most `attempts` times in all. An answer, success or error,
-    /// ends it: the daemon's errors are thrown as they are.
+    /// with the same `value`, at most `attempts` times in all. An `unknownInstance` answer is
+    /// retried too (the instance went away between `prepare` and the call, for example in a
+    /// daemon restarted meanwhile: the action did not run). Any other answer, success or
+    /// error, ends it: the daemon's errors are thrown as they are.
     public func executeRetrying(
         action: String, value: JSONValue, attempts: Int = 5, reconnectTimeout: Duration = .seconds(10),
         prepare: (VMClient) async throws -> String
@@ -33,7 +35,9 @@ extension VMClient {
             do {
                 let instance = try await prepare(self)
                 return try await execute(instance: instance, action: action, value: value)
-            } catch let error as VMClientError where error.isUnreachable && attempt < attempts {
+            } catch let error as VMClientError where attempt < attempts
+                && (error.isUnreachable || error.remote?.name == "unknownInstance")
+            {
                 guard await waitUntilConnected(timeout: reconnectTimeout) else { throw error }
             }
         }

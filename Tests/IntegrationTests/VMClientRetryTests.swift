@@ -71,6 +71,37 @@ struct VMClientRetryTests {
         #expect(seen.creates.withLock { $0 } == 2, "the instance is made again on the restarted daemon")
     }
 
+    @Test("an unknownInstance answer (the instance went away: nothing ran) is prepared again and retried")
+    func unknownInstanceIsRetried() async throws {
+        let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmct-XXXXXX")
+        defer { try? FileSystem.removeDirectory(directory) }
+        let socket = directory + "/vmd.sock"
+        let executes = Mutex(0)
+        let daemon = try FakeDaemon(path: socket) { method, _, id in
+            switch method {
+            case "daemon.info": return [FakeDaemon.info(id, bootID: "b", socket: socket)]
+            default:
+                let count = executes.withLock { count in
+                    count += 1
+                    return count
+                }
+                return count == 1
+                    ? [FakeDaemon.failure(id, code: -31002, name: "unknownInstance", message: "No instance.")]
+                    : [FakeDaemon.reply(id, ["value": ["uploadId": 3]])]
+            }
+        }
+        defer { daemon.stop() }
+        let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
+        defer { client.close() }
+        let prepared = Mutex(0)
+        let result = try await client.executeRetrying(action: "send", value: ["key": "k"]) { _ in
+            prepared.withLock { $0 += 1 }
+            return "sendlist-1"
+        }
+        #expect(result["uploadId"] == 3)
+        #expect(prepared.withLock { $0 } == 2)
+    }
+
     @Test("an error answer is not retried")
     func errorAnswerIsFinal() async throws {
         let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmct-XXXXXX")
