@@ -39,8 +39,10 @@ public final class FileSendStore: SendStore {
     private struct OpenState {
         var file: (any AppendOnlyFile)?
         var nextID = 1
-        /// The stored uploads that have a key, by key.
-        var byKey: [String: Upload] = [:]
+        /// The stored uploads that have a key, by key: their id and a digest of their content,
+        /// not the upload itself, so the index costs a few dozen bytes per key however long
+        /// the messages are (a retry carries the content again anyway).
+        var byKey: [String: StoredKey] = [:]
     }
 
     /// A store in `stateDirectory` (created on first use).
@@ -78,13 +80,13 @@ public final class FileSendStore: SendStore {
             try self.state.withLock { state throws in
                 let file = try self.open(&state)
                 if let key, let stored = state.byKey[key] {
-                    guard stored.hasSameContent(as: (message, recipients)) else {
+                    guard stored.digest == StoredKey.digest(message: message, recipients: recipients) else {
                         throw SendStoreError(
                             "The key \(JSONValue.string(key).encodedString()) already names upload \(stored.id), with another "
                                 + "message or recipients; nothing was stored. Use a new key for a new message.",
                             reason: "keyReused", path: self.path)
                     }
-                    return stored
+                    return Upload(id: stored.id, message: message, recipients: recipients, key: key)
                 }
                 let upload = Upload(id: state.nextID, message: message, recipients: recipients, key: key)
                 do {
@@ -95,7 +97,7 @@ public final class FileSendStore: SendStore {
                         reason: "storeWriteFailed", path: self.path)
                 }
                 state.nextID += 1
-                if let key { state.byKey[key] = upload }
+                if let key { state.byKey[key] = StoredKey(upload) }
                 return upload
             }
         }
@@ -131,7 +133,7 @@ public final class FileSendStore: SendStore {
             state.file = file
             state.nextID = contents.nextID
             for upload in contents.uploads {
-                if let key = upload.key, state.byKey[key] == nil { state.byKey[key] = upload }
+                if let key = upload.key, state.byKey[key] == nil { state.byKey[key] = StoredKey(upload) }
             }
             return file
         } catch {

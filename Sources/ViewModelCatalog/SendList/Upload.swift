@@ -36,10 +36,6 @@ public struct Upload: JSONConvertible, Sendable, Equatable {
         return .object(object)
     }
 
-    /// Whether `other` uploads the same thing (message and recipients), whatever its id.
-    func hasSameContent(as other: (message: String, recipients: [String])) -> Bool {
-        message == other.message && recipients == other.recipients
-    }
 
     public static var jsonSchema: JSONValue {
         JSONSchemaBuilder.object(
