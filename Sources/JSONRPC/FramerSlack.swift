@@ -1,7 +1,7 @@
 /// How much inbound buffer a framer keeps once it has nothing (or little) left to frame.
 ///
 /// A connection that once sent a 1 MB frame and then went quiet kept a 1 MB buffer for the
-/// rest of its life (issue 11: up to ~4 GiB over 4,096 idle connections at the defaults). The
+/// rest of its life (up to ~4 GiB over 4,096 idle connections at the defaults). The
 /// framers give such a buffer back as soon as they run out of complete frames: the buffer is
 /// reallocated to hold just the unconsumed bytes whenever its capacity exceeds
 /// ``keptCapacity`` and those bytes fill at most a quarter of it. So an idle connection

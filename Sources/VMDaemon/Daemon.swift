@@ -241,7 +241,7 @@ public final class Daemon {
     /// Out of descriptors with a client waiting: frees the spare descriptor, accepts the
     /// client into it, answers it with the `maxConnections` error (as over `--max-connections`)
     /// and closes it, then takes the spare back. Without this such clients waited in the
-    /// backlog with no answer while the daemon retried every 100 ms (issue 11, defect 6).
+    /// backlog with no answer while the daemon retried every 100 ms.
     /// Says whether a client was refused, nobody was waiting after all (accept allocates the
     /// descriptor before it looks at the queue), or there is no spare (then accepting pauses).
     private func refuseWithSpareDescriptor() -> SpareRefusal {

@@ -7,7 +7,7 @@ import Dispatch
 /// executor is libdispatch's, and its Linux thread pool watches itself with a timer), a
 /// `Task.sleep`, a `DispatchQueue.asyncAfter`. If descriptors have run out by then (a daemon
 /// at its open-file limit) it cannot create them and traps, killing the daemon and every
-/// instance (issue 11: SIGILL in `_dispatch_epoll_init` when the first async action ran
+/// instance (SIGILL in `_dispatch_epoll_init` when the first async action ran
 /// while 1,100 connections held every descriptor). ``run(timeout:)`` does each of those
 /// once at start-up, before the daemon accepts anything.
 enum DispatchWarmUp {

@@ -7,7 +7,7 @@
 /// connections once descriptors run out (``Daemon``), the service notifier's socket, and the
 /// files view models open (SendList's store, for one). A `--max-connections` larger than the
 /// limit allows would let accepting exhaust descriptors, and then the first thing that needs
-/// one fails (issue 11: libdispatch traps when it cannot make its epoll descriptor).
+/// one fails (libdispatch traps when it cannot make its epoll descriptor).
 public enum FileDescriptorBudget {
     /// Descriptors kept out of the connections' share.
     public static let reserve: UInt64 = 64

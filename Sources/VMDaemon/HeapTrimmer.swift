@@ -3,7 +3,7 @@ import Posix
 /// Gives freed heap back to the kernel once the daemon goes idle after a burst.
 ///
 /// glibc keeps freed blocks in its arenas, so without this the daemon's resident size stays
-/// at its peak forever (issue 11: 80 MB after 10,000 instances were gone, 14 MB after
+/// at its peak forever (80 MB after 10,000 instances were gone, 14 MB after
 /// `malloc_trim`). A *burst* is at least ``burstFrames`` frames or ``burstBytes`` bytes of
 /// frames (a few batches can create or destroy thousands of instances), or one closed
 /// connection (it may have owned many connection-scoped instances), since the last trim;

@@ -3,7 +3,7 @@ import Posix
 import Testing
 import VMTestSupport
 
-/// Issue 11, defects 3 and 6: a real vmd at its open-file limit keeps running, keeps running
+/// A real vmd at its open-file limit keeps running, keeps running
 /// async work, and answers the clients it cannot take.
 @Suite("vmd at its open-file limit", .serialized)
 struct DescriptorExhaustionTests {

@@ -2,7 +2,7 @@ import Testing
 import VMDaemon
 import VMTestSupport
 
-/// Issue 11, defect 5: once idle after a burst, the daemon gives freed heap back.
+/// Once idle after a burst, the daemon gives freed heap back.
 @Suite("Freed heap is given back once the daemon is idle after a burst")
 struct HeapTrimTests {
     static let trimmed = "gave freed heap back to the system"

@@ -4,7 +4,7 @@ import Testing
 @_spi(Testing) import VMDaemon
 import VMTestSupport
 
-/// Issue 11, defect 7: a peer of a user the daemon does not admit is told why before it is
+/// A peer of a user the daemon does not admit is told why before it is
 /// closed (PROTOCOL.md section 12).
 @Suite("A peer of another user is refused with a reason")
 struct PeerRefusalTests {

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 import VMClient
 
-/// Issue 11, item 8: the Swift client retries an unacknowledged keyed send after it
+/// The Swift client retries an unacknowledged keyed send after it
 /// reconnects, with the same key, on an instance made again.
 @Suite("VMClient retries an unanswered keyed execute after reconnecting")
 struct VMClientRetryTests {

@@ -1,7 +1,7 @@
 import JSONRPC
 import Testing
 
-/// Issue 11, defect 4: an idle connection must not keep the buffer of its largest frame.
+/// An idle connection must not keep the buffer of its largest frame.
 @Suite("Framers give a large inbound buffer back once its frames are consumed")
 struct FramerMemoryTests {
     static let large = 1_000_000

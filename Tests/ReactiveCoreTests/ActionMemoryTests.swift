@@ -23,7 +23,7 @@ final class ExecutionWatch {
     weak var work: Observable<Payload>?
 }
 
-/// Issue 11, defect 1: a finished execution must not keep itself, its work or its values alive
+/// A finished execution must not keep itself, its work or its values alive
 /// while the action lives on (a view model's action lives as long as the instance).
 @Suite("Action memory")
 struct ActionMemoryTests {

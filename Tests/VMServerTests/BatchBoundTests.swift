@@ -3,7 +3,7 @@ import Testing
 import VMProtocol
 import VMServer
 
-/// Issue 11, defect 2: one batch frame must not queue more than `maxOutboundBytes` (plus the
+/// One batch frame must not queue more than `maxOutboundBytes` (plus the
 /// one reply that crossed it, and the short refusals), however many items it holds.
 @Suite("Batches stop running requests once the connection's outbound bound is reached (PROTOCOL.md section 11)")
 struct BatchBoundTests {

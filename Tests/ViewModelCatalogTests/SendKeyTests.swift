@@ -4,7 +4,7 @@ import Testing
 import ViewModelKit
 @testable import ViewModelCatalog
 
-/// Issue 11, item 8: a send with an idempotency key is stored at most once, also across a
+/// A send with an idempotency key is stored at most once, also across a
 /// restart of the store (a new daemon reading the same file).
 @Suite("SendList's idempotency key: a retry answers with the first upload and stores nothing")
 struct SendKeyTests {

@@ -181,7 +181,7 @@ public final class Action<Input, Element> {
     /// Releasing the work's subscription is what frees a finished execution: that
     /// subscription holds the observer `execute` gave the work, and that observer holds the
     /// execution, so until the subscription is released the two keep each other alive, with
-    /// everything the execution replays (issue 11: every completed async execution leaked, a
+    /// everything the execution replays (every completed async execution leaked, a
     /// history read by `reload` with it). After a terminal event the work has already ended,
     /// so disposing it only drops the reference; on a cancel it also cancels the work.
     private func finish(_ execution: Execution<Element>) {

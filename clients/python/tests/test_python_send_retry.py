@@ -1,4 +1,4 @@
-"""Issue 11, item 8: a keyed SendList send whose answer was lost is retried by the client
+"""A keyed SendList send whose answer was lost is retried by the client
 after reconnecting, and stored once, across kill -9 and a restart of vmd."""
 
 from __future__ import annotations
