@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #ifdef __linux__
+#include <malloc.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #endif
@@ -436,4 +437,12 @@ int64_t cposix_realtime_ns(void) {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     return (int64_t)now.tv_sec * 1000000000 + (int64_t)now.tv_nsec;
+}
+
+int cposix_trim_heap(void) {
+#if defined(__linux__) && defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
 }

@@ -61,9 +61,13 @@ public struct ContentLengthFramer: MessageFramer, Sendable {
             case .failed(let error):
                 throw error
             case .skipping:
+                releaseSlack()
                 return nil  // append drops the skipped bytes
             case .body(let length):
-                guard buffer.count - start >= length else { return nil }
+                guard buffer.count - start >= length else {
+                    releaseSlack()
+                    return nil
+                }
                 let frame = buffer[start..<(start + length)]
                 start += length
                 scanned = start
@@ -78,6 +82,7 @@ public struct ContentLengthFramer: MessageFramer, Sendable {
                         throw fail(FramingError(.headerTooLarge(limit: maxHeaderBytes),
                                                 "LSP header block exceeds \(maxHeaderBytes) bytes without ending in a blank line"))
                     }
+                    releaseSlack()
                     return nil
                 }
                 let length: Int
@@ -104,6 +109,17 @@ public struct ContentLengthFramer: MessageFramer, Sendable {
             }
         }
     }
+
+    /// Out of complete frames: gives a large, mostly consumed buffer back (see ``FramerSlack``).
+    private mutating func releaseSlack() {
+        guard let trimmed = FramerSlack.trimmed(buffer, start: start) else { return }
+        buffer = trimmed
+        scanned = max(0, scanned - start)
+        start = 0
+    }
+
+    /// The capacity of the inbound buffer, in bytes (what the framer retains while idle).
+    public var retainedCapacity: Int { buffer.capacity }
 
     private mutating func fail(_ error: FramingError) -> FramingError {
         state = .failed(error)

@@ -37,6 +37,16 @@ public struct FramingDetector: MessageFramer, Sendable {
         }
     }
 
+    /// The capacity of the chosen framer's inbound buffer, in bytes: what an idle connection
+    /// retains (at most 64 KiB once its frames are consumed; see `FramerSlack`).
+    public var retainedCapacity: Int {
+        switch state {
+        case .undecided: return 0
+        case .lines(let framer): return framer.retainedCapacity
+        case .contentLength(let framer): return framer.retainedCapacity
+        }
+    }
+
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if case .undecided = state {
             guard let first = bytes.first else { return }

@@ -51,12 +51,13 @@ public struct LineFramer: MessageFramer, Sendable {
                 scanned = buffer.count
                 // One spare byte: the line may still end in "\r\n" within the limit.
                 if buffer.count - start > maxFrameBytes + 1 {
-                    buffer.removeAll(keepingCapacity: true)
+                    buffer = []  // not keepingCapacity: the rest of the line is dropped unbuffered
                     start = 0
                     scanned = 0
                     discarding = true
                     throw FramingError.tooLarge(limit: maxFrameBytes)
                 }
+                releaseSlack()
                 return nil
             }
             var end = newline
@@ -69,6 +70,17 @@ public struct LineFramer: MessageFramer, Sendable {
             return frame
         }
     }
+
+    /// Out of complete frames: gives a large, mostly consumed buffer back (see ``FramerSlack``).
+    private mutating func releaseSlack() {
+        guard let trimmed = FramerSlack.trimmed(buffer, start: start) else { return }
+        buffer = trimmed
+        scanned -= start
+        start = 0
+    }
+
+    /// The capacity of the inbound buffer, in bytes (what the framer retains while idle).
+    public var retainedCapacity: Int { buffer.capacity }
 
     private func findNewline() -> Int? {
         let from = max(start, scanned)

@@ -84,6 +84,7 @@ extension Daemon {
                 if connection.phase == .peerFinishedWriting, !connection.isQueuedForFlush { queueFlush(connection) }
                 return
             }
+            heapTrimmer?.frameReceived(size: frame.count)
             frame.withUnsafeBytes { handler.frameReceived($0, on: connection.id) }
         }
     }
@@ -242,6 +243,7 @@ extension Daemon {
             "uid": LogValue(connection.peer.uid), "reason": .string(reason),
         ])
         handler.connectionClosed(connection.id)
+        heapTrimmer?.connectionClosed()
         connectionsChanged()
     }
 }

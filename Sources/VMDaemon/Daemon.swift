@@ -1,3 +1,4 @@
+import JSONRPC
 import Posix
 import VMServer
 
@@ -31,6 +32,15 @@ public final class Daemon {
     private var listenerRegistration: IORegistration?
     private let notifier: ServiceNotifier?
     private let ownUID: UInt32
+    /// A descriptor held in reserve (`/dev/null`): when accepting fails for want of
+    /// descriptors, it is closed so the waiting client can be accepted, told `maxConnections`
+    /// and closed, then reopened (see `refuseWithSpareDescriptor`).
+    private var spareDescriptor: FileDescriptor?
+    /// When the last "out of file descriptors" line was logged, and how many refusals since.
+    private var lastExhaustionLog: UInt64?
+    private var refusedSinceExhaustionLog = 0
+    /// Gives freed heap back once idle after a burst (`nil` with `trimsHeapAfterIdle` unset).
+    let heapTrimmer: HeapTrimmer?
     private var nextConnectionNumber: UInt64 = 0
     var flushQueue: [Connection] = []
     var spareFlushQueue: [Connection] = []
@@ -52,7 +62,8 @@ public final class Daemon {
         self.loop = loop
         self.log = log
         self.notifier = notifier
-        self.ownUID = CurrentProcess.uid
+        self.ownUID = configuration.ownUIDOverride ?? CurrentProcess.uid
+        self.heapTrimmer = configuration.trimsHeapAfterIdle.map { HeapTrimmer(loop: loop, idleDelay: $0, log: log) }
         self.readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
     }
 
@@ -76,6 +87,7 @@ public final class Daemon {
     public func start(serving handler: any ConnectionHandler, handlesSignals: Bool) throws {
         precondition(state == .created, "Daemon.start called twice")
         self.handler = handler
+        openSpareDescriptor()
         listenerRegistration = try loop.register(listener.descriptor, interest: .readable) { [unowned self] _ in
             self.acceptPending()
         }
@@ -109,6 +121,8 @@ public final class Daemon {
             log.warning("could not notify the service manager", ["error": "\(error)"])
         }
         stopListening()
+        if let spareDescriptor { try? spareDescriptor.close() }
+        spareDescriptor = nil
         cancelIdleTimer()
         handler.shutdown()
         for connection in Array(connections.values) {
@@ -201,8 +215,12 @@ public final class Daemon {
             } catch let error as SystemError
                 where error.errno == SystemError.tooManyOpenFiles || error.errno == SystemError.tooManyOpenFilesInSystem
             {
-                log.error("cannot accept: out of file descriptors; accepting again in 100 ms",
-                          ["error": "\(error)", "connections": LogValue(connections.count)])
+                switch refuseWithSpareDescriptor() {
+                case .refused: continue
+                case .nothingPending: return
+                case .noSpare: break
+                }
+                logExhaustion("cannot accept: out of file descriptors; accepting again in 100 ms", error)
                 pauseAccepting(for: .milliseconds(100))
                 return
             } catch {
@@ -211,6 +229,66 @@ public final class Daemon {
             }
             admit(descriptor)
         }
+    }
+
+    // MARK: Out of descriptors
+
+    private func openSpareDescriptor() {
+        guard spareDescriptor == nil else { return }
+        spareDescriptor = try? FileDescriptor.open("/dev/null", .readOnly)
+    }
+
+    /// Out of descriptors with a client waiting: frees the spare descriptor, accepts the
+    /// client into it, answers it with the `maxConnections` error (as over `--max-connections`)
+    /// and closes it, then takes the spare back. Without this such clients waited in the
+    /// backlog with no answer while the daemon retried every 100 ms.
+    /// Says whether a client was refused, nobody was waiting after all (accept allocates the
+    /// descriptor before it looks at the queue), or there is no spare (then accepting pauses).
+    private func refuseWithSpareDescriptor() -> SpareRefusal {
+        guard let spare = spareDescriptor else { return .noSpare }
+        spareDescriptor = nil
+        try? spare.close()
+        defer { openSpareDescriptor() }
+        let accepted: FileDescriptor
+        do {
+            guard let descriptor = try listener.accept() else { return .nothingPending }
+            accepted = descriptor
+        } catch {
+            return .noSpare
+        }
+        let maxConnections = configuration.limits.maxConnections
+        refusedSinceExhaustionLog += 1
+        logExhaustion("out of file descriptors: refusing new connections with limitReached maxConnections",
+                      SystemError(call: "accept", errno: SystemError.tooManyOpenFiles))
+        refuse(accepted, with: TransportErrors.tooManyConnections(maxConnections: maxConnections))
+        return .refused
+    }
+
+    /// What ``refuseWithSpareDescriptor()`` did.
+    private enum SpareRefusal {
+        case refused, nothingPending, noSpare
+    }
+
+    /// Logs running out of descriptors at most once every 10 s, with how many connections
+    /// were refused since the last line (it used to log every 100 ms for as long as it lasted).
+    private func logExhaustion(_ message: String, _ error: SystemError) {
+        let now = MonotonicClock.nanoseconds()
+        if let last = lastExhaustionLog, now - last < 10_000_000_000 { return }
+        lastExhaustionLog = now
+        log.error(message, [
+            "error": "\(error)", "connections": LogValue(connections.count),
+            "refused": LogValue(refusedSinceExhaustionLog), "next report": "in 10 s at the earliest",
+        ])
+        refusedSinceExhaustionLog = 0
+    }
+
+    /// Writes `error` as a response with `"id": null` to a connection never admitted, and
+    /// closes it. A fresh socket's buffer is empty, so the short reply fits; if not, it is lost.
+    private func refuse(_ descriptor: FileDescriptor, with error: JSONRPCError) {
+        var reply = TransportErrors.encodedResponse(error)
+        reply.append(UInt8(ascii: "\n"))
+        _ = try? reply.withUnsafeBytes { try descriptor.send($0) }
+        try? descriptor.close()
     }
 
     private func pauseAccepting(for delay: Duration) {
@@ -232,11 +310,11 @@ public final class Daemon {
             return
         }
         guard credentials.uid == ownUID || configuration.allowedUIDs.contains(credentials.uid) else {
-            // PROTOCOL.md §12: closed at once, without a byte written.
+            // PROTOCOL.md §12: one permissionDenied error naming the reason, then closed.
             log.warning("connection rejected: peer runs as another user (--allow-uid admits it)", [
                 "pid": LogValue(credentials.pid), "uid": LogValue(credentials.uid),
             ])
-            try? descriptor.close()
+            refuse(descriptor, with: TransportErrors.peerNotAdmitted(peerUID: credentials.uid, daemonUID: ownUID))
             return
         }
         guard state == .running else {
@@ -248,11 +326,7 @@ public final class Daemon {
             log.warning("connection refused: limit maxConnections reached", [
                 "limit": LogValue(maxConnections), "pid": LogValue(credentials.pid), "uid": LogValue(credentials.uid),
             ])
-            var reply = TransportErrors.encodedResponse(TransportErrors.tooManyConnections(maxConnections: maxConnections))
-            reply.append(UInt8(ascii: "\n"))
-            // A fresh socket's buffer is empty, so this short reply fits; if not, it is lost.
-            _ = try? reply.withUnsafeBytes { try descriptor.send($0) }
-            try? descriptor.close()
+            refuse(descriptor, with: TransportErrors.tooManyConnections(maxConnections: maxConnections))
             return
         }
         nextConnectionNumber += 1

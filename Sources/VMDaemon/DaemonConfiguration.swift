@@ -33,6 +33,12 @@ public struct DaemonConfiguration: Sendable {
     public var name: String
     /// The readiness backend of the daemon's event loop.
     public var eventLoop: EventLoopBackend
+    /// After a burst, how long without a frame before freed heap is given back to the kernel
+    /// (see `HeapTrimmer`); `nil` never trims.
+    public var trimsHeapAfterIdle: Duration? = .seconds(1)
+    /// The uid the peer check treats as the daemon's own, instead of the process's: a test
+    /// seam, so a test can see how a peer of another user is refused without a second user.
+    @_spi(Testing) public var ownUIDOverride: UInt32?
 
     /// A configuration with the contract's defaults on `socketPath`.
     public init(

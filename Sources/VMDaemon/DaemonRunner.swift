@@ -30,11 +30,25 @@ public enum DaemonRunner {
             "event-loop": .string(configuration.eventLoop.rawValue), "pid": LogValue(CurrentProcess.pid),
             "uid": LogValue(CurrentProcess.uid),
         ])
+        var configuration = configuration
         do {
             let limits = try ResourceLimits.raiseOpenFileLimit()
             log.debug("open-file limit raised", ["soft": LogValue(limits.soft), "hard": LogValue(limits.hard)])
+            if let clamped = FileDescriptorBudget.clamp(configuration.limits, openFileLimit: limits.soft) {
+                log.notice("max-connections clamped to what the open-file limit allows", [
+                    "requested": LogValue(configuration.limits.maxConnections),
+                    "maxConnections": LogValue(clamped.maxConnections),
+                    "openFileLimit": LogValue(limits.soft), "reserved": LogValue(FileDescriptorBudget.reserve),
+                ])
+                configuration.limits = clamped
+            }
         } catch {
             log.warning("could not raise the open-file limit", ["error": "\(error)"])
+        }
+        // Before accepting anything: libdispatch's descriptors must exist before connections
+        // can take every descriptor (see DispatchWarmUp).
+        if !DispatchWarmUp.run() {
+            log.warning("libdispatch did not start its event loop within 5 s; async work may fail once descriptors run out")
         }
         let loop: EventLoop
         let signals = SignalRoute()

@@ -29,6 +29,18 @@ enum TransportErrors {
                 + "or restart vmd with a larger --max-connections.")
     }
 
+    /// vmd's `permissionDenied` code (see ``limitReachedCode`` for why it is repeated here).
+    static let permissionDeniedCode = JSONRPCErrorCode(-31015)
+
+    /// A peer whose uid the daemon does not admit (PROTOCOL.md §12).
+    static func peerNotAdmitted(peerUID: UInt32, daemonUID: UInt32) -> JSONRPCError {
+        JSONRPCError(
+            code: permissionDeniedCode, name: "permissionDenied",
+            message: "This daemon admits only its own user (uid \(daemonUID)) and the uids --allow-uid names; "
+                + "this peer is uid \(peerUID). The connection is closed.",
+            extra: ["uid": .integer(Int64(peerUID))])
+    }
+
     static func malformedHeader(_ problem: FramingError) -> JSONRPCError {
         JSONRPCError(
             code: .parseError, name: "parseError",

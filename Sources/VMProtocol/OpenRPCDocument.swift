@@ -1779,10 +1779,23 @@ public enum OpenRPCDocument {
               "properties": {
                 "method": {
                   "type": "string"
+                },
+                "uid": {
+                  "type": "integer",
+                  "minimum": 0
                 }
               },
-              "required": [
-                "method"
+              "anyOf": [
+                {
+                  "required": [
+                    "method"
+                  ]
+                },
+                {
+                  "required": [
+                    "uid"
+                  ]
+                }
               ]
             }
           }

@@ -30,6 +30,9 @@ final class BatchReply {
     private var slots: [[UInt8]?] = []
     private var missing = 0
     private var isSealed = false
+    /// Bytes of the responses stored so far: with the connection's queued bytes, what the
+    /// batch would add to its outbound buffer (see `Server.receive`).
+    private(set) var producedBytes = 0
 
     init(session: Session) {
         self.session = session
@@ -46,6 +49,7 @@ final class BatchReply {
     func fill(_ slot: Int, with response: [UInt8]) -> [[UInt8]]? {
         guard slots[slot] == nil else { return nil }
         slots[slot] = response
+        producedBytes += response.count
         missing -= 1
         return completed()
     }

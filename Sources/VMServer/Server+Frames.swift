@@ -37,9 +37,24 @@ extension Server {
         for (index, item) in items.enumerated() {
             guard session.isOpen else { return }
             let entry = JSONRPCDecoder.classify(item) { Self.literalID(in: frame, batchIndex: index) }
+            if case .message(.request(let request)) = entry, isOverOutboundBound(session, batch) {
+                // PROTOCOL.md §11: once the connection's queue and this batch's replies reach
+                // maxOutboundBytes, the batch's remaining requests are not run. Without this a
+                // never-read batch of 256 `vm.list` queued hundreds of megabytes at once,
+                // because the bound is otherwise checked only between frames.
+                let refusal = WireError.limitReached("maxOutboundBytes", value: outbox.maxOutboundBytes)
+                respond(on: session, route: .batch(batch, slot: batch.reserve()), id: request.id, .failure(refusal))
+                continue
+            }
             process(entry, on: session, batch: batch)
         }
         if let responses = batch.seal() { writeBatch(responses, on: session) }
+    }
+
+    /// Whether the bytes queued for `session` plus the replies `batch` holds so far reached
+    /// `maxOutboundBytes`: then no further request of the batch runs.
+    private func isOverOutboundBound(_ session: Session, _ batch: BatchReply) -> Bool {
+        session.sink.pendingBytes + batch.producedBytes >= outbox.maxOutboundBytes
     }
 
     private func process(_ entry: JSONRPCEntry, on session: Session, batch: BatchReply?) {

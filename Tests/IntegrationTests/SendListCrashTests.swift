@@ -46,6 +46,24 @@ struct SendListCrashTests {
         #expect(try Self.storedRecordCount(in: first) == 2)
     }
 
+    @Test("a send retried with its key after kill -9 and a restart answers with the first upload and stores nothing")
+    func keyedRetryAcrossKill() throws {
+        let first = try CatalogDaemon()
+        defer { first.stop() }
+        #expect(try Self.send("Hello", to: ["ada@example.com"], key: "retry-1", on: first) == 1)
+        try Self.kill(first)
+
+        let restarted = try Self.restart(after: first)
+        defer { restarted.stop() }
+        #expect(try Self.send("Hello", to: ["ada@example.com"], key: "retry-1", on: restarted) == 1)
+        #expect(try Self.send("Hello", to: ["ada@example.com"], key: "retry-2", on: restarted) == 2)
+        #expect(try Self.history(on: restarted) == [
+            ["id": 1, "message": "Hello", "recipients": ["ada@example.com"], "key": "retry-1"],
+            ["id": 2, "message": "Hello", "recipients": ["ada@example.com"], "key": "retry-2"],
+        ])
+        #expect(try Self.storedRecordCount(in: first) == 2)
+    }
+
     /// The complete lines of the store file: SendHistory skips repeated ids, so this is what
     /// shows an upload was not written twice.
     private static func storedRecordCount(in daemon: CatalogDaemon) throws -> Int {
@@ -56,7 +74,7 @@ struct SendListCrashTests {
 
     /// Creates a SendList on `daemon`, fills it and waits for `send`'s reply (the
     /// acknowledgement); the upload id it returned.
-    private static func send(_ message: String, to recipients: [String], on daemon: CatalogDaemon) throws -> Int? {
+    private static func send(_ message: String, to recipients: [String], key: String? = nil, on daemon: CatalogDaemon) throws -> Int? {
         let session = try daemon.session()
         defer { session.close() }
         let (list, _) = try session.create("SendList", subscribe: false)
@@ -64,7 +82,9 @@ struct SendListCrashTests {
             try session.send(list, "addRecipient", .string(recipient))
         }
         try session.send(list, "message", .string(message))
-        let reply = try session.call("vm.execute", CatalogSession.execute(list, "send"))
+        var params: JSONObject = ["instance": .string(list), "action": "send"]
+        if let key { params["value"] = ["key": .string(key)] }
+        let reply = try session.call("vm.execute", .object(params))
         #expect(reply["result"]?["value"]?["type"] == "SendReceipt", "send: \(reply.serialized)")
         return reply["result"]?["value"]?["uploadId"]?.intValue
     }

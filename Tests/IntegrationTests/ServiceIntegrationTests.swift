@@ -23,7 +23,7 @@ struct ServiceIntegrationTests {
         #expect(stopping?.hasPrefix("STOPPING=1") == true)
     }
 
-    @Test("a peer of another uid is closed without a byte; --allow-uid admits it",
+    @Test("a peer of another uid reads one permissionDenied error and is closed; --allow-uid admits it",
           .enabled(if: CurrentProcess.uid == 0, "needs root to run a client as another user"),
           arguments: [false, true])
     func peerCredentials(allowed: Bool) throws {
@@ -34,7 +34,9 @@ struct ServiceIntegrationTests {
         let input = harness.directory.file("input")
         let output = harness.directory.file("output")
         let file = try FileDescriptor.open(input, [.writeOnly, .create, .truncate])
-        try file.writeAll(Array("\"whoami\"\n".utf8))
+        // A refused client writes nothing: socat would stop at the broken pipe of its write
+        // before reading the reply (the reply is there to read, socat just quits first).
+        try file.writeAll(Array((allowed ? "\"whoami\"\n" : "").utf8))
         try file.close()
         let client = try ChildProcess.spawn(
             "setpriv", arguments: ["--reuid=65534", "--regid=65534", "--clear-groups",
@@ -47,7 +49,9 @@ struct ServiceIntegrationTests {
             #expect(received.contains(#"{"uid":65534}"#))
             #expect(harness.events.contains("opened c1 uid 65534"))
         } else {
-            #expect(!received.contains("uid"))
+            // One error naming the reason (PROTOCOL.md §12); the handler never heard of it.
+            #expect(received.hasPrefix(#"{"jsonrpc":"2.0","id":null,"error":{"code":-31015,"#))
+            #expect(received.contains(#""data":{"name":"permissionDenied","uid":65534}"#))
             #expect(Waiting.until { harness.daemon.log.contains("peer runs as another user") })
             #expect(harness.daemon.log.contains("uid=65534"))
             #expect(!harness.events.contains("opened"))

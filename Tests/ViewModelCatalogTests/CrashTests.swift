@@ -42,7 +42,7 @@ struct CrashTests {
             list.ports.navigate.subscribe(onNext: { _ in kill(getpid(), SIGKILL) }).disposed(by: list.bag)
             list.send(\.addRecipient, "ada")
             list.send(\.message, "Hello")
-            list.execute(\.send)
+            list.execute(\.send, SendRequest())
             _ = await scheduler.waitForEnqueued()
             scheduler.advance()
         }

@@ -51,7 +51,9 @@ struct SendHistoryTests {
     func description() throws {
         let upload = """
         {"type":"object","properties":{"id":{"type":"integer","minimum":1},"message":{"type":"string"},\
-        "recipients":{"type":"array","items":{"type":"string"}}},"required":["id","message","recipients"],"additionalProperties":false}
+        "recipients":{"type":"array","items":{"type":"string"}},\
+        "key":{"type":"string","minLength":1,"maxLength":128,"description":"An idempotency key the client chose: a send with a key already stored is answered with that upload instead of storing it again."}},\
+        "required":["id","message","recipients"],"additionalProperties":false}
         """
         #expect(try describe(SendHistory.self) == """
         {"name":"SendHistory","summary":"The uploads SendList has stored, read back from the store, each once.",\

@@ -43,7 +43,7 @@ struct SendListTests {
         list.send(\.message, "Hi")
         list.send(\.removeRecipient, "ada")
         #expect(canSend.values == [false, true, false, true, false])
-        #expect(list.execute(\.send).error as? ActionError == .notEnabled)
+        #expect(list.execute(\.send, SendRequest()).error as? ActionError == .notEnabled)
     }
 
     @Test("send uploads, then opens a SendReceipt and announces it on navigate")
@@ -57,7 +57,7 @@ struct SendListTests {
         list.send(\.addRecipient, "bob@example.com")
         list.send(\.message, "Dinner at 8?")
         scheduler.advance(to: 10)
-        let send = list.execute(\.send)
+        let send = list.execute(\.send, SendRequest())
         #expect(navigate.events.isEmpty)
         await settle(scheduler)
         let receipt = Navigation(type: "SendReceipt", instance: "sendreceipt-1")
@@ -83,7 +83,7 @@ struct SendListTests {
         let recipients = list.record(\.recipients)
         list.send(\.addRecipient, "ada")
         list.send(\.message, "Hello")
-        let send = list.execute(\.send)
+        let send = list.execute(\.send, SendRequest())
         await settle(scheduler)
         let error = try #require(send.error as? ActionError)
         #expect(error.failureMessage == "The store is down; nothing was stored.")
@@ -101,12 +101,12 @@ struct SendListTests {
         let list = makeSendList(store: store, scheduler: scheduler)
         list.send(\.addRecipient, "ada")
         list.send(\.message, "Hello")
-        let first = list.execute(\.send)
-        let second = list.execute(\.send)
+        let first = list.execute(\.send, SendRequest())
+        let second = list.execute(\.send, SendRequest())
         #expect(second.error as? ActionError == .notEnabled)
         await settle(scheduler)
         #expect(first.values.map(\.uploadId) == [1])
-        let third = list.execute(\.send)
+        let third = list.execute(\.send, SendRequest())
         await settle(scheduler)
         #expect(third.values.map(\.navigation.instance) == ["sendreceipt-2"])
         #expect(await store.stored.map(\.id) == [1, 2])
@@ -123,7 +123,7 @@ struct SendListTests {
         list.ports.navigate.subscribe(onNext: { _ in onDiskAtNavigate = dir.contents(of: FileSendStore.fileName) }).disposed(by: list.bag)
         list.send(\.addRecipient, "ada")
         list.send(\.message, "Hello")
-        list.execute(\.send)
+        list.execute(\.send, SendRequest())
         await settle(scheduler)
         #expect(onDiskAtNavigate == #"{"id":1,"message":"Hello","recipients":["ada"]}"# + "\n")
     }
@@ -141,6 +141,8 @@ struct SendListTests {
     @Test("vm.types describes SendList and SendReceipt completely")
     func descriptions() throws {
         let recipient = #"{"type":"string","minLength":1,"maxLength":254,"pattern":"\\S"}"#
+        let request = #"{"description":"null (or omitted) to send; {\"key\": K} to send at most once per key K, also across daemon restarts: a retry with a stored key answers with the first upload's id.","type":["null","object"],"properties":{"key":{"type":"string","minLength":1,"maxLength":128,"description":"An idempotency key the client chose: a send with a key already stored is answered with that upload instead of storing it again."}},"required":["key"],"additionalProperties":false}"#
+        let summary = #"Upload the message and recipients, then open a SendReceipt scene. Pass {\"key\": K} to send at most once per key K (a retry after a lost answer or a daemon restart answers with the first upload)."#
         #expect(try describe(SendList.self) == """
         {"name":"SendList","summary":"A sending list: recipients and a message, uploaded to a store, then a receipt scene.",\
         "args":{"type":"object","properties":{},"additionalProperties":false},\
@@ -154,7 +156,7 @@ struct SendListTests {
         {"name":"isSending","summary":"send is running.","kind":"state","schema":{"type":"boolean"}},\
         {"name":"navigate","summary":"A scene to present after a successful send: {type, instance}.","kind":"event",\
         "schema":{"type":"object","properties":{"type":{"type":"string"},"instance":{"type":"string"}},"required":["type","instance"],"additionalProperties":false}}],\
-        "actions":[{"name":"send","summary":"Upload the message and recipients, then open a SendReceipt scene.","input":{"type":"null"},\
+        "actions":[{"name":"send","summary":"\(summary)","input":\(request),\
         "output":{"type":"object","properties":{"uploadId":{"type":"integer","minimum":1},"type":{"type":"string"},"instance":{"type":"string"}},\
         "required":["uploadId","type","instance"],"additionalProperties":false}}]}
         """)

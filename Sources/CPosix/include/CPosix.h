@@ -134,6 +134,12 @@ int cposix_raise_nofile_limit(uint64_t *_Nonnull soft, uint64_t *_Nonnull hard);
 uint64_t cposix_monotonic_ns(void);
 int64_t cposix_realtime_ns(void);
 
+// MARK: heap
+
+/// Gives freed heap back to the kernel (glibc's `malloc_trim(0)`); returns 1 if memory was
+/// released, 0 if not or where the C library has no such call.
+int cposix_trim_heap(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -173,12 +173,20 @@ public final class Action<Input, Element> {
 
     private func cancel(_ execution: Execution<Element>) {
         finish(execution)
-        execution.workSubscription.dispose()
         execution.replay.on(.completed)
     }
 
+    /// Ends `execution`: it no longer counts as running, and it lets go of its work.
+    ///
+    /// Releasing the work's subscription is what frees a finished execution: that
+    /// subscription holds the observer `execute` gave the work, and that observer holds the
+    /// execution, so until the subscription is released the two keep each other alive, with
+    /// everything the execution replays (every completed async execution leaked, a
+    /// history read by `reload` with it). After a terminal event the work has already ended,
+    /// so disposing it only drops the reference; on a cancel it also cancels the work.
     private func finish(_ execution: Execution<Element>) {
         execution.isFinished = true
+        execution.workSubscription.dispose()
         guard current === execution else { return }
         current = nil
         executingSubject?.on(.next(false))

@@ -80,6 +80,8 @@ extension WireError {
             "unsubscribe first, open another connection, or restart vmd with a larger --max-subscriptions-per-connection."
         case "maxInstances": "destroy instances or restart vmd with a larger --max-instances."
         case "maxConnections": "close connections or restart vmd with a larger --max-connections."
+        case "maxOutboundBytes":
+            "this request did not run: read the replies already queued, send smaller batches, or restart vmd with a larger --max-outbound-bytes."
         default: "restart vmd with a larger limit."
         }
         return WireError(

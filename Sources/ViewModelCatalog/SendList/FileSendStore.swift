@@ -1,4 +1,5 @@
 import Dispatch
+import JSONCore
 import Posix
 import Synchronization
 
@@ -14,6 +15,10 @@ import Synchronization
 ///   A record torn by a crash in the middle of a write is cut off when the store opens.
 /// - **Read back exactly once.** Ids count from 1 and continue across restarts; reading
 ///   skips any repeated id and any line that is not an upload.
+/// - **Once per key.** An upload with an idempotency key is stored at most once: the keys
+///   of the file are indexed when it opens, and an upload whose key is there returns the
+///   stored upload (see ``SendRequest``). Since a record is durable before it is
+///   acknowledged, a retry after `kill -9` finds the key whenever the first try was stored.
 ///
 /// Opening is lazy (the first call creates the directory, mode 0700, and the file, mode
 /// 0600), so a bad state directory fails SendList's `send` with a clear message instead of
@@ -34,6 +39,10 @@ public final class FileSendStore: SendStore {
     private struct OpenState {
         var file: (any AppendOnlyFile)?
         var nextID = 1
+        /// The stored uploads that have a key, by key: their id and a digest of their content,
+        /// not the upload itself, so the index costs a few dozen bytes per key however long
+        /// the messages are (a retry carries the content again anyway).
+        var byKey: [String: StoredKey] = [:]
     }
 
     /// A store in `stateDirectory` (created on first use).
@@ -63,10 +72,23 @@ public final class FileSendStore: SendStore {
     }
 
     public func upload(message: String, recipients: [String]) async throws -> Upload {
+        try await upload(message: message, recipients: recipients, key: nil)
+    }
+
+    public func upload(message: String, recipients: [String], key: String?) async throws -> Upload {
         try await onQueue {
             try self.state.withLock { state throws in
                 let file = try self.open(&state)
-                let upload = Upload(id: state.nextID, message: message, recipients: recipients)
+                if let key, let stored = state.byKey[key] {
+                    guard stored.digest == StoredKey.digest(message: message, recipients: recipients) else {
+                        throw SendStoreError(
+                            "The key \(JSONValue.string(key).encodedString()) already names upload \(stored.id), with another "
+                                + "message or recipients; nothing was stored. Use a new key for a new message.",
+                            reason: "keyReused", path: self.path)
+                    }
+                    return Upload(id: stored.id, message: message, recipients: recipients, key: key)
+                }
+                let upload = Upload(id: state.nextID, message: message, recipients: recipients, key: key)
                 do {
                     try file.append(UploadLog.record(upload))
                 } catch {
@@ -75,6 +97,7 @@ public final class FileSendStore: SendStore {
                         reason: "storeWriteFailed", path: self.path)
                 }
                 state.nextID += 1
+                if let key { state.byKey[key] = StoredKey(upload) }
                 return upload
             }
         }
@@ -109,6 +132,9 @@ public final class FileSendStore: SendStore {
             try FileSystem.syncDirectory(directory)
             state.file = file
             state.nextID = contents.nextID
+            for upload in contents.uploads {
+                if let key = upload.key, state.byKey[key] == nil { state.byKey[key] = StoredKey(upload) }
+            }
             return file
         } catch {
             throw SendStoreError(

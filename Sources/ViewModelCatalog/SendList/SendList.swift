@@ -31,7 +31,9 @@ public struct SendList: ViewModel {
         public let canSend = State<Bool>("There is at least one recipient and the message is not blank.", initial: false)
         public let isSending = State<Bool>("send is running.", initial: false)
         public let navigate = EventOutput<Navigation>("A scene to present after a successful send: {type, instance}.")
-        public let send = ActionPort<Void, SendResult>("Upload the message and recipients, then open a SendReceipt scene.")
+        public let send = ActionPort<SendRequest, SendResult>(
+            "Upload the message and recipients, then open a SendReceipt scene. Pass {\"key\": K} to send at most once "
+                + "per key K (a retry after a lost answer or a daemon restart answers with the first upload).")
 
         public init() {}
     }
@@ -76,9 +78,12 @@ public struct SendList: ViewModel {
         ports.canSend.bind(canSend)
 
         let store = context.services
-        let send = Action<(String, [String]), SendResult>(enabledIf: canSend) { message, recipients in
-            context.call {
-                try await store.upload(message: message, recipients: recipients)
+        // The latest draft, read when send runs (`draft` replays it at once).
+        let send = Action<SendRequest, SendResult>(enabledIf: canSend) { request in
+            draft.take(1).flatMap { message, recipients in
+                context.call {
+                    try await store.upload(message: message, recipients: recipients, key: request.key)
+                }
             }
             .map { (upload: Upload) throws -> SendResult in
                 // Back on the instance's thread, after the store acknowledged the upload.
@@ -94,7 +99,7 @@ public struct SendList: ViewModel {
                 return SendResult(uploadId: upload.id, navigation: Navigation(type: SendReceipt.typeName, instance: receipt))
             }
         }
-        ports.send.bind(send, with: draft)
+        ports.send.bind(send)
         ports.isSending.bind(send.executing)
         ports.navigate.bind(send.elements.map(\.navigation))
     }

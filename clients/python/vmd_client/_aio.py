@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from . import _wire
-from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, error_from_object
+from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, UnknownInstance, error_from_object
 from ._paths import check_socket_path, default_socket_path
 from ._sync import DEFAULT_TIMEOUT, EXECUTE_SLACK, _End
 from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow
@@ -183,7 +183,7 @@ class AsyncClient:
             raise ConnectionLost("cannot connect to vmd at %s: %s" % (self.path, error)) from error
         self._writer = writer
         self._open = True
-        self._reader_task = asyncio.ensure_future(self._read_loop(reader))
+        self._reader_task = asyncio.ensure_future(self._read_loop(reader, writer))
         if self.check_protocol:
             info = await self.call("daemon.info")
             if info.get("protocol") != _wire.PROTOCOL_LEVEL:
@@ -246,7 +246,7 @@ class AsyncClient:
 
     # ------------------------------------------------------------------ reading
 
-    async def _read_loop(self, reader: asyncio.StreamReader) -> None:
+    async def _read_loop(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         error = ConnectionLost("vmd closed the connection")
         try:
             while True:
@@ -268,10 +268,12 @@ class AsyncClient:
         except OSError as failure:
             error = ConnectionLost("reading from vmd failed: %s" % failure)
         finally:
-            self._open = False
-            if self._writer is not None:
-                self._writer.close()
-            self._shut(error)
+            writer.close()
+            # A failed write may have ended this connection already, and a reconnect made a
+            # new one: only the reader of the current connection may shut it.
+            if self._writer is writer:
+                self._open = False
+                self._shut(error)
 
     def _dispatch(self, message: Any) -> None:
         if isinstance(message, list):
@@ -346,11 +348,19 @@ class AsyncClient:
         frame = _wire.encode_frame(message, self.max_frame_bytes)
         await self._ensure_open()
         assert self._writer is not None
+        writer = self._writer
         try:
-            self._writer.write(frame)
-            await self._writer.drain()
+            writer.write(frame)
+            await writer.drain()
         except OSError as error:
-            raise ConnectionLost("writing to vmd failed: %s" % error) from error
+            lost = ConnectionLost("writing to vmd failed: %s" % error)
+            # The connection is over: say so now, so the next call reconnects (with
+            # reconnect=True) instead of writing to the dead socket until its reader notices.
+            if self._writer is writer:
+                self._open = False
+                writer.close()
+                self._shut(lost)
+            raise lost from error
 
     async def request(self, method: str, params: Optional[Mapping[str, Any]] = None,
                       on_result: Optional[Callable[[Any], Any]] = None) -> AsyncPendingCall:
@@ -457,6 +467,31 @@ class AsyncClient:
                 timeout = max(timeout, timeout_ms / 1000.0 + EXECUTE_SLACK)
         pending = await self.start_execute(instance, action, value, timeout_ms=timeout_ms)
         return await pending.result(timeout)
+
+    async def execute_retrying(self, action: str, value: Any,
+                               prepare: Callable[["AsyncClient"], Awaitable[str]], *,
+                               attempts: int = 5, timeout: Any = MISSING) -> Any:
+        """Like :meth:`vmd_client.Client.execute_retrying`: ``await prepare(client)`` makes
+        the instance ready and returns its id, then ``vm.execute`` runs with ``value`` (which
+        carries an idempotency key); a connection lost before the answer is retried with the
+        same ``value`` after reconnecting (``reconnect=True``), at most ``attempts`` times."""
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                instance = await prepare(self)
+                writer = self._writer
+                try:
+                    return await self.execute(instance, action, value, timeout=timeout)
+                except UnknownInstance:
+                    # The call reconnected to a restarted daemon, which never had `instance`:
+                    # nothing ran, so it is safe to prepare again.
+                    if self._writer is writer:
+                        raise
+                    raise ConnectionLost("vmd restarted before the call; %s is gone" % instance)
+            except ConnectionLost:
+                if attempt >= attempts or not self.reconnect:
+                    raise
 
     async def cancel(self, request_id: int) -> None:
         await self.notify("$/cancelRequest", {"id": request_id})

@@ -9,7 +9,7 @@ import time
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from . import _wire
-from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, VMDError, error_from_object
+from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, UnknownInstance, VMDError, error_from_object
 from ._paths import check_socket_path, default_socket_path
 from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow
 
@@ -558,6 +558,39 @@ class Client:
             if timeout is not None and timeout_ms is not None:
                 timeout = max(timeout, timeout_ms / 1000.0 + EXECUTE_SLACK)
         return self.start_execute(instance, action, value, timeout_ms=timeout_ms).result(timeout)
+
+    def execute_retrying(self, action: str, value: Any, prepare: Callable[["Client"], str], *,
+                         attempts: int = 5, timeout: Any = MISSING) -> Any:
+        """Run ``action`` with ``value`` until an answer comes, across lost connections and
+        daemon restarts: for actions whose value carries an idempotency key, such as the
+        catalog's SendList ``send`` with ``{"key": K}`` (a retry with a stored key answers
+        with the first upload and stores nothing again).
+
+        Each attempt calls ``prepare(client)``, which makes the instance ready (create it,
+        send its inputs) and returns its id: a restarted daemon has lost every instance, so
+        it is made again each time. Then ``vm.execute``. When the connection is lost before
+        the answer (:class:`ConnectionLost`), the next attempt reconnects (the client needs
+        ``reconnect=True``) and sends the same ``value``, at most ``attempts`` times in all.
+        An answer, success or :class:`VMDError`, ends it. Keep one key per message (a
+        UUID) until it is answered.
+        """
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                instance = prepare(self)
+                connection = self._connection
+                try:
+                    return self.execute(instance, action, value, timeout=timeout)
+                except UnknownInstance:
+                    # The call reconnected to a restarted daemon, which never had `instance`:
+                    # nothing ran, so it is safe to prepare again.
+                    if self._connection is connection:
+                        raise
+                    raise ConnectionLost("vmd restarted before the call; %s is gone" % instance)
+            except ConnectionLost:
+                if attempt >= attempts or not self.reconnect:
+                    raise
 
     def cancel(self, request_id: int) -> None:
         """``$/cancelRequest``: cancel a pending ``vm.execute`` of this connection."""

@@ -1,0 +1,33 @@
+import Dispatch
+
+/// Makes libdispatch create its descriptors now, while the process has plenty.
+///
+/// libdispatch makes its epoll descriptor, its wake-up eventfd and a timerfd per clock
+/// lazily, the first time something needs its event loop: a Swift `Task` (the global
+/// executor is libdispatch's, and its Linux thread pool watches itself with a timer), a
+/// `Task.sleep`, a `DispatchQueue.asyncAfter`. If descriptors have run out by then (a daemon
+/// at its open-file limit) it cannot create them and traps, killing the daemon and every
+/// instance (SIGILL in `_dispatch_epoll_init` when the first async action ran
+/// while 1,100 connections held every descriptor). ``run(timeout:)`` does each of those
+/// once at start-up, before the daemon accepts anything.
+enum DispatchWarmUp {
+    /// Runs a task, a sleep on each clock and a dispatch timer on each of dispatch's clocks,
+    /// and waits for all of them; returns `false` if they did not all finish within `timeout`.
+    static func run(timeout: Duration = .seconds(5)) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let jobs = 3
+        Task.detached {
+            try? await Task.sleep(for: .milliseconds(1))
+            try? await Task.sleep(until: SuspendingClock.now.advanced(by: .milliseconds(1)), clock: .suspending)
+            done.signal()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { done.signal() }
+        DispatchQueue.global().asyncAfter(wallDeadline: .now() + .milliseconds(1)) { done.signal() }
+        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let deadline = DispatchTime.now() + .milliseconds(milliseconds)
+        for _ in 0..<jobs where done.wait(timeout: deadline) == .timedOut {
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,50 @@
+import Testing
+import VMDaemon
+import VMTestSupport
+
+/// Once idle after a burst, the daemon gives freed heap back.
+@Suite("Freed heap is given back once the daemon is idle after a burst")
+struct HeapTrimTests {
+    static let trimmed = "gave freed heap back to the system"
+
+    @Test("a burst of frames followed by quiet trims the heap once")
+    func burstThenIdleTrims() throws {
+        let harness = try ScriptedDaemon { $0.trimsHeapAfterIdle = .milliseconds(50) }
+        defer { harness.stop() }
+        let client = try harness.connect()
+        defer { client.close() }
+        // One write, so the burst reaches the daemon at once however busy the machine is.
+        try client.write(Array((0..<300).map { "[\($0)]\n" }.joined().utf8))
+        for index in 0..<300 {
+            #expect(try client.readLine() == "[\(index)]")
+        }
+        #expect(Waiting.until(timeout: .seconds(5)) { harness.daemon.log.contains(Self.trimmed) })
+        Waiting.pause(.milliseconds(300))
+        #expect(harness.daemon.log.all.filter { $0.contains(Self.trimmed) }.count == 1)
+    }
+
+    @Test("a closed connection counts as a burst; a few frames alone do not")
+    func closedConnectionTrims() throws {
+        let harness = try ScriptedDaemon { $0.trimsHeapAfterIdle = .milliseconds(50) }
+        defer { harness.stop() }
+        let client = try harness.connect()
+        try client.sendLine("[1]")
+        #expect(try client.readLine() == "[1]")
+        Waiting.pause(.milliseconds(300))
+        #expect(!harness.daemon.log.contains(Self.trimmed))
+        client.close()
+        #expect(Waiting.until(timeout: .seconds(5)) { harness.daemon.log.contains(Self.trimmed) })
+    }
+
+    @Test("without trimsHeapAfterIdle nothing is trimmed")
+    func disabled() throws {
+        let harness = try ScriptedDaemon { $0.trimsHeapAfterIdle = nil }
+        defer { harness.stop() }
+        let client = try harness.connect()
+        try client.write(Array((0..<300).map { "[\($0)]\n" }.joined().utf8))
+        for _ in 0..<300 { _ = try client.readLine() }
+        client.close()
+        Waiting.pause(.milliseconds(300))
+        #expect(!harness.daemon.log.contains(Self.trimmed))
+    }
+}
