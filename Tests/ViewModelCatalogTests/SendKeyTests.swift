@@ -2,6 +2,7 @@ import JSONCore
 import ReactiveTesting
 import Testing
 import ViewModelKit
+import ViewModelTesting
 @testable import ViewModelCatalog
 
 /// A send with an idempotency key is stored at most once, also across a
