@@ -136,6 +136,29 @@ struct InboxTests {
         #expect(unread.values == [0, 2, 1])
     }
 
+    @Test("a row driven directly, as a client drives it, reports back to the inbox")
+    func rowDrivenDirectly() async throws {
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(FixedMail(messages: sampleMessages), scheduler: scheduler)
+        let unread = inbox.record(\.unreadCount)
+        let rows = inbox.record(\.rows)
+        inbox.execute(\.sync)
+        await settle(scheduler)
+        let link = try #require(rows.last?.first)
+        let row = try #require(inbox.child(MessageRow.self, id: link.instance))
+
+        row.send(\.markRead)
+        scheduler.advance()
+        #expect(unread.values == [0, 2, 1])
+        #expect(inbox.ports.messages.value.first?.isRead == true)
+
+        row.send(\.archive)
+        scheduler.advance()
+        #expect(inbox.ports.messages.value.map(\.id) == ["m2", "m1"])
+        #expect(inbox.children(MessageRow.self).map(\.id) == rows.last?.map(\.instance))
+        #expect(row.isDisposed, "the archived row is destroyed by its parent")
+    }
+
     @Test("mark all read reaches every row and the count drops to zero once")
     func markAllRead() async {
         let scheduler = TestScheduler()
