@@ -23,6 +23,6 @@ public struct DemoMailService: MailService {
         guard folder == "inbox" else {
             throw ActionFailure("There is no folder named \(folder).")
         }
-        return Array(Self.inbox.prefix(limit))
+        return Array(Self.inbox.prefix(max(0, limit)))
     }
 }

@@ -24,9 +24,9 @@ public struct Inbox: ViewModel {
     public struct Arguments: ViewModelArguments, Equatable {
         /// The folder to list.
         public var folder = "inbox"
-        /// The most messages one sync fetches.
+        /// The most messages one sync fetches (a negative number reads as 0).
         public var pageSize = 50
-        /// How long a sync may wait for the mail server.
+        /// How long a sync may wait for the mail server (at least 1 second).
         public var syncTimeoutSeconds = 10
 
         /// The defaults above.
@@ -52,8 +52,10 @@ public struct Inbox: ViewModel {
     public init(ports: Ports, context: Context) {
         let mail = context.services
         let folder = context.args.folder
-        let pageSize = context.args.pageSize
-        let timeoutSeconds = context.args.syncTimeoutSeconds
+        // Arguments come from clients: a negative page or a timeout under a second is read
+        // as the nearest sensible value rather than trusted.
+        let pageSize = max(0, context.args.pageSize)
+        let timeoutSeconds = max(1, context.args.syncTimeoutSeconds)
         let sync: Action<Void, [Message]> = context.action(timeout: .seconds(timeoutSeconds)) { _ in
             try await mail.messages(in: folder, limit: pageSize)
         }
@@ -79,9 +81,10 @@ public struct Inbox: ViewModel {
         ports.syncFailure.bind(sync.errors.compactMap { Self.failureMessage($0, timeoutSeconds: timeoutSeconds) })
         ports.sync.bind(sync)
 
-        // What the rows report, on the next turn of the scheduler: a row reports from inside
-        // the list's own update (its current value, when the inbox starts watching it), and
-        // an archived row is destroyed by the update its report causes.
+        // What the rows report is applied on the next turn of the scheduler, after the update
+        // in progress, never inside it: a row reports its current value as soon as the
+        // inbox starts watching it (that is, from inside the list's own update), and an
+        // archived row is destroyed by the update its report causes.
         rows.flatMapLatest { table in Observable.merge(table.rows.map(\.reports)) }
             .observe(on: context.scheduler)
             .subscribe(onNext: { rowReports.onNext($0) })

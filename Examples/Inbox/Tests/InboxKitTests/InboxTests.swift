@@ -58,6 +58,19 @@ struct InboxTests {
         #expect(inbox.openedChildren.isEmpty)
     }
 
+    @Test("arguments a client got wrong are read as the nearest sensible value")
+    func clampedArguments() async {
+        let scheduler = TestScheduler()
+        var args = Inbox.Arguments()
+        args.pageSize = -5
+        args.syncTimeoutSeconds = 0
+        let inbox = ViewModelHarness(Inbox.self, args: args, services: LimitEchoMail(), scheduler: scheduler)
+        let sync = inbox.execute(\.sync)
+        await settle(scheduler)
+        #expect(sync.values.first?.map(\.subject) == ["limit 0"])
+        #expect(sync.isCompleted, "a zero timeout is read as one second, not as already expired")
+    }
+
     @Test("a sync is refused while one runs")
     func oneSyncAtATime() async {
         let scheduler = TestScheduler()

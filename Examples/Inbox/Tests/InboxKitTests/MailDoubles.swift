@@ -11,7 +11,14 @@ struct FixedMail: MailService {
     var messages: [Message]
 
     func messages(in folder: String, limit: Int) async throws -> [Message] {
-        Array(messages.prefix(limit))
+        Array(messages.prefix(max(0, limit)))
+    }
+}
+
+/// Answers with one message whose subject says which limit it was asked for.
+struct LimitEchoMail: MailService {
+    func messages(in folder: String, limit: Int) async throws -> [Message] {
+        [Message(id: "echo", from: "server@example.com", subject: "limit \(limit)")]
     }
 }
 

@@ -1,4 +1,5 @@
 import InboxKit
+import JSONCore
 import ReactiveCore
 import ReactiveTesting
 import Testing
@@ -39,9 +40,14 @@ struct MessageRowTests {
         #expect(archived.values.count == 1)
     }
 
-    @Test("omitted arguments take the defaults written in the declaration")
-    func defaults() {
-        let args = MessageRow.Arguments()
-        #expect(args.id == "" && args.from == "" && args.subject == "" && args.isRead == false)
+    @Test("omitted arguments take the defaults written in the declaration, and unknown ones are refused")
+    func arguments() throws {
+        let args = try MessageRow.Arguments(json: ["id": "m7", "subject": "Lunch?"])
+        var expected = MessageRow.Arguments()
+        expected.id = "m7"
+        expected.subject = "Lunch?"
+        #expect(args == expected)
+        #expect(args.from == "" && args.isRead == false)
+        #expect(throws: JSONDecodingError.self) { try MessageRow.Arguments(json: ["id": "m7", "colour": "red"]) }
     }
 }
