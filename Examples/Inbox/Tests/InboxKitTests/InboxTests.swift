@@ -1,0 +1,224 @@
+import InboxKit
+import ReactiveCore
+import ReactiveTesting
+import Testing
+import ViewModelKit
+import ViewModelTesting
+
+@Suite("Inbox: syncs that succeed, fail or time out, and rows that report back, on virtual time")
+struct InboxTests {
+    private func makeInbox(
+        _ mail: any MailService, timeoutSeconds: Int = 10, scheduler: TestScheduler
+    ) -> ViewModelHarness<Inbox> {
+        var args = Inbox.Arguments()
+        args.syncTimeoutSeconds = timeoutSeconds
+        return ViewModelHarness(Inbox.self, args: args, services: mail, scheduler: scheduler)
+    }
+
+    @Test("a sync lists the messages, counts the unread ones and opens one row per message")
+    func syncSucceeds() async {
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(FixedMail(messages: sampleMessages), scheduler: scheduler)
+        let messages = inbox.record(\.messages)
+        let unread = inbox.record(\.unreadCount)
+        let syncing = inbox.record(\.isSyncing)
+        let rows = inbox.record(\.rows)
+        let failures = inbox.record(\.syncFailure)
+
+        let sync = inbox.execute(\.sync)
+        #expect(syncing.values == [false, true])
+        await settle(scheduler)
+
+        #expect(sync.values == [sampleMessages])
+        #expect(sync.isCompleted)
+        #expect(messages.values == [[], sampleMessages])
+        #expect(unread.values == [0, 2])
+        #expect(syncing.values == [false, true, false])
+        #expect(rows.last?.map(\.message) == ["m3", "m2", "m1"])
+        #expect(inbox.openedChildren.map(\.type) == ["MessageRow", "MessageRow", "MessageRow"])
+        #expect(rows.last?.map(\.instance) == inbox.openedChildren.map(\.id))
+        #expect(failures.values.isEmpty)
+    }
+
+    @Test("a failed sync keeps the list and says why in words")
+    func syncFails() async {
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(DownMail(), scheduler: scheduler)
+        let messages = inbox.record(\.messages)
+        let syncing = inbox.record(\.isSyncing)
+        let failures = inbox.record(\.syncFailure)
+
+        let sync = inbox.execute(\.sync)
+        await settle(scheduler)
+
+        #expect(failures.values == ["The mail server is down for maintenance."])
+        #expect(syncing.values == [false, true, false])
+        #expect(messages.values == [[]])
+        #expect(sync.error as? ActionError == .underlyingError(ActionFailure("The mail server is down for maintenance.")))
+        #expect(inbox.openedChildren.isEmpty)
+    }
+
+    @Test("arguments a client got wrong are read as the nearest sensible value")
+    func clampedArguments() async {
+        let scheduler = TestScheduler()
+        var args = Inbox.Arguments()
+        args.pageSize = -5
+        args.syncTimeoutSeconds = 0
+        let inbox = ViewModelHarness(Inbox.self, args: args, services: LimitEchoMail(), scheduler: scheduler)
+        let sync = inbox.execute(\.sync)
+        await settle(scheduler)
+        #expect(sync.values.first?.map(\.subject) == ["limit 0"])
+        #expect(sync.isCompleted, "a zero timeout is read as one second, not as already expired")
+    }
+
+    @Test("a sync is refused while one runs")
+    func oneSyncAtATime() async {
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(FixedMail(messages: sampleMessages), scheduler: scheduler)
+        let failures = inbox.record(\.syncFailure)
+        let first = inbox.execute(\.sync)
+        let second = inbox.execute(\.sync)
+        #expect(second.error as? ActionError == .notEnabled)
+        await settle(scheduler)
+        #expect(first.values == [sampleMessages])
+        #expect(failures.values.isEmpty)
+    }
+
+    @Test("a server slower than the timeout fails the sync on virtual time and cancels the call")
+    func syncTimesOut() async {
+        let (log, logger) = AsyncStream.makeStream(of: String.self)
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(SlowMail(delay: .seconds(30), log: logger), timeoutSeconds: 10, scheduler: scheduler)
+        let syncing = inbox.record(\.isSyncing)
+        let failures = inbox.record(\.syncFailure)
+        let started = ContinuousClock.now
+
+        let sync = inbox.execute(\.sync)
+        scheduler.advance(by: .milliseconds(9_999))
+        #expect(syncing.values == [false, true])
+        #expect(failures.values.isEmpty)
+        scheduler.advance(by: .milliseconds(1))
+
+        #expect(syncing.values == [false, true, false])
+        #expect(failures.values == ["The mail server did not answer within 10 seconds."])
+        #expect(isTimeout(sync.error))
+        var events = log.makeAsyncIterator()
+        #expect(await events.next() == "started")
+        #expect(await events.next() == "cancelled")
+        #expect(ContinuousClock.now - started < .seconds(5), "the 30-second server must not be waited for")
+    }
+
+    @Test("a client that gives up on a sync cancels the call, and nothing is reported as a failure")
+    func syncCancelled() async {
+        let (log, logger) = AsyncStream.makeStream(of: String.self)
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(SlowMail(delay: .seconds(30), log: logger), scheduler: scheduler)
+        let syncing = inbox.record(\.isSyncing)
+        let failures = inbox.record(\.syncFailure)
+        let messages = inbox.record(\.messages)
+
+        let execution = inbox.ports.sync.execute(()).subscribe(onNext: { _ in })
+        scheduler.advance(by: .seconds(1))
+        execution.dispose()
+        scheduler.advance(by: .seconds(60))
+
+        var events = log.makeAsyncIterator()
+        #expect(await events.next() == "started")
+        #expect(await events.next() == "cancelled")
+        #expect(syncing.values == [false, true, false])
+        #expect(failures.values.isEmpty)
+        #expect(messages.values == [[]])
+    }
+
+    @Test("marking a message read goes through its row, and the row's report lowers the unread count")
+    func rowMarksRead() async {
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(FixedMail(messages: sampleMessages), scheduler: scheduler)
+        let unread = inbox.record(\.unreadCount)
+        inbox.execute(\.sync)
+        await settle(scheduler)
+
+        inbox.send(\.markRead, "m2")
+        scheduler.advance()
+        #expect(unread.values == [0, 2, 1])
+        #expect(inbox.ports.messages.value.map(\.isRead) == [false, true, true])
+
+        inbox.send(\.markRead, "m2")
+        inbox.send(\.markRead, "no-such-message")
+        scheduler.advance()
+        #expect(unread.values == [0, 2, 1])
+    }
+
+    @Test("a row driven directly, as a client drives it, reports back to the inbox")
+    func rowDrivenDirectly() async throws {
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(FixedMail(messages: sampleMessages), scheduler: scheduler)
+        let unread = inbox.record(\.unreadCount)
+        let rows = inbox.record(\.rows)
+        inbox.execute(\.sync)
+        await settle(scheduler)
+        let link = try #require(rows.last?.first)
+        let row = try #require(inbox.child(MessageRow.self, id: link.instance))
+
+        row.send(\.markRead)
+        scheduler.advance()
+        #expect(unread.values == [0, 2, 1])
+        #expect(inbox.ports.messages.value.first?.isRead == true)
+
+        row.send(\.archive)
+        scheduler.advance()
+        #expect(inbox.ports.messages.value.map(\.id) == ["m2", "m1"])
+        #expect(inbox.children(MessageRow.self).map(\.id) == rows.last?.map(\.instance))
+        #expect(row.isDisposed, "the archived row is destroyed by its parent")
+    }
+
+    @Test("mark all read reaches every row and the count drops to zero once")
+    func markAllRead() async {
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(FixedMail(messages: sampleMessages), scheduler: scheduler)
+        let unread = inbox.record(\.unreadCount)
+        inbox.execute(\.sync)
+        await settle(scheduler)
+
+        inbox.send(\.markAllRead)
+        scheduler.advance()
+        #expect(unread.values == [0, 2, 1, 0])
+    }
+
+    @Test("an archived row leaves the list, its row is closed, and the next sync keeps it out")
+    func rowArchives() async {
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(FixedMail(messages: sampleMessages), scheduler: scheduler)
+        let rows = inbox.record(\.rows)
+        let unread = inbox.record(\.unreadCount)
+        inbox.execute(\.sync)
+        await settle(scheduler)
+
+        inbox.send(\.archive, "m3")
+        scheduler.advance()
+        #expect(inbox.ports.messages.value.map(\.id) == ["m2", "m1"])
+        #expect(rows.last?.map(\.message) == ["m2", "m1"])
+        #expect(unread.values == [0, 2, 1])
+
+        inbox.execute(\.sync)
+        await settle(scheduler)
+        #expect(inbox.ports.messages.value.map(\.id) == ["m2", "m1"])
+        #expect(inbox.openedChildren.count == 3, "the kept rows are not opened again")
+    }
+
+    @Test("a message read here stays read when a lagging server still says unread")
+    func readStaysRead() async {
+        let scheduler = TestScheduler()
+        let inbox = makeInbox(FixedMail(messages: sampleMessages), scheduler: scheduler)
+        let unread = inbox.record(\.unreadCount)
+        inbox.execute(\.sync)
+        await settle(scheduler)
+        inbox.send(\.markRead, "m3")
+        scheduler.advance()
+
+        inbox.execute(\.sync)
+        await settle(scheduler)
+        #expect(unread.values == [0, 2, 1])
+        #expect(inbox.ports.messages.value.map(\.isRead) == [true, false, true])
+    }
+}

@@ -1,0 +1,70 @@
+import InboxKit
+import ReactiveCore
+import ReactiveTesting
+import Testing
+import ViewModelKit
+
+// Mail servers for the tests, and the one helper they share.
+
+/// Answers every sync with the same messages, at once.
+struct FixedMail: MailService {
+    var messages: [Message]
+
+    func messages(in folder: String, limit: Int) async throws -> [Message] {
+        Array(messages.prefix(max(0, limit)))
+    }
+}
+
+/// Answers with one message whose subject says which limit it was asked for.
+struct LimitEchoMail: MailService {
+    func messages(in folder: String, limit: Int) async throws -> [Message] {
+        [Message(id: "echo", from: "server@example.com", subject: "limit \(limit)")]
+    }
+}
+
+/// Fails every sync with a sentence for a person.
+struct DownMail: MailService {
+    func messages(in folder: String, limit: Int) async throws -> [Message] {
+        throw ActionFailure("The mail server is down for maintenance.")
+    }
+}
+
+/// Answers only after `delay` of real time, unless its task is cancelled first; says on
+/// `log` what happened ("started", then "cancelled" or "answered").
+struct SlowMail: MailService {
+    let delay: Duration
+    let log: AsyncStream<String>.Continuation
+
+    func messages(in folder: String, limit: Int) async throws -> [Message] {
+        log.yield("started")
+        do {
+            try await Task.sleep(for: delay)
+        } catch {
+            log.yield("cancelled")
+            throw error
+        }
+        log.yield("answered")
+        return []
+    }
+}
+
+/// Three messages, two of them unread.
+let sampleMessages = [
+    Message(id: "m3", from: "ada@example.com", subject: "Engine notes"),
+    Message(id: "m2", from: "grace@example.com", subject: "A moth"),
+    Message(id: "m1", from: "alan@example.com", subject: "Numbers", isRead: true),
+]
+
+/// Lets the async service calls started so far post their results, then runs them on the
+/// test's thread at the current virtual time. Waits with a deadline, never sleeps.
+func settle(_ scheduler: TestScheduler, sourceLocation: SourceLocation = #_sourceLocation) async {
+    let arrived = await scheduler.waitForEnqueued(count: 1)
+    #expect(arrived, "the mail service's answer never came back", sourceLocation: sourceLocation)
+    scheduler.advance()
+}
+
+/// Whether an execution ended because the kit's timeout fired.
+func isTimeout(_ error: (any Error)?) -> Bool {
+    guard case .underlyingError(let underlying)? = error as? ActionError else { return false }
+    return underlying is ViewModelTimeoutError
+}
