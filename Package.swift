@@ -18,7 +18,7 @@ let package = Package(
         // Layer 0: leaves.
         // Cross-module optimization: operators are generic, and unspecialized generic code on
         // the event path costs ~15x (metadata lookups per event); measured in vmd-bench.
-        .target(name: "ReactiveCore", swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
+        .target(name: "ReactiveCore"),
         .target(name: "JSONCore"),
         .target(name: "CPosix"),
         .target(name: "Posix", dependencies: ["CPosix"]),
@@ -26,7 +26,7 @@ let package = Package(
 
         // Layer 1: the view-model kit and the wire.
         .target(name: "ReactiveTesting", dependencies: ["ReactiveCore"]),
-        .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"], swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
+        .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"]),
         .target(name: "JSONRPC", dependencies: ["JSONCore"]),
         .target(name: "VMProtocol", dependencies: ["JSONRPC", "JSONCore"]),
 

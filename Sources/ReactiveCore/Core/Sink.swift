@@ -14,18 +14,18 @@
 /// than the rest of an operator on the event path. It is safe because every access is
 /// instantaneous: a read copies the value into a local before any call, and a write calls no
 /// other code while in progress. No access ever overlaps another.
-class Sink<Output>: Cancelable {
-    final let observer: AnyObserver<Output>
-    @exclusivity(unchecked) final private(set) var isDisposed = false
-    @exclusivity(unchecked) private final var upstream: (any Disposable)?
+@usableFromInline class Sink<Output>: Cancelable {
+    @usableFromInline final let observer: AnyObserver<Output>
+    @exclusivity(unchecked) @usableFromInline final var isDisposed = false
+    @exclusivity(unchecked) @usableFromInline final var upstream: (any Disposable)?
 
-    init(_ observer: AnyObserver<Output>) {
+    @inlinable init(_ observer: AnyObserver<Output>) {
         self.observer = observer
     }
 
     /// Keeps `subscription` as the upstream; disposes it at once if this sink already ended
     /// (a source that terminates synchronously during `subscribe`).
-    final func setUpstream(_ subscription: any Disposable) {
+    @inlinable final func setUpstream(_ subscription: any Disposable) {
         if isDisposed {
             subscription.dispose()
         } else {
@@ -34,27 +34,27 @@ class Sink<Output>: Cancelable {
     }
 
     @inline(__always)
-    final func forward(_ element: Output) {
+    @inlinable final func forward(_ element: Output) {
         if !isDisposed { observer.on(.next(element)) }
     }
 
     /// Ends this subscription with `error`.
-    final func forwardError(_ error: any Error) {
+    @inlinable final func forwardError(_ error: any Error) {
         forwardTerminal(.error(error))
     }
 
     /// Ends this subscription normally.
-    final func forwardCompleted() {
+    @inlinable final func forwardCompleted() {
         forwardTerminal(.completed)
     }
 
-    final func forwardTerminal(_ event: Event<Output>) {
+    @inlinable final func forwardTerminal(_ event: Event<Output>) {
         guard !isDisposed else { return }
         dispose()
         observer.on(event)
     }
 
-    final func dispose() {
+    @inlinable final func dispose() {
         guard !isDisposed else { return }
         isDisposed = true
         let subscription = upstream
@@ -64,5 +64,5 @@ class Sink<Output>: Cancelable {
     }
 
     /// Releases what a subclass holds besides the upstream (inner subscriptions, timers).
-    func disposeResources() {}
+    @inlinable func disposeResources() {}
 }
