@@ -18,9 +18,9 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
 
     /// What the output means, for people reading `vm.types`.
     public let summary: String
-    let codec: ValueCodec<Value>
-    private var bindings = BindingStore()
-    private lazy var fanOut = OutputFanOut<Value>(encode: codec.encode)
+    @usableFromInline let codec: ValueCodec<Value>
+    @usableFromInline var bindings = BindingStore()
+    @usableFromInline lazy var fanOut = OutputFanOut<Value>(encode: codec.encode)
 
     /// An event output encoded with `codec`.
     public init(_ summary: String = "", codec: ValueCodec<Value>) {
@@ -33,22 +33,22 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     public var wireName: String { bindings.name }
 
     /// Subscribes `source` for the instance's lifetime; its elements are this output's values.
-    public func bind(_ source: some ObservableConvertibleType<Value>) {
+    @inlinable public func bind(_ source: some ObservableConvertibleType<Value>) {
         bindings.keep(source.asObservable().subscribe(onNext: { value in self.fanOut.emit(value) }))
     }
 
     /// Emits `value` now, as if a bound source had.
-    public func accept(_ value: Value) {
+    @inlinable public func accept(_ value: Value) {
         fanOut.emit(value)
     }
 
     /// Every value from now on (nothing is replayed).
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Value {
         fanOut.subscribeTyped(AnyObserver(observer))
     }
 
-    public func asObservable() -> Observable<Value> {
+    @inlinable public func asObservable() -> Observable<Value> {
         Observable.create { observer in self.subscribe(observer) }
     }
 
