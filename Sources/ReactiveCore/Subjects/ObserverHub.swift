@@ -10,6 +10,8 @@
 /// event path). Safe because every access is instantaneous: observers are copied into locals
 /// before they are called, arrays are mutated by single calls that run no user code, and
 /// re-entrant sends only append to `pending`, which no access spans.
+///
+/// Inlinable, like `Sink` (see there): `send` is every subject's per-event path.
 @usableFromInline final class ObserverHub<Element> {
     /// One subscription to the subject; disposing it removes the observer.
     @usableFromInline final class Entry: Cancelable {
