@@ -10,17 +10,25 @@ let package = Package(
     products: [
         .executable(name: "vmd", targets: ["vmd"]),
         .executable(name: "vmctl", targets: ["vmctl"]),
-        .library(name: "VMClient", targets: ["VMClient"]),
-        .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
+        // What an app depends on, by version (no target below uses unsafe flags): one job each.
+        // Authoring view models: the kit and the two modules its API is made of.
+        .library(name: "ViewModelKit", targets: ["ViewModelKit", "ReactiveCore", "JSONCore"]),
+        // Testing them on virtual time: the harness and the test scheduler.
         .library(name: "ViewModelTesting", targets: ["ViewModelTesting", "ReactiveTesting"]),
-        .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
+        // Serving them: an app's daemon is one `ViewModelDaemon.main` call.
         .library(name: "ViewModelDaemon", targets: ["ViewModelDaemon"]),
+        // vmd's built-in view models, opt-in for an app's daemon.
+        .library(name: "ViewModelCatalog", targets: ["ViewModelCatalog"]),
+        // Talking to a daemon from Swift.
+        .library(name: "VMClient", targets: ["VMClient"]),
+        // The reactive core alone, for code that is not a view model.
+        .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
     ],
     targets: [
         // Layer 0: leaves.
-        // Cross-module optimization: operators are generic, and unspecialized generic code on
-        // the event path costs ~15x (metadata lookups per event); measured in vmd-bench.
-        .target(name: "ReactiveCore", swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
+        // No unsafe flags (SwiftPM refuses them in a versioned dependency): the generic event
+        // paths are @inlinable instead, so they specialize in the modules that use them.
+        .target(name: "ReactiveCore"),
         .target(name: "JSONCore"),
         .target(name: "CPosix"),
         .target(name: "Posix", dependencies: ["CPosix"]),
@@ -28,7 +36,7 @@ let package = Package(
 
         // Layer 1: the view-model kit and the wire.
         .target(name: "ReactiveTesting", dependencies: ["ReactiveCore"]),
-        .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"], swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
+        .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"]),
         .target(name: "JSONRPC", dependencies: ["JSONCore"]),
         .target(name: "VMProtocol", dependencies: ["JSONRPC", "JSONCore"]),
         .target(name: "ViewModelTesting", dependencies: ["ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),

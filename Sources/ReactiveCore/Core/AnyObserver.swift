@@ -7,12 +7,12 @@ public struct AnyObserver<Element>: ObserverType {
     let handler: EventHandler
 
     /// An observer calling `eventHandler` for each event.
-    public init(eventHandler: @escaping EventHandler) {
+    @inlinable public init(eventHandler: @escaping EventHandler) {
         self.handler = eventHandler
     }
 
     /// An observer forwarding to `observer`.
-    public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
+    @inlinable public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
         if let erased = observer as? AnyObserver<Element> {
             self.handler = erased.handler
         } else {
@@ -25,7 +25,7 @@ public struct AnyObserver<Element>: ObserverType {
 
     /// An observer of `Source` values that transforms them into this observer's elements;
     /// a transform that throws sends the error.
-    public func mapObserver<Source>(_ transform: @escaping (Source) throws -> Element) -> AnyObserver<Source> {
+    @inlinable public func mapObserver<Source>(_ transform: @escaping (Source) throws -> Element) -> AnyObserver<Source> {
         let handler = self.handler
         return AnyObserver<Source> { event in handler(event.map(transform)) }
     }

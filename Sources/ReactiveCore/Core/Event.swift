@@ -32,6 +32,7 @@ public enum Event<Element> {
     }
 
     /// The same event with its element transformed; terminal events pass through.
+    @inlinable
     public func map<Result>(_ transform: (Element) throws -> Result) -> Event<Result> {
         switch self {
         case .next(let element):

@@ -35,7 +35,7 @@ public final class Observable<Element>: ObservableType {
         self.subscribeHandler = subscribeHandler
     }
 
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         subscribeHandler(AnyObserver(observer))
     }
@@ -46,5 +46,5 @@ public final class Observable<Element>: ObservableType {
         subscribeHandler(observer)
     }
 
-    public func asObservable() -> Observable<Element> { self }
+    @inlinable public func asObservable() -> Observable<Element> { self }
 }

@@ -25,5 +25,5 @@ extension ObserverType {
     public func onCompleted() { on(.completed) }
 
     /// A type-erased observer forwarding to this one.
-    public func asObserver() -> AnyObserver<Element> { AnyObserver(self) }
+    @inlinable public func asObserver() -> AnyObserver<Element> { AnyObserver(self) }
 }

@@ -3,7 +3,7 @@ extension ObservableType {
     ///
     /// `onDisposed` runs once, after `onError`/`onCompleted` or when the returned disposable
     /// is disposed, whichever comes first. An error with no `onError` is dropped silently.
-    public func subscribe(
+    @inlinable public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((any Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
@@ -16,7 +16,7 @@ extension ObservableType {
 
     /// Subscribes closures that receive `object` weakly, so the subscription does not keep
     /// it alive; events arriving after `object` was freed are dropped.
-    public func subscribe<Object: AnyObject>(
+    @inlinable public func subscribe<Object: AnyObject>(
         with object: Object,
         onNext: ((Object, Element) -> Void)? = nil,
         onError: ((Object, any Error) -> Void)? = nil,
@@ -36,16 +36,16 @@ extension ObservableType {
 ///
 /// Unchecked exclusivity, safe for the reason given on `Sink`: closures are copied into
 /// locals before they are called, so no access spans a call.
-final class ClosureSubscriber<Element>: Cancelable {
-    @exclusivity(unchecked) private var onNext: ((Element) -> Void)?
-    @exclusivity(unchecked) private var onError: ((any Error) -> Void)?
-    @exclusivity(unchecked) private var onCompleted: (() -> Void)?
-    @exclusivity(unchecked) private var onDisposed: (() -> Void)?
-    @exclusivity(unchecked) private var upstream: (any Disposable)?
-    @exclusivity(unchecked) private(set) var isDisposed = false
-    @exclusivity(unchecked) private var isStopped = false
+@usableFromInline final class ClosureSubscriber<Element>: Cancelable {
+    @exclusivity(unchecked) @usableFromInline var onNext: ((Element) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var onError: ((any Error) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var onCompleted: (() -> Void)?
+    @exclusivity(unchecked) @usableFromInline var onDisposed: (() -> Void)?
+    @exclusivity(unchecked) @usableFromInline var upstream: (any Disposable)?
+    @exclusivity(unchecked) @usableFromInline var isDisposed = false
+    @exclusivity(unchecked) @usableFromInline var isStopped = false
 
-    init(
+    @inlinable init(
         onNext: ((Element) -> Void)?,
         onError: ((any Error) -> Void)?,
         onCompleted: (() -> Void)?,
@@ -57,7 +57,7 @@ final class ClosureSubscriber<Element>: Cancelable {
         self.onDisposed = onDisposed
     }
 
-    func setUpstream(_ subscription: any Disposable) {
+    @inlinable func setUpstream(_ subscription: any Disposable) {
         if isDisposed {
             subscription.dispose()
         } else {
@@ -65,7 +65,7 @@ final class ClosureSubscriber<Element>: Cancelable {
         }
     }
 
-    func on(_ event: Event<Element>) {
+    @inlinable func on(_ event: Event<Element>) {
         guard !isStopped else { return }
         switch event {
         case .next(let element):
@@ -81,7 +81,7 @@ final class ClosureSubscriber<Element>: Cancelable {
         }
     }
 
-    func dispose() {
+    @inlinable func dispose() {
         guard !isDisposed else { return }
         isDisposed = true
         isStopped = true

@@ -20,8 +20,10 @@ public enum Disposables {
 }
 
 /// Does nothing when disposed.
+@usableFromInline
 struct NopDisposable: Disposable {
-    func dispose() {}
+    @inlinable init() {}
+    @inlinable func dispose() {}
 }
 
 /// Runs a closure once when first disposed, then forgets it.

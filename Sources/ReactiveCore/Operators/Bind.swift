@@ -1,27 +1,27 @@
 extension ObservableType {
     /// Forwards every event to `observers`.
-    public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable where Observer.Element == Element {
+    @inlinable public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable where Observer.Element == Element {
         subscribe(AnyObserver(eventHandler: { event in
             for observer in observers { observer.on(event) }
         }))
     }
 
     /// Forwards elements to `relays`; terminal events are dropped (relays never end).
-    public func bind(to relays: PublishRelay<Element>...) -> any Disposable {
+    @inlinable public func bind(to relays: PublishRelay<Element>...) -> any Disposable {
         subscribe(onNext: { element in
             for relay in relays { relay.accept(element) }
         })
     }
 
     /// Forwards elements to `relays`; terminal events are dropped (relays never end).
-    public func bind(to relays: BehaviorRelay<Element>...) -> any Disposable {
+    @inlinable public func bind(to relays: BehaviorRelay<Element>...) -> any Disposable {
         subscribe(onNext: { element in
             for relay in relays { relay.accept(element) }
         })
     }
 
     /// Subscribes a closure receiving every event.
-    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> any Disposable {
+    @inlinable public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> any Disposable {
         subscribe(AnyObserver(eventHandler: on))
     }
 }

@@ -1,7 +1,7 @@
 extension ObservableType {
     /// On error, continues with the observable `handler` returns for it; a throwing handler
     /// fails with its own error.
-    public func `catch`(_ handler: @escaping (any Error) throws -> Observable<Element>) -> Observable<Element> {
+    @inlinable public func `catch`(_ handler: @escaping (any Error) throws -> Observable<Element>) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
             let subscription = SerialDisposable()
@@ -23,12 +23,12 @@ extension ObservableType {
     }
 
     /// On error, emits `element` and completes.
-    public func catchAndReturn(_ element: Element) -> Observable<Element> {
+    @inlinable public func catchAndReturn(_ element: Element) -> Observable<Element> {
         self.catch { _ in .just(element) }
     }
 
     /// On error, completes instead.
-    public func catchAndComplete() -> Observable<Element> {
+    @inlinable public func catchAndComplete() -> Observable<Element> {
         self.catch { _ in .empty() }
     }
 }

@@ -4,7 +4,7 @@ extension Observable {
     ///
     /// Completes when both completed (or when one completed before ever emitting and the
     /// other emits nothing combinable); the first error fails it.
-    public static func combineLatest<First: ObservableConvertibleType, Second: ObservableConvertibleType>(
+    @inlinable public static func combineLatest<First: ObservableConvertibleType, Second: ObservableConvertibleType>(
         _ first: First, _ second: Second,
         resultSelector: @escaping (First.Element, Second.Element) throws -> Element
     ) -> Observable<Element> {
@@ -19,7 +19,7 @@ extension Observable {
     }
 
     /// The three-source form of ``combineLatest(_:_:resultSelector:)``.
-    public static func combineLatest<A: ObservableConvertibleType, B: ObservableConvertibleType, C: ObservableConvertibleType>(
+    @inlinable public static func combineLatest<A: ObservableConvertibleType, B: ObservableConvertibleType, C: ObservableConvertibleType>(
         _ a: A, _ b: B, _ c: C,
         resultSelector: @escaping (A.Element, B.Element, C.Element) throws -> Element
     ) -> Observable<Element> {
@@ -35,7 +35,7 @@ extension Observable {
     }
 
     /// The four-source form of ``combineLatest(_:_:resultSelector:)``.
-    public static func combineLatest<A: ObservableConvertibleType, B: ObservableConvertibleType, C: ObservableConvertibleType, D: ObservableConvertibleType>(
+    @inlinable public static func combineLatest<A: ObservableConvertibleType, B: ObservableConvertibleType, C: ObservableConvertibleType, D: ObservableConvertibleType>(
         _ a: A, _ b: B, _ c: C, _ d: D,
         resultSelector: @escaping (A.Element, B.Element, C.Element, D.Element) throws -> Element
     ) -> Observable<Element> {
@@ -54,12 +54,12 @@ extension Observable {
 
     /// Emits the array of the latest elements of all `sources`, once each has emitted,
     /// whenever any emits. No sources: completes at once.
-    public static func combineLatest<Source: ObservableConvertibleType>(_ sources: [Source]) -> Observable<Element>
+    @inlinable public static func combineLatest<Source: ObservableConvertibleType>(_ sources: [Source]) -> Observable<Element>
     where Element == [Source.Element] {
         combineLatestAny(sources.map { $0.asObservable() }) { $0 }
     }
 
-    private static func combineLatestAny<Value>(
+    @inlinable static func combineLatestAny<Value>(
         _ sources: [Observable<Value>],
         _ resultSelector: @escaping ([Value]) throws -> Element
     ) -> Observable<Element> {
@@ -77,14 +77,14 @@ extension Observable {
 
 extension ObservableType {
     /// Pairs of the latest elements of both sources (see ``Observable/combineLatest(_:_:resultSelector:)``).
-    public static func combineLatest<First: ObservableConvertibleType, Second: ObservableConvertibleType>(
+    @inlinable public static func combineLatest<First: ObservableConvertibleType, Second: ObservableConvertibleType>(
         _ first: First, _ second: Second
     ) -> Observable<(First.Element, Second.Element)> where Element == (First.Element, Second.Element) {
         Observable.combineLatest(first, second) { ($0, $1) }
     }
 
     /// Triples of the latest elements of the three sources.
-    public static func combineLatest<A: ObservableConvertibleType, B: ObservableConvertibleType, C: ObservableConvertibleType>(
+    @inlinable public static func combineLatest<A: ObservableConvertibleType, B: ObservableConvertibleType, C: ObservableConvertibleType>(
         _ a: A, _ b: B, _ c: C
     ) -> Observable<(A.Element, B.Element, C.Element)> where Element == (A.Element, B.Element, C.Element) {
         Observable.combineLatest(a, b, c) { ($0, $1, $2) }
@@ -92,24 +92,26 @@ extension ObservableType {
 }
 
 /// Thrown only if a combineLatest slot held a value of the wrong type, which cannot happen.
-struct CombineLatestSlotMismatch: Error {}
+@usableFromInline struct CombineLatestSlotMismatch: Error {
+    @inlinable init() {}
+}
 
-final class CombineLatestSink<Value, Output>: Sink<Output> {
-    private let resultSelector: ([Value]) throws -> Output
-    private var latest: [Value?]
-    private var valueCount = 0
-    private var isDone: [Bool]
-    private var doneCount = 0
-    private let subscriptions = CompositeDisposable()
+@usableFromInline final class CombineLatestSink<Value, Output>: Sink<Output> {
+    @usableFromInline let resultSelector: ([Value]) throws -> Output
+    @usableFromInline var latest: [Value?]
+    @usableFromInline var valueCount = 0
+    @usableFromInline var isDone: [Bool]
+    @usableFromInline var doneCount = 0
+    @usableFromInline let subscriptions = CompositeDisposable()
 
-    init(_ observer: AnyObserver<Output>, arity: Int, resultSelector: @escaping ([Value]) throws -> Output) {
+    @inlinable init(_ observer: AnyObserver<Output>, arity: Int, resultSelector: @escaping ([Value]) throws -> Output) {
         self.resultSelector = resultSelector
         self.latest = Array(repeating: nil, count: arity)
         self.isDone = Array(repeating: false, count: arity)
         super.init(observer)
     }
 
-    func run(_ sources: [Observable<Value>]) {
+    @inlinable func run(_ sources: [Observable<Value>]) {
         for (index, source) in sources.enumerated() {
             guard !isDisposed else { return }
             let subscription = SingleAssignmentDisposable()
@@ -120,7 +122,7 @@ final class CombineLatestSink<Value, Output>: Sink<Output> {
         }
     }
 
-    private func on(_ event: Event<Value>, at index: Int) {
+    @inlinable func on(_ event: Event<Value>, at index: Int) {
         guard !isDisposed else { return }
         switch event {
         case .next(let value):
@@ -146,11 +148,11 @@ final class CombineLatestSink<Value, Output>: Sink<Output> {
         }
     }
 
-    private func allOthersDone(except index: Int) -> Bool {
+    @inlinable func allOthersDone(except index: Int) -> Bool {
         isDone.indices.allSatisfy { $0 == index || isDone[$0] }
     }
 
-    override func disposeResources() {
+    @inlinable override func disposeResources() {
         subscriptions.dispose()
     }
 }

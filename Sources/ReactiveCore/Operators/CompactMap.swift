@@ -1,7 +1,7 @@
 extension ObservableType {
     /// Transforms each element and drops the `nil` results; a transform that throws fails
     /// the sequence.
-    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
+    @inlinable public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
         let source = asObservable()
         return Observable { observer in
             let sink = CompactMapSink(observer, transform)
@@ -11,15 +11,15 @@ extension ObservableType {
     }
 }
 
-final class CompactMapSink<Input, Output>: Sink<Output> {
-    private let transform: (Input) throws -> Output?
+@usableFromInline final class CompactMapSink<Input, Output>: Sink<Output> {
+    @usableFromInline let transform: (Input) throws -> Output?
 
-    init(_ observer: AnyObserver<Output>, _ transform: @escaping (Input) throws -> Output?) {
+    @inlinable init(_ observer: AnyObserver<Output>, _ transform: @escaping (Input) throws -> Output?) {
         self.transform = transform
         super.init(observer)
     }
 
-    func on(_ event: Event<Input>) {
+    @inlinable func on(_ event: Event<Input>) {
         switch event {
         case .next(let element):
             guard !isDisposed else { return }

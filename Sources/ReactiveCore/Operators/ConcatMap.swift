@@ -3,7 +3,7 @@ extension ObservableType {
     /// an inner is subscribed when the previous one completed (elements wait in a queue).
     ///
     /// Completes when the source and every inner completed; any error fails it.
-    public func concatMap<Inner: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Inner) -> Observable<Inner.Element> {
+    @inlinable public func concatMap<Inner: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Inner) -> Observable<Inner.Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = ConcatMapSink<Element, Inner.Element>(observer) { try selector($0).asObservable() }
@@ -13,25 +13,25 @@ extension ObservableType {
     }
 
     /// This sequence's events, then, once it completed, those of `second`.
-    public func concat<Second: ObservableConvertibleType>(_ second: Second) -> Observable<Element> where Second.Element == Element {
+    @inlinable public func concat<Second: ObservableConvertibleType>(_ second: Second) -> Observable<Element> where Second.Element == Element {
         Observable.from([asObservable(), second.asObservable()]).concatMap { $0 }
     }
 }
 
-final class ConcatMapSink<Input, Output>: Sink<Output> {
-    private let selector: (Input) throws -> Observable<Output>
-    private var waiting: [Input] = []
-    private var waitingStart = 0
-    private let inner = SerialDisposable()
-    private var isInnerActive = false
-    private var isSourceDone = false
+@usableFromInline final class ConcatMapSink<Input, Output>: Sink<Output> {
+    @usableFromInline let selector: (Input) throws -> Observable<Output>
+    @usableFromInline var waiting: [Input] = []
+    @usableFromInline var waitingStart = 0
+    @usableFromInline let inner = SerialDisposable()
+    @usableFromInline var isInnerActive = false
+    @usableFromInline var isSourceDone = false
 
-    init(_ observer: AnyObserver<Output>, selector: @escaping (Input) throws -> Observable<Output>) {
+    @inlinable init(_ observer: AnyObserver<Output>, selector: @escaping (Input) throws -> Observable<Output>) {
         self.selector = selector
         super.init(observer)
     }
 
-    func on(_ event: Event<Input>) {
+    @inlinable func on(_ event: Event<Input>) {
         switch event {
         case .next(let element):
             guard !isDisposed else { return }
@@ -48,7 +48,7 @@ final class ConcatMapSink<Input, Output>: Sink<Output> {
         }
     }
 
-    private func subscribeInner(_ element: Input) {
+    @inlinable func subscribeInner(_ element: Input) {
         let next: Observable<Output>
         do { next = try selector(element) } catch { return forwardError(error) }
         isInnerActive = true
@@ -71,7 +71,7 @@ final class ConcatMapSink<Input, Output>: Sink<Output> {
         }))
     }
 
-    private func innerCompleted() {
+    @inlinable func innerCompleted() {
         isInnerActive = false
         guard !isDisposed else { return }
         if waitingStart < waiting.count {
@@ -89,7 +89,7 @@ final class ConcatMapSink<Input, Output>: Sink<Output> {
         }
     }
 
-    override func disposeResources() {
+    @inlinable override func disposeResources() {
         waiting.removeAll()
         inner.dispose()
     }

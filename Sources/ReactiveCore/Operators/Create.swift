@@ -4,7 +4,7 @@ extension Observable {
     /// The observer handed to `subscribe` enforces the grammar: after a terminal event, or
     /// after the subscription is disposed, everything sent to it is ignored. A terminal event
     /// disposes the disposable `subscribe` returned.
-    public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable) -> Observable<Element> {
+    @inlinable public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable) -> Observable<Element> {
         Observable { observer in
             let sink = CreateSink(observer)
             sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
@@ -13,7 +13,7 @@ extension Observable {
     }
 
     /// Emits `element`, then completes.
-    public static func just(_ element: Element) -> Observable<Element> {
+    @inlinable public static func just(_ element: Element) -> Observable<Element> {
         Observable { observer in
             observer.on(.next(element))
             observer.on(.completed)
@@ -22,7 +22,7 @@ extension Observable {
     }
 
     /// Completes at once without elements.
-    public static func empty() -> Observable<Element> {
+    @inlinable public static func empty() -> Observable<Element> {
         Observable { observer in
             observer.on(.completed)
             return NopDisposable()
@@ -30,12 +30,12 @@ extension Observable {
     }
 
     /// Never emits anything, never ends.
-    public static func never() -> Observable<Element> {
+    @inlinable public static func never() -> Observable<Element> {
         Observable { _ in NopDisposable() }
     }
 
     /// Fails at once with `error`.
-    public static func error(_ error: any Error) -> Observable<Element> {
+    @inlinable public static func error(_ error: any Error) -> Observable<Element> {
         Observable { observer in
             observer.on(.error(error))
             return NopDisposable()
@@ -44,7 +44,7 @@ extension Observable {
 
     /// Emits the elements of `sequence` in order, then completes. Stops early when the
     /// subscription is disposed by an observer during emission.
-    public static func from<S: Sequence>(_ sequence: S) -> Observable<Element> where S.Element == Element {
+    @inlinable public static func from<S: Sequence>(_ sequence: S) -> Observable<Element> where S.Element == Element {
         Observable { observer in
             let sink = CreateSink(observer)
             for element in sequence {
@@ -57,13 +57,13 @@ extension Observable {
     }
 
     /// Emits `elements` in order, then completes.
-    public static func of(_ elements: Element...) -> Observable<Element> {
+    @inlinable public static func of(_ elements: Element...) -> Observable<Element> {
         from(elements)
     }
 
     /// Calls `factory` for each subscriber and subscribes to the observable it returns; a
     /// throwing factory fails the subscription.
-    public static func deferred(_ factory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
+    @inlinable public static func deferred(_ factory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
         Observable { observer in
             do {
                 return try factory().subscribe(erased: observer)
@@ -76,8 +76,8 @@ extension Observable {
 }
 
 /// Forwards events as they come, enforcing the grammar for a hand-written producer.
-final class CreateSink<Element>: Sink<Element> {
-    func on(_ event: Event<Element>) {
+@usableFromInline final class CreateSink<Element>: Sink<Element> {
+    @inlinable func on(_ event: Event<Element>) {
         switch event {
         case .next(let element): forward(element)
         case .error, .completed: forwardTerminal(event)

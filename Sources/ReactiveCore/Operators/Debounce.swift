@@ -2,7 +2,7 @@ extension ObservableType {
     /// Emits an element only once `dueTime` passed without a newer one; each new element
     /// restarts the wait. On completion a waiting element is emitted at once, then the
     /// completion; an error is forwarded at once and drops the waiting element.
-    public func debounce(_ dueTime: Duration, scheduler: any Scheduler) -> Observable<Element> {
+    @inlinable public func debounce(_ dueTime: Duration, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = DebounceSink(observer, dueTime: dueTime, scheduler: scheduler)
@@ -12,20 +12,20 @@ extension ObservableType {
     }
 }
 
-final class DebounceSink<Element>: Sink<Element> {
-    private let dueTime: Duration
-    private let scheduler: any Scheduler
-    private let timer = SerialDisposable()
-    private var waiting: Element?
-    private var generation = 0
+@usableFromInline final class DebounceSink<Element>: Sink<Element> {
+    @usableFromInline let dueTime: Duration
+    @usableFromInline let scheduler: any Scheduler
+    @usableFromInline let timer = SerialDisposable()
+    @usableFromInline var waiting: Element?
+    @usableFromInline var generation = 0
 
-    init(_ observer: AnyObserver<Element>, dueTime: Duration, scheduler: any Scheduler) {
+    @inlinable init(_ observer: AnyObserver<Element>, dueTime: Duration, scheduler: any Scheduler) {
         self.dueTime = dueTime
         self.scheduler = scheduler
         super.init(observer)
     }
 
-    func on(_ event: Event<Element>) {
+    @inlinable func on(_ event: Event<Element>) {
         guard !isDisposed else { return }
         switch event {
         case .next(let element):
@@ -49,7 +49,7 @@ final class DebounceSink<Element>: Sink<Element> {
         }
     }
 
-    override func disposeResources() {
+    @inlinable override func disposeResources() {
         waiting = nil
         timer.dispose()
     }

@@ -1,7 +1,7 @@
 extension ObservableType {
     /// Shifts elements and the completion later by `dueTime`, keeping their order; an error
     /// is forwarded at once (dropping what was still delayed), as in RxSwift.
-    public func delay(_ dueTime: Duration, scheduler: any Scheduler) -> Observable<Element> {
+    @inlinable public func delay(_ dueTime: Duration, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = DelaySink(observer, dueTime: dueTime, scheduler: scheduler)
@@ -11,35 +11,35 @@ extension ObservableType {
     }
 }
 
-final class DelaySink<Element>: Sink<Element> {
-    private let dueTime: Duration
-    private let scheduler: any Scheduler
-    private let timer = SerialDisposable()
-    private var queue: [(due: SchedulerTime, event: Event<Element>)] = []
-    private var queueStart = 0
-    private var isTimerRunning = false
+@usableFromInline final class DelaySink<Element>: Sink<Element> {
+    @usableFromInline let dueTime: Duration
+    @usableFromInline let scheduler: any Scheduler
+    @usableFromInline let timer = SerialDisposable()
+    @usableFromInline var queue: [(due: SchedulerTime, event: Event<Element>)] = []
+    @usableFromInline var queueStart = 0
+    @usableFromInline var isTimerRunning = false
 
-    init(_ observer: AnyObserver<Element>, dueTime: Duration, scheduler: any Scheduler) {
+    @inlinable init(_ observer: AnyObserver<Element>, dueTime: Duration, scheduler: any Scheduler) {
         self.dueTime = dueTime
         self.scheduler = scheduler
         super.init(observer)
     }
 
-    func on(_ event: Event<Element>) {
+    @inlinable func on(_ event: Event<Element>) {
         guard !isDisposed else { return }
         if case .error(let error) = event { return forwardError(error) }
         queue.append((scheduler.now + dueTime, event))
         if !isTimerRunning { startTimer(after: dueTime) }
     }
 
-    private func startTimer(after delay: Duration) {
+    @inlinable func startTimer(after delay: Duration) {
         isTimerRunning = true
         timer.disposable = scheduler.schedule(after: delay) { [weak self] in
             self?.drainDue()
         }
     }
 
-    private func drainDue() {
+    @inlinable func drainDue() {
         isTimerRunning = false
         let now = scheduler.now
         while queueStart < queue.count, queue[queueStart].due <= now, !isDisposed {
@@ -58,7 +58,7 @@ final class DelaySink<Element>: Sink<Element> {
         }
     }
 
-    override func disposeResources() {
+    @inlinable override func disposeResources() {
         queue.removeAll()
         timer.dispose()
     }

@@ -1,19 +1,19 @@
 extension ObservableType where Element: Equatable {
     /// Drops elements equal to the previous element.
-    public func distinctUntilChanged() -> Observable<Element> {
+    @inlinable public func distinctUntilChanged() -> Observable<Element> {
         distinctUntilChanged(==)
     }
 }
 
 extension ObservableType {
     /// Drops elements whose key equals the previous element's key.
-    public func distinctUntilChanged<Key: Equatable>(_ key: @escaping (Element) throws -> Key) -> Observable<Element> {
+    @inlinable public func distinctUntilChanged<Key: Equatable>(_ key: @escaping (Element) throws -> Key) -> Observable<Element> {
         distinctUntilChanged { try key($0) == key($1) }
     }
 
     /// Drops elements `areEqual` to the previous element; a comparer that throws fails
     /// the sequence.
-    public func distinctUntilChanged(_ areEqual: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
+    @inlinable public func distinctUntilChanged(_ areEqual: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = DistinctUntilChangedSink(observer, areEqual)
@@ -23,17 +23,17 @@ extension ObservableType {
     }
 }
 
-final class DistinctUntilChangedSink<Element>: Sink<Element> {
-    private let areEqual: (Element, Element) throws -> Bool
+@usableFromInline final class DistinctUntilChangedSink<Element>: Sink<Element> {
+    @usableFromInline let areEqual: (Element, Element) throws -> Bool
     // Unchecked exclusivity: read into a local and assigned; never accessed across a call.
-    @exclusivity(unchecked) private var previous: Element?
+    @exclusivity(unchecked) @usableFromInline var previous: Element?
 
-    init(_ observer: AnyObserver<Element>, _ areEqual: @escaping (Element, Element) throws -> Bool) {
+    @inlinable init(_ observer: AnyObserver<Element>, _ areEqual: @escaping (Element, Element) throws -> Bool) {
         self.areEqual = areEqual
         super.init(observer)
     }
 
-    func on(_ event: Event<Element>) {
+    @inlinable func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
             guard !isDisposed else { return }

@@ -4,7 +4,7 @@ extension ObservableType {
     /// `onSubscribe` runs before subscribing upstream, `onSubscribed` after, `onDispose`
     /// when the subscription ends (by a terminal event or disposal). A throwing `onNext`
     /// fails the sequence.
-    public func `do`(
+    @inlinable public func `do`(
         onNext: ((Element) throws -> Void)? = nil,
         onError: ((any Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
@@ -23,13 +23,13 @@ extension ObservableType {
     }
 }
 
-final class DoSink<Element>: Sink<Element> {
-    private let onNext: ((Element) throws -> Void)?
-    private let onError: ((any Error) -> Void)?
-    private let onCompleted: (() -> Void)?
-    private var onDispose: (() -> Void)?
+@usableFromInline final class DoSink<Element>: Sink<Element> {
+    @usableFromInline let onNext: ((Element) throws -> Void)?
+    @usableFromInline let onError: ((any Error) -> Void)?
+    @usableFromInline let onCompleted: (() -> Void)?
+    @usableFromInline var onDispose: (() -> Void)?
 
-    init(
+    @inlinable init(
         _ observer: AnyObserver<Element>,
         onNext: ((Element) throws -> Void)?,
         onError: ((any Error) -> Void)?,
@@ -43,7 +43,7 @@ final class DoSink<Element>: Sink<Element> {
         super.init(observer)
     }
 
-    func on(_ event: Event<Element>) {
+    @inlinable func on(_ event: Event<Element>) {
         guard !isDisposed else { return }
         switch event {
         case .next(let element):
@@ -62,7 +62,7 @@ final class DoSink<Element>: Sink<Element> {
         }
     }
 
-    override func disposeResources() {
+    @inlinable override func disposeResources() {
         let action = onDispose
         onDispose = nil
         action?()

@@ -1,6 +1,6 @@
 extension ObservableType {
     /// Keeps the elements `isIncluded` accepts; a predicate that throws fails the sequence.
-    public func filter(_ isIncluded: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    @inlinable public func filter(_ isIncluded: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = FilterSink(observer, isIncluded)
@@ -10,15 +10,15 @@ extension ObservableType {
     }
 }
 
-final class FilterSink<Element>: Sink<Element> {
-    private let isIncluded: (Element) throws -> Bool
+@usableFromInline final class FilterSink<Element>: Sink<Element> {
+    @usableFromInline let isIncluded: (Element) throws -> Bool
 
-    init(_ observer: AnyObserver<Element>, _ isIncluded: @escaping (Element) throws -> Bool) {
+    @inlinable init(_ observer: AnyObserver<Element>, _ isIncluded: @escaping (Element) throws -> Bool) {
         self.isIncluded = isIncluded
         super.init(observer)
     }
 
-    func on(_ event: Event<Element>) {
+    @inlinable func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
             guard !isDisposed else { return }

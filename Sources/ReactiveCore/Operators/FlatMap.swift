@@ -3,7 +3,7 @@ extension ObservableType {
     ///
     /// Completes when the source and every inner observable completed; the first error from
     /// any of them fails the result and disposes the rest.
-    public func flatMap<Inner: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Inner) -> Observable<Inner.Element> {
+    @inlinable public func flatMap<Inner: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Inner) -> Observable<Inner.Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = FlatMapSink<Element, Inner.Element>(observer) { try selector($0).asObservable() }
@@ -13,34 +13,34 @@ extension ObservableType {
     }
 
     /// Merges the events of `sources` (see ``flatMap(_:)`` for completion and errors).
-    public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
+    @inlinable public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
         Observable.from(sources).flatMap { $0 }
     }
 
     /// Merges the events of `sources` (see ``flatMap(_:)`` for completion and errors).
-    public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
+    @inlinable public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
         Observable.from(sources).flatMap { $0 }
     }
 }
 
 extension ObservableType where Element: ObservableConvertibleType {
     /// Merges the events of the inner observables this source emits.
-    public func merge() -> Observable<Element.Element> {
+    @inlinable public func merge() -> Observable<Element.Element> {
         flatMap { $0 }
     }
 }
 
-final class FlatMapSink<Input, Output>: Sink<Output> {
-    private let selector: (Input) throws -> Observable<Output>
-    private let inners = CompositeDisposable()
-    private var isSourceDone = false
+@usableFromInline final class FlatMapSink<Input, Output>: Sink<Output> {
+    @usableFromInline let selector: (Input) throws -> Observable<Output>
+    @usableFromInline let inners = CompositeDisposable()
+    @usableFromInline var isSourceDone = false
 
-    init(_ observer: AnyObserver<Output>, selector: @escaping (Input) throws -> Observable<Output>) {
+    @inlinable init(_ observer: AnyObserver<Output>, selector: @escaping (Input) throws -> Observable<Output>) {
         self.selector = selector
         super.init(observer)
     }
 
-    func on(_ event: Event<Input>) {
+    @inlinable func on(_ event: Event<Input>) {
         switch event {
         case .next(let element):
             guard !isDisposed else { return }
@@ -55,7 +55,7 @@ final class FlatMapSink<Input, Output>: Sink<Output> {
         }
     }
 
-    private func subscribeInner(_ inner: Observable<Output>) {
+    @inlinable func subscribeInner(_ inner: Observable<Output>) {
         let subscription = SingleAssignmentDisposable()
         guard let key = inners.insert(subscription) else { return }
         var isInnerDone = false
@@ -78,7 +78,7 @@ final class FlatMapSink<Input, Output>: Sink<Output> {
         subscription.setDisposable(inner.subscribe(erased: innerObserver))
     }
 
-    override func disposeResources() {
+    @inlinable override func disposeResources() {
         inners.dispose()
     }
 }

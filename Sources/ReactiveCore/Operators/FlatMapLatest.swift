@@ -4,7 +4,7 @@ extension ObservableType {
     ///
     /// Completes when the source completed and the current inner completed; any error fails
     /// the result.
-    public func flatMapLatest<Inner: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Inner) -> Observable<Inner.Element> {
+    @inlinable public func flatMapLatest<Inner: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Inner) -> Observable<Inner.Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = FlatMapLatestSink<Element, Inner.Element>(observer) { try selector($0).asObservable() }
@@ -16,24 +16,24 @@ extension ObservableType {
 
 extension ObservableType where Element: ObservableConvertibleType {
     /// Forwards the events of the latest inner observable (see ``flatMapLatest(_:)``).
-    public func switchLatest() -> Observable<Element.Element> {
+    @inlinable public func switchLatest() -> Observable<Element.Element> {
         flatMapLatest { $0 }
     }
 }
 
-final class FlatMapLatestSink<Input, Output>: Sink<Output> {
-    private let selector: (Input) throws -> Observable<Output>
-    private let inner = SerialDisposable()
-    private var generation = 0
-    private var hasActiveInner = false
-    private var isSourceDone = false
+@usableFromInline final class FlatMapLatestSink<Input, Output>: Sink<Output> {
+    @usableFromInline let selector: (Input) throws -> Observable<Output>
+    @usableFromInline let inner = SerialDisposable()
+    @usableFromInline var generation = 0
+    @usableFromInline var hasActiveInner = false
+    @usableFromInline var isSourceDone = false
 
-    init(_ observer: AnyObserver<Output>, selector: @escaping (Input) throws -> Observable<Output>) {
+    @inlinable init(_ observer: AnyObserver<Output>, selector: @escaping (Input) throws -> Observable<Output>) {
         self.selector = selector
         super.init(observer)
     }
 
-    func on(_ event: Event<Input>) {
+    @inlinable func on(_ event: Event<Input>) {
         switch event {
         case .next(let element):
             guard !isDisposed else { return }
@@ -69,7 +69,7 @@ final class FlatMapLatestSink<Input, Output>: Sink<Output> {
         }
     }
 
-    override func disposeResources() {
+    @inlinable override func disposeResources() {
         inner.dispose()
     }
 }

@@ -1,12 +1,12 @@
 extension ObservableType {
     /// On error, subscribes to the source again, forever.
-    public func retry() -> Observable<Element> {
+    @inlinable public func retry() -> Observable<Element> {
         retry(Int.max)
     }
 
     /// Subscribes to the source up to `maxAttemptCount` times in all: on error it subscribes
     /// again while attempts remain, and fails with the last error otherwise.
-    public func retry(_ maxAttemptCount: Int) -> Observable<Element> {
+    @inlinable public func retry(_ maxAttemptCount: Int) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = CreateSink(observer)

@@ -1,12 +1,12 @@
 extension ObservableType {
     /// Emits the running accumulation: `accumulator(seed, e1)`, then that with `e2`, and so on.
     /// Each subscription starts again from `seed`.
-    public func scan<State>(_ seed: State, accumulator: @escaping (State, Element) throws -> State) -> Observable<State> {
+    @inlinable public func scan<State>(_ seed: State, accumulator: @escaping (State, Element) throws -> State) -> Observable<State> {
         scan(into: seed) { state, element in state = try accumulator(state, element) }
     }
 
     /// Emits the running accumulation, mutating the state in place.
-    public func scan<State>(into seed: State, accumulator: @escaping (inout State, Element) throws -> Void) -> Observable<State> {
+    @inlinable public func scan<State>(into seed: State, accumulator: @escaping (inout State, Element) throws -> Void) -> Observable<State> {
         let source = asObservable()
         return Observable { observer in
             let sink = ScanSink(observer, seed: seed, accumulator: accumulator)
@@ -16,17 +16,17 @@ extension ObservableType {
     }
 }
 
-final class ScanSink<Input, State>: Sink<State> {
-    private var state: State
-    private let accumulator: (inout State, Input) throws -> Void
+@usableFromInline final class ScanSink<Input, State>: Sink<State> {
+    @usableFromInline var state: State
+    @usableFromInline let accumulator: (inout State, Input) throws -> Void
 
-    init(_ observer: AnyObserver<State>, seed: State, accumulator: @escaping (inout State, Input) throws -> Void) {
+    @inlinable init(_ observer: AnyObserver<State>, seed: State, accumulator: @escaping (inout State, Input) throws -> Void) {
         self.state = seed
         self.accumulator = accumulator
         super.init(observer)
     }
 
-    func on(_ event: Event<Input>) {
+    @inlinable func on(_ event: Event<Input>) {
         switch event {
         case .next(let element):
             guard !isDisposed else { return }

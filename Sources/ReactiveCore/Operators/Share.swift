@@ -14,7 +14,7 @@ extension ObservableType {
     /// Shares one subscription to this source among all subscribers, replaying the latest
     /// `replay` elements to each new subscriber. Side effects upstream run once per event,
     /// however many subscribers there are.
-    public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
+    @inlinable public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
         let connection = ShareConnection(source: asObservable(), replay: replay, scope: scope)
         return Observable { observer in connection.subscribe(observer) }
     }
@@ -22,23 +22,23 @@ extension ObservableType {
 
 /// The state of a shared observable: its subject, the source subscription and the count of
 /// subscribers.
-final class ShareConnection<Element> {
-    private let source: Observable<Element>
-    private let replay: Int
-    private let scope: SubjectLifetimeScope
-    private var subject: ReplaySubject<Element>?
-    private var sourceSubscription: SingleAssignmentDisposable?
-    private var subscriberCount = 0
+@usableFromInline final class ShareConnection<Element> {
+    @usableFromInline let source: Observable<Element>
+    @usableFromInline let replay: Int
+    @usableFromInline let scope: SubjectLifetimeScope
+    @usableFromInline var subject: ReplaySubject<Element>?
+    @usableFromInline var sourceSubscription: SingleAssignmentDisposable?
+    @usableFromInline var subscriberCount = 0
     /// Tells an old connection's late events and disposals apart from the current one's.
-    private var generation = 0
+    @usableFromInline var generation = 0
 
-    init(source: Observable<Element>, replay: Int, scope: SubjectLifetimeScope) {
+    @inlinable init(source: Observable<Element>, replay: Int, scope: SubjectLifetimeScope) {
         self.source = source
         self.replay = replay
         self.scope = scope
     }
 
-    func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
+    @inlinable func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
         let subject: ReplaySubject<Element>
         if let existing = self.subject {
             subject = existing
@@ -61,7 +61,7 @@ final class ShareConnection<Element> {
         }
     }
 
-    private func connect(_ subject: ReplaySubject<Element>) {
+    @inlinable func connect(_ subject: ReplaySubject<Element>) {
         let connection = SingleAssignmentDisposable()
         sourceSubscription = connection
         let generation = self.generation
@@ -73,14 +73,14 @@ final class ShareConnection<Element> {
     }
 
     /// The source ended: the next subscriber of a `whileConnected` share starts over.
-    private func sourceEnded() {
+    @inlinable func sourceEnded() {
         generation &+= 1
         subscriberCount = 0
         sourceSubscription = nil
         if scope == .whileConnected { subject = nil }
     }
 
-    private func subscriberLeft(generation: Int) {
+    @inlinable func subscriberLeft(generation: Int) {
         guard generation == self.generation else { return }
         subscriberCount -= 1
         guard subscriberCount == 0 else { return }

@@ -1,6 +1,6 @@
 extension ObservableType {
     /// Drops the first `count` elements.
-    public func skip(_ count: Int) -> Observable<Element> {
+    @inlinable public func skip(_ count: Int) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
             var remaining = count

@@ -1,6 +1,6 @@
 extension ObservableType {
     /// Emits `elements` first, then the source's events.
-    public func startWith(_ elements: Element...) -> Observable<Element> {
+    @inlinable public func startWith(_ elements: Element...) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = CreateSink(observer)

@@ -1,7 +1,7 @@
 extension ObservableType {
     /// Forwards the first `count` elements, then completes (and unsubscribes from the source).
     /// A count of zero or less completes at once without subscribing.
-    public func take(_ count: Int) -> Observable<Element> {
+    @inlinable public func take(_ count: Int) -> Observable<Element> {
         let source = asObservable()
         guard count > 0 else { return .empty() }
         return Observable { observer in
@@ -20,7 +20,7 @@ extension ObservableType {
 
     /// Forwards elements until `other` emits an element (then completes); an error of
     /// `other` fails it, its completion is ignored.
-    public func take<Other: ObservableConvertibleType>(until other: Other) -> Observable<Element> {
+    @inlinable public func take<Other: ObservableConvertibleType>(until other: Other) -> Observable<Element> {
         let source = asObservable()
         let trigger = other.asObservable()
         return Observable { observer in
@@ -40,7 +40,7 @@ extension ObservableType {
     }
 
     /// Forwards elements while `predicate` holds; completes at the first that fails it.
-    public func take(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    @inlinable public func take(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = CreateSink(observer)

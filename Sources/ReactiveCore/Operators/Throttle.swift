@@ -4,7 +4,7 @@ extension ObservableType {
     /// ends (which starts a new window); without `latest`, elements during a window are
     /// dropped. A completion waits for a pending latest element to be emitted; an error is
     /// forwarded at once.
-    public func throttle(_ dueTime: Duration, latest: Bool = true, scheduler: any Scheduler) -> Observable<Element> {
+    @inlinable public func throttle(_ dueTime: Duration, latest: Bool = true, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
             let sink = ThrottleSink(observer, dueTime: dueTime, latest: latest, scheduler: scheduler)
@@ -14,24 +14,24 @@ extension ObservableType {
     }
 }
 
-final class ThrottleSink<Element>: Sink<Element> {
-    private let dueTime: Duration
-    private let latest: Bool
-    private let scheduler: any Scheduler
-    private let timer = SerialDisposable()
-    private var lastEmission: SchedulerTime?
-    private var pending: Element?
-    private var isTimerRunning = false
-    private var isCompletionPending = false
+@usableFromInline final class ThrottleSink<Element>: Sink<Element> {
+    @usableFromInline let dueTime: Duration
+    @usableFromInline let latest: Bool
+    @usableFromInline let scheduler: any Scheduler
+    @usableFromInline let timer = SerialDisposable()
+    @usableFromInline var lastEmission: SchedulerTime?
+    @usableFromInline var pending: Element?
+    @usableFromInline var isTimerRunning = false
+    @usableFromInline var isCompletionPending = false
 
-    init(_ observer: AnyObserver<Element>, dueTime: Duration, latest: Bool, scheduler: any Scheduler) {
+    @inlinable init(_ observer: AnyObserver<Element>, dueTime: Duration, latest: Bool, scheduler: any Scheduler) {
         self.dueTime = dueTime
         self.latest = latest
         self.scheduler = scheduler
         super.init(observer)
     }
 
-    func on(_ event: Event<Element>) {
+    @inlinable func on(_ event: Event<Element>) {
         guard !isDisposed, !isCompletionPending else { return }
         switch event {
         case .next(let element):
@@ -56,7 +56,7 @@ final class ThrottleSink<Element>: Sink<Element> {
         }
     }
 
-    private func startTimer(after delay: Duration) {
+    @inlinable func startTimer(after delay: Duration) {
         isTimerRunning = true
         timer.disposable = scheduler.schedule(after: delay) { [weak self] in
             guard let self else { return }
@@ -70,7 +70,7 @@ final class ThrottleSink<Element>: Sink<Element> {
         }
     }
 
-    override func disposeResources() {
+    @inlinable override func disposeResources() {
         pending = nil
         timer.dispose()
     }

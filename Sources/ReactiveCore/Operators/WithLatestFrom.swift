@@ -5,7 +5,7 @@ extension ObservableType {
     /// Completes when this source completes (the completion of `second` is ignored); an error
     /// of either fails it. `second` is subscribed first, so a value it replays on
     /// subscription is available to this source's first element.
-    public func withLatestFrom<Second: ObservableConvertibleType, Result>(
+    @inlinable public func withLatestFrom<Second: ObservableConvertibleType, Result>(
         _ second: Second,
         resultSelector: @escaping (Element, Second.Element) throws -> Result
     ) -> Observable<Result> {
@@ -19,22 +19,22 @@ extension ObservableType {
     }
 
     /// On each element of this source, emits the latest element of `second`.
-    public func withLatestFrom<Second: ObservableConvertibleType>(_ second: Second) -> Observable<Second.Element> {
+    @inlinable public func withLatestFrom<Second: ObservableConvertibleType>(_ second: Second) -> Observable<Second.Element> {
         withLatestFrom(second) { $1 }
     }
 }
 
-final class WithLatestFromSink<Input, Other, Output>: Sink<Output> {
-    private let resultSelector: (Input, Other) throws -> Output
-    private var latest: Other?
-    private let otherSubscription = SingleAssignmentDisposable()
+@usableFromInline final class WithLatestFromSink<Input, Other, Output>: Sink<Output> {
+    @usableFromInline let resultSelector: (Input, Other) throws -> Output
+    @usableFromInline var latest: Other?
+    @usableFromInline let otherSubscription = SingleAssignmentDisposable()
 
-    init(_ observer: AnyObserver<Output>, resultSelector: @escaping (Input, Other) throws -> Output) {
+    @inlinable init(_ observer: AnyObserver<Output>, resultSelector: @escaping (Input, Other) throws -> Output) {
         self.resultSelector = resultSelector
         super.init(observer)
     }
 
-    func run(source: Observable<Input>, other: Observable<Other>) {
+    @inlinable func run(source: Observable<Input>, other: Observable<Other>) {
         otherSubscription.setDisposable(other.subscribe(erased: AnyObserver { event in
             switch event {
             case .next(let value): self.latest = value
@@ -46,7 +46,7 @@ final class WithLatestFromSink<Input, Other, Output>: Sink<Output> {
         setUpstream(source.subscribe(erased: AnyObserver(eventHandler: on)))
     }
 
-    func on(_ event: Event<Input>) {
+    @inlinable func on(_ event: Event<Input>) {
         switch event {
         case .next(let element):
             guard !isDisposed, let latest else { return }
@@ -60,7 +60,7 @@ final class WithLatestFromSink<Input, Other, Output>: Sink<Output> {
         }
     }
 
-    override func disposeResources() {
+    @inlinable override func disposeResources() {
         otherSubscription.dispose()
     }
 }

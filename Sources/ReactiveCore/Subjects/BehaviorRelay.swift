@@ -1,28 +1,28 @@
 /// A ``BehaviorSubject`` that can only emit elements: it has a current ``value`` and never
 /// errors or completes.
 public final class BehaviorRelay<Element>: ObservableType {
-    private let subject: BehaviorSubject<Element>
+    @usableFromInline let subject: BehaviorSubject<Element>
 
     /// A relay whose current value is `value`.
-    public init(value: Element) {
+    @inlinable public init(value: Element) {
         subject = BehaviorSubject(value: value)
     }
 
     /// The last element delivered (see ``PublishSubject`` for re-entrant sends).
-    public var value: Element { subject.value }
+    @inlinable public var value: Element { subject.value }
 
     /// Makes `element` the current value and emits it.
-    public func accept(_ element: Element) {
+    @inlinable public func accept(_ element: Element) {
         subject.on(.next(element))
     }
 
     /// Whether some observer is subscribed.
-    public var hasObservers: Bool { subject.hasObservers }
+    @inlinable public var hasObservers: Bool { subject.hasObservers }
 
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         subject.subscribe(observer)
     }
 
-    public func asObservable() -> Observable<Element> { subject.asObservable() }
+    @inlinable public func asObservable() -> Observable<Element> { subject.asObservable() }
 }

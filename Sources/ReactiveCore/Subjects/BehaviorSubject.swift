@@ -3,36 +3,39 @@
 ///
 /// Re-entrant events are trampolined and ``value`` changes on delivery (see ``PublishSubject``).
 public final class BehaviorSubject<Element>: ObservableType, ObserverType {
-    private let hub = ObserverHub<Element>()
+    @usableFromInline let hub = ObserverHub<Element>()
     // Unchecked exclusivity: only read or assigned in place, never across a call.
-    @exclusivity(unchecked) private var terminal: Event<Element>?
+    @exclusivity(unchecked) @usableFromInline var terminal: Event<Element>?
 
     /// The last element delivered (or the initial one); still readable after the end.
-    @exclusivity(unchecked) public private(set) var value: Element
+    @inlinable public var value: Element { current }
+    // Stored apart from `value` so that the inlinable `on(_:)` can assign it while `value`
+    // stays read-only to clients. Unchecked exclusivity, same reason as `terminal`.
+    @exclusivity(unchecked) @usableFromInline var current: Element
 
     /// A subject whose current value is `value`.
-    public init(value: Element) {
-        self.value = value
+    @inlinable public init(value: Element) {
+        self.current = value
     }
 
     /// Whether some observer is subscribed.
-    public var hasObservers: Bool { hub.hasObservers }
+    @inlinable public var hasObservers: Bool { hub.hasObservers }
 
     /// Whether the subject received a terminal event.
-    public var isStopped: Bool { terminal != nil }
+    @inlinable public var isStopped: Bool { terminal != nil }
 
-    public func on(_ event: Event<Element>) {
+    @inlinable public func on(_ event: Event<Element>) {
         hub.send(event) { event in
             guard terminal == nil else { return false }
             switch event {
-            case .next(let element): value = element
+            case .next(let element): current = element
             case .error, .completed: terminal = event
             }
             return true
         }
     }
 
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         if let terminal {
             observer.on(terminal)
@@ -44,7 +47,7 @@ public final class BehaviorSubject<Element>: ObservableType, ObserverType {
         return entry
     }
 
-    public func asObservable() -> Observable<Element> {
+    @inlinable public func asObservable() -> Observable<Element> {
         Observable { observer in self.subscribe(observer) }
     }
 }

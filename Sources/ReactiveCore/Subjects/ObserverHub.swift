@@ -10,42 +10,44 @@
 /// event path). Safe because every access is instantaneous: observers are copied into locals
 /// before they are called, arrays are mutated by single calls that run no user code, and
 /// re-entrant sends only append to `pending`, which no access spans.
-final class ObserverHub<Element> {
+///
+/// Inlinable, like `Sink` (see there): `send` is every subject's per-event path.
+@usableFromInline final class ObserverHub<Element> {
     /// One subscription to the subject; disposing it removes the observer.
-    final class Entry: Cancelable {
+    @usableFromInline final class Entry: Cancelable {
         /// A `let`, so calling it needs no retain; the entry is freed (with it) once the
         /// hub dropped it and the subscriber released its disposable.
-        let observer: AnyObserver<Element>
-        @exclusivity(unchecked) private(set) var isDisposed = false
-        weak var hub: ObserverHub?
+        @usableFromInline let observer: AnyObserver<Element>
+        @exclusivity(unchecked) @usableFromInline var isDisposed = false
+        @usableFromInline weak var hub: ObserverHub?
 
-        init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
+        @inlinable init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
             self.observer = observer
             self.hub = hub
         }
 
-        func dispose() {
+        @inlinable func dispose() {
             guard !isDisposed else { return }
             isDisposed = true
             hub?.remove(self)
         }
 
-        fileprivate func end() { isDisposed = true }
+        @inlinable func end() { isDisposed = true }
     }
 
-    @exclusivity(unchecked) private(set) var entries: ContiguousArray<Entry> = []
-    @exclusivity(unchecked) private var isDelivering = false
-    @exclusivity(unchecked) private var pending: [Event<Element>] = []
+    @exclusivity(unchecked) @usableFromInline var entries: ContiguousArray<Entry> = []
+    @exclusivity(unchecked) @usableFromInline var isDelivering = false
+    @exclusivity(unchecked) @usableFromInline var pending: [Event<Element>] = []
 
-    var hasObservers: Bool { !entries.isEmpty }
+    @inlinable var hasObservers: Bool { !entries.isEmpty }
 
-    func add(_ observer: AnyObserver<Element>) -> Entry {
+    @inlinable func add(_ observer: AnyObserver<Element>) -> Entry {
         let entry = Entry(observer, hub: self)
         entries.append(entry)
         return entry
     }
 
-    private func remove(_ entry: Entry) {
+    @inlinable func remove(_ entry: Entry) {
         if let index = entries.firstIndex(where: { $0 === entry }) {
             entries.remove(at: index)
         }
@@ -55,7 +57,7 @@ final class ObserverHub<Element> {
     /// `prepare` returns `false` to drop the event (the subject already ended).
     /// Re-entrant calls are queued and delivered in order by the outermost call.
     @inline(__always)
-    func send(_ event: Event<Element>, prepare: (Event<Element>) -> Bool) {
+    @inlinable func send(_ event: Event<Element>, prepare: (Event<Element>) -> Bool) {
         if isDelivering {
             pending.append(event)
             return
@@ -75,7 +77,7 @@ final class ObserverHub<Element> {
     }
 
     @inline(__always)
-    private func deliver(_ event: Event<Element>, prepare: (Event<Element>) -> Bool) {
+    @inlinable func deliver(_ event: Event<Element>, prepare: (Event<Element>) -> Bool) {
         guard prepare(event) else { return }
         let snapshot = entries
         if case .next = event {

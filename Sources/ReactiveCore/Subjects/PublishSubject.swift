@@ -14,20 +14,20 @@
 ///
 /// Like the rest of the graph, a subject is used from one thread (see ``Observable``).
 public final class PublishSubject<Element>: ObservableType, ObserverType {
-    private let hub = ObserverHub<Element>()
+    @usableFromInline let hub = ObserverHub<Element>()
     // Unchecked exclusivity: only read or assigned in place, never across a call.
-    @exclusivity(unchecked) private var terminal: Event<Element>?
+    @exclusivity(unchecked) @usableFromInline var terminal: Event<Element>?
 
     /// A subject with no observers.
-    public init() {}
+    @inlinable public init() {}
 
     /// Whether some observer is subscribed.
-    public var hasObservers: Bool { hub.hasObservers }
+    @inlinable public var hasObservers: Bool { hub.hasObservers }
 
     /// Whether the subject received a terminal event.
-    public var isStopped: Bool { terminal != nil }
+    @inlinable public var isStopped: Bool { terminal != nil }
 
-    public func on(_ event: Event<Element>) {
+    @inlinable public func on(_ event: Event<Element>) {
         hub.send(event) { event in
             guard terminal == nil else { return false }
             if event.isStopEvent { terminal = event }
@@ -35,7 +35,7 @@ public final class PublishSubject<Element>: ObservableType, ObserverType {
         }
     }
 
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         if let terminal {
             observer.on(terminal)
@@ -44,7 +44,7 @@ public final class PublishSubject<Element>: ObservableType, ObserverType {
         return hub.add(AnyObserver(observer))
     }
 
-    public func asObservable() -> Observable<Element> {
+    @inlinable public func asObservable() -> Observable<Element> {
         Observable { observer in self.subscribe(observer) }
     }
 }

@@ -3,36 +3,36 @@
 ///
 /// Re-entrant events are trampolined and the buffer changes on delivery (see ``PublishSubject``).
 public final class ReplaySubject<Element>: ObservableType, ObserverType {
-    private let hub = ObserverHub<Element>()
-    private var terminal: Event<Element>?
-    private var buffer: [Element] = []
-    private var start = 0
-    private let bufferSize: Int
+    @usableFromInline let hub = ObserverHub<Element>()
+    @usableFromInline var terminal: Event<Element>?
+    @usableFromInline var buffer: [Element] = []
+    @usableFromInline var start = 0
+    @usableFromInline let bufferSize: Int
 
-    private init(bufferSize: Int) {
+    @inlinable init(bufferSize: Int) {
         self.bufferSize = max(0, bufferSize)
     }
 
     /// A subject replaying the latest `bufferSize` elements (0 replays nothing).
-    public static func create(bufferSize: Int) -> ReplaySubject<Element> {
+    @inlinable public static func create(bufferSize: Int) -> ReplaySubject<Element> {
         ReplaySubject(bufferSize: bufferSize)
     }
 
     /// A subject replaying every element it received.
-    public static func createUnbounded() -> ReplaySubject<Element> {
+    @inlinable public static func createUnbounded() -> ReplaySubject<Element> {
         ReplaySubject(bufferSize: Int.max)
     }
 
     /// Whether some observer is subscribed.
-    public var hasObservers: Bool { hub.hasObservers }
+    @inlinable public var hasObservers: Bool { hub.hasObservers }
 
     /// Whether the subject received a terminal event.
-    public var isStopped: Bool { terminal != nil }
+    @inlinable public var isStopped: Bool { terminal != nil }
 
     /// The elements a new subscriber would receive first, oldest first.
-    public var replayedElements: ArraySlice<Element> { buffer[start...] }
+    @inlinable public var replayedElements: ArraySlice<Element> { buffer[start...] }
 
-    public func on(_ event: Event<Element>) {
+    @inlinable public func on(_ event: Event<Element>) {
         hub.send(event) { event in
             guard terminal == nil else { return false }
             switch event {
@@ -43,7 +43,7 @@ public final class ReplaySubject<Element>: ObservableType, ObserverType {
         }
     }
 
-    private func append(_ element: Element) {
+    @inlinable func append(_ element: Element) {
         guard bufferSize > 0 else { return }
         buffer.append(element)
         if buffer.count - start > bufferSize {
@@ -56,7 +56,7 @@ public final class ReplaySubject<Element>: ObservableType, ObserverType {
         }
     }
 
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         let erased = AnyObserver(observer)
         let replayed = buffer[start...]
@@ -73,7 +73,7 @@ public final class ReplaySubject<Element>: ObservableType, ObserverType {
         return entry
     }
 
-    public func asObservable() -> Observable<Element> {
+    @inlinable public func asObservable() -> Observable<Element> {
         Observable { observer in self.subscribe(observer) }
     }
 }

@@ -2,32 +2,32 @@
 /// delivers on one scheduler) but with **no replay**: a subscriber receives only what is
 /// emitted after it subscribed.
 public struct Signal<Element>: ObservableConvertibleType {
-    private let source: Observable<Element>
+    @usableFromInline let source: Observable<Element>
 
     /// Wraps a source that already never errors; applies the sharing.
-    init(errorFree source: Observable<Element>, scheduler: (any Scheduler)?) {
+    @inlinable init(errorFree source: Observable<Element>, scheduler: (any Scheduler)?) {
         let delivered = scheduler.map { source.observe(on: $0) } ?? source
         self.source = delivered.share(replay: 0, scope: .whileConnected)
     }
 
-    private init(shared: Observable<Element>) {
+    @inlinable init(shared: Observable<Element>) {
         self.source = shared
     }
 
-    public func asObservable() -> Observable<Element> { source }
+    @inlinable public func asObservable() -> Observable<Element> { source }
 
     /// A signal that completes at once.
-    public static func empty() -> Signal<Element> {
+    @inlinable public static func empty() -> Signal<Element> {
         Signal(errorFree: .empty(), scheduler: nil)
     }
 
     /// A signal that never emits.
-    public static func never() -> Signal<Element> {
+    @inlinable public static func never() -> Signal<Element> {
         Signal(errorFree: .never(), scheduler: nil)
     }
 
     /// Subscribes closures (there is no error to handle).
-    public func emit(
+    @inlinable public func emit(
         onNext: ((Element) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
@@ -36,52 +36,52 @@ public struct Signal<Element>: ObservableConvertibleType {
     }
 
     /// Forwards elements to `relays`.
-    public func emit(to relays: PublishRelay<Element>...) -> any Disposable {
+    @inlinable public func emit(to relays: PublishRelay<Element>...) -> any Disposable {
         source.subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
     }
 
     /// Forwards elements and completion to `observers`.
-    public func emit<Observer: ObserverType>(to observers: Observer...) -> any Disposable where Observer.Element == Element {
+    @inlinable public func emit<Observer: ObserverType>(to observers: Observer...) -> any Disposable where Observer.Element == Element {
         source.subscribe(AnyObserver(eventHandler: { event in
             for observer in observers { observer.on(event) }
         }))
     }
 
-    private func lift<Result>(_ transform: (Observable<Element>) -> Observable<Result>) -> Signal<Result> {
+    @inlinable func lift<Result>(_ transform: (Observable<Element>) -> Observable<Result>) -> Signal<Result> {
         Signal<Result>(shared: transform(source).share(replay: 0, scope: .whileConnected))
     }
 
     /// Transforms each element.
-    public func map<Result>(_ transform: @escaping (Element) -> Result) -> Signal<Result> {
+    @inlinable public func map<Result>(_ transform: @escaping (Element) -> Result) -> Signal<Result> {
         lift { $0.map(transform) }
     }
 
     /// Transforms each element, dropping `nil` results.
-    public func compactMap<Result>(_ transform: @escaping (Element) -> Result?) -> Signal<Result> {
+    @inlinable public func compactMap<Result>(_ transform: @escaping (Element) -> Result?) -> Signal<Result> {
         lift { $0.compactMap(transform) }
     }
 
     /// Keeps the elements `isIncluded` accepts.
-    public func filter(_ isIncluded: @escaping (Element) -> Bool) -> Signal<Element> {
+    @inlinable public func filter(_ isIncluded: @escaping (Element) -> Bool) -> Signal<Element> {
         lift { $0.filter(isIncluded) }
     }
 }
 
 extension ObservableConvertibleType {
     /// A signal of this sequence that, on error, emits `element` and completes.
-    public func asSignal(onErrorJustReturn element: Element, scheduler: (any Scheduler)? = nil) -> Signal<Element> {
+    @inlinable public func asSignal(onErrorJustReturn element: Element, scheduler: (any Scheduler)? = nil) -> Signal<Element> {
         Signal(errorFree: asObservable().catchAndReturn(element), scheduler: scheduler)
     }
 
     /// A signal of this sequence that, on error, continues with `fallback`.
-    public func asSignal(onErrorSignalWith fallback: Signal<Element>, scheduler: (any Scheduler)? = nil) -> Signal<Element> {
+    @inlinable public func asSignal(onErrorSignalWith fallback: Signal<Element>, scheduler: (any Scheduler)? = nil) -> Signal<Element> {
         Signal(errorFree: asObservable().catch { _ in fallback.asObservable() }, scheduler: scheduler)
     }
 }
 
 extension PublishRelay {
     /// This relay as a signal (relays never error).
-    public func asSignal() -> Signal<Element> {
+    @inlinable public func asSignal() -> Signal<Element> {
         Signal(errorFree: asObservable(), scheduler: nil)
     }
 }

@@ -19,16 +19,27 @@ import ReactiveCore
 public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     /// What the action does, for people reading `vm.types`.
     public let summary: String
-    let inputCodec: ValueCodec<Value>
-    let outputCodec: ValueCodec<Element>
-    private var run: ((Value) -> Observable<Element>)?
-    private var bindings = BindingStore()
+    @usableFromInline let inputCodec: ValueCodec<Value>
+    @usableFromInline let outputCodec: ValueCodec<Element>
+    @usableFromInline var run: ((Value) -> Observable<Element>)?
+    @usableFromInline var bindings = BindingStore()
 
     /// A port whose input and element use the given codecs.
+    ///
+    /// Inlinable (with the convenience initializers): the view model's `Ports()` calls it for
+    /// every instance, and specialized in the app's module it builds the codecs without
+    /// generic metadata lookups (measured with `.ci/instructions`, `create`).
+    @inlinable
     public init(_ summary: String = "", input: ValueCodec<Value>, output: ValueCodec<Element>) {
         self.summary = summary
         self.inputCodec = input
         self.outputCodec = output
+        register()
+    }
+
+    /// Tells the kit this port exists (out of line: the kit's port protocols stay internal).
+    @usableFromInline
+    func register() {
         PortCollector.record(self)
     }
 
@@ -102,6 +113,7 @@ private final class LatestValue<Value> {
 
 extension ActionPort where Value: JSONConvertible, Element: JSONConvertible {
     /// An action taking and returning `JSONConvertible` values.
+    @inlinable
     public convenience init(_ summary: String = "") {
         self.init(summary, input: .json, output: .json)
     }
@@ -109,6 +121,7 @@ extension ActionPort where Value: JSONConvertible, Element: JSONConvertible {
 
 extension ActionPort where Value == Void, Element: JSONConvertible {
     /// An action taking no value (`{"type": "null"}`) and returning a `JSONConvertible` value.
+    @inlinable
     public convenience init(_ summary: String = "") {
         self.init(summary, input: .void, output: .json)
     }
@@ -116,6 +129,7 @@ extension ActionPort where Value == Void, Element: JSONConvertible {
 
 extension ActionPort where Value: JSONConvertible, Element == Void {
     /// An action taking a `JSONConvertible` value and returning nothing (`null`).
+    @inlinable
     public convenience init(_ summary: String = "") {
         self.init(summary, input: .json, output: .void)
     }
@@ -123,6 +137,7 @@ extension ActionPort where Value: JSONConvertible, Element == Void {
 
 extension ActionPort where Value == Void, Element == Void {
     /// An action taking and returning nothing.
+    @inlinable
     public convenience init(_ summary: String = "") {
         self.init(summary, input: .void, output: .void)
     }

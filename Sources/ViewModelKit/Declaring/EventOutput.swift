@@ -24,11 +24,15 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
 
     /// What the output means, for people reading `vm.types`.
     public let summary: String
-    let codec: ValueCodec<Value>
-    private var bindings = BindingStore()
-    private lazy var fanOut = OutputFanOut<Value>(encode: codec.encode)
+    @usableFromInline let codec: ValueCodec<Value>
+    @usableFromInline var bindings = BindingStore()
+    @usableFromInline lazy var fanOut = OutputFanOut<Value>(encode: codec.encode)
     /// Set while the instance's `init` runs (and until its creator releases the held values).
-    private var held: HeldEvents?
+    private var held: HeldEvents? {
+        didSet { isHolding = held != nil }
+    }
+    /// `held != nil`, readable from the inlinable event path without exposing `HeldEvents`.
+    @usableFromInline var isHolding = false
 
     /// An event output encoded with `codec`.
     public init(_ summary: String = "", codec: ValueCodec<Value>) {
@@ -41,33 +45,40 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     public var wireName: String { bindings.name }
 
     /// Subscribes `source` for the instance's lifetime; its elements are this output's values.
-    public func bind(_ source: some ObservableConvertibleType<Value>) {
+    @inlinable public func bind(_ source: some ObservableConvertibleType<Value>) {
         bindings.keep(source.asObservable().subscribe(onNext: { value in self.emit(value) }))
     }
 
     /// Emits `value` now, as if a bound source had.
-    public func accept(_ value: Value) {
+    @inlinable public func accept(_ value: Value) {
         emit(value)
     }
 
-    private func emit(_ value: Value) {
-        if let held {
-            if held.holdsNewEvents { return held.hold { self.fanOut.emit(value) } }
-            // After `init`: what `init` emitted goes first, then this value, then nothing
-            // is held any more.
-            held.release()
-            self.held = nil
-        }
+    @inlinable func emit(_ value: Value) {
+        if isHolding, holdOrRelease(value) { return }
         fanOut.emit(value)
     }
 
+    /// While `init` runs, holds `value` (returns `true`). After it, releases what `init`
+    /// emitted, so it goes first, then stops holding (returns `false`: emit `value` now).
+    @usableFromInline func holdOrRelease(_ value: Value) -> Bool {
+        guard let held else { return false }
+        if held.holdsNewEvents {
+            held.hold { self.fanOut.emit(value) }
+            return true
+        }
+        held.release()
+        self.held = nil
+        return false
+    }
+
     /// Every value from now on (nothing is replayed).
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Value {
         fanOut.subscribeTyped(AnyObserver(observer))
     }
 
-    public func asObservable() -> Observable<Value> {
+    @inlinable public func asObservable() -> Observable<Value> {
         Observable.create { observer in self.subscribe(observer) }
     }
 

@@ -20,24 +20,31 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
 
     /// What the input means, for people reading `vm.types`.
     public let summary: String
-    let codec: ValueCodec<Value>
-    let defaultJSON: JSONValue?
-    private let subject = PublishSubject<Value>()
+    @usableFromInline let codec: ValueCodec<Value>
+    @usableFromInline let defaultJSON: JSONValue?
+    @usableFromInline let subject = PublishSubject<Value>()
     /// Hands a value to the subject. Why a stored closure rather than a direct call: the kit
     /// reaches `push(json:)` through `any InputPortBox`, where `Value` is unknown, and the
     /// unspecialized subject pays generic metadata lookups on every event (~1,700 instructions
     /// per `vm.send`, measured with callgrind). This closure is formed in `init`, which a view
-    /// model's `Ports()` calls with a concrete `Value`, so cross-module optimization specializes
-    /// it there; it captures nothing, so it costs no allocation.
-    private let deliver: (PublishSubject<Value>, Value) -> Void
-    private var name = ""
+    /// model's `Ports()` calls with a concrete `Value`; `init` is `@inlinable`, so the app's
+    /// module specializes it there; it captures nothing, so it costs no allocation.
+    @usableFromInline let deliver: (PublishSubject<Value>, Value) -> Void
+    @usableFromInline var name = ""
 
     /// An input with `codec`; an omitted value on the wire means `defaultValue` when given.
-    public init(_ summary: String = "", codec: ValueCodec<Value>, default defaultValue: Value? = nil) {
+    @inlinable public init(_ summary: String = "", codec: ValueCodec<Value>, default defaultValue: Value? = nil) {
         self.summary = summary
         self.codec = codec
         self.defaultJSON = defaultValue.map(codec.encode)
         self.deliver = { subject, value in subject.onNext(value) }
+        register()
+    }
+
+    /// Tells the kit this port exists (an out-of-line call, so the inlinable `init` needs
+    /// none of the kit's internal port protocols).
+    @usableFromInline
+    func register() {
         PortCollector.record(self)
     }
 
@@ -45,16 +52,16 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     public var wireName: String { name }
 
     /// Pushes `value` as if a client had sent it (tests and the kit's host use this).
-    public func send(_ value: Value) {
+    @inlinable public func send(_ value: Value) {
         deliver(subject, value)
     }
 
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Value {
         subject.subscribe(observer)
     }
 
-    public func asObservable() -> Observable<Value> {
+    @inlinable public func asObservable() -> Observable<Value> {
         subject.asObservable()
     }
 
@@ -79,14 +86,14 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
 extension Input where Value: JSONConvertible {
     /// An input of a `JSONConvertible` type; an omitted value on the wire means
     /// `defaultValue` when given (published as the schema's `default`).
-    public convenience init(_ summary: String = "", default defaultValue: Value? = nil) {
+    @inlinable public convenience init(_ summary: String = "", default defaultValue: Value? = nil) {
         self.init(summary, codec: .json, default: defaultValue)
     }
 }
 
 extension Input where Value == Void {
     /// An input that carries nothing (a tap): `{"type": "null"}` on the wire.
-    public convenience init(_ summary: String = "") {
+    @inlinable public convenience init(_ summary: String = "") {
         self.init(summary, codec: .void)
     }
 }

@@ -17,23 +17,27 @@ import ReactiveCore
 /// Exclusivity: `queue` and `isEmitting` are `@exclusivity(unchecked)`: every access is a single
 /// read, assignment or array call that runs no user code, so no access spans an observer call
 /// (a re-entrant `emit` only appends).
-final class OutputFanOut<Value> {
-    private let encode: (Value) -> JSONValue
-    private var typed: PublishSubject<Value>?
-    private var json: PublishSubject<JSONValue>?
+///
+/// Inlinable: `emit` runs for every value of every output, and the ports' `bind`/`accept`
+/// that call it are inlined into the app's module; exposing it lets that module specialize
+/// it for the concrete `Value` instead of going through generic metadata per value.
+@usableFromInline final class OutputFanOut<Value> {
+    @usableFromInline let encode: (Value) -> JSONValue
+    @usableFromInline var typed: PublishSubject<Value>?
+    @usableFromInline var json: PublishSubject<JSONValue>?
     /// Set by ``closeJSON()`` when no JSON subject existed: later JSON observers get nothing.
-    private var isJSONClosed = false
-    @exclusivity(unchecked) private var queue: [Value] = []
-    @exclusivity(unchecked) private var isEmitting = false
+    @usableFromInline var isJSONClosed = false
+    @exclusivity(unchecked) @usableFromInline var queue: [Value] = []
+    @exclusivity(unchecked) @usableFromInline var isEmitting = false
     /// Runs for each value before any observer sees it (a state stores its current value).
-    private let willDeliver: (Value) -> Void
+    @usableFromInline let willDeliver: (Value) -> Void
 
-    init(encode: @escaping (Value) -> JSONValue, willDeliver: @escaping (Value) -> Void = { _ in }) {
+    @inlinable init(encode: @escaping (Value) -> JSONValue, willDeliver: @escaping (Value) -> Void = { _ in }) {
         self.encode = encode
         self.willDeliver = willDeliver
     }
 
-    func emit(_ value: Value) {
+    @inlinable func emit(_ value: Value) {
         queue.append(value)
         guard !isEmitting else { return }
         isEmitting = true
@@ -49,7 +53,7 @@ final class OutputFanOut<Value> {
         isEmitting = false
     }
 
-    func subscribeTyped(_ observer: AnyObserver<Value>) -> any Disposable {
+    @inlinable func subscribeTyped(_ observer: AnyObserver<Value>) -> any Disposable {
         let subject = typed ?? PublishSubject<Value>()
         typed = subject
         return subject.subscribe(observer)

@@ -61,7 +61,7 @@ protocol ActionPortBox: PortBox {
 
 /// Where a port keeps its bindings: the instance's bag once attached. A port used on its
 /// own (never attached) keeps them itself, so nothing is silently dropped.
-struct BindingStore {
+@usableFromInline struct BindingStore {
     /// Weak: the bag's subscriptions hold the port, so a strong reference would be a cycle.
     private weak var bag: DisposeBag?
     private var ownBindings: [any Disposable] = []
@@ -74,7 +74,7 @@ struct BindingStore {
         ownBindings = []
     }
 
-    mutating func keep(_ binding: any Disposable) {
+    @usableFromInline mutating func keep(_ binding: any Disposable) {
         if let bag {
             bag.insert(binding)
         } else {

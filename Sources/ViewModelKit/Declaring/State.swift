@@ -23,10 +23,10 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     public let summary: String
     /// The current value.
     public private(set) var value: Value
-    let codec: ValueCodec<Value>
-    private var cachedJSON: JSONValue?
-    private var bindings = BindingStore()
-    private lazy var fanOut = OutputFanOut<Value>(
+    @usableFromInline let codec: ValueCodec<Value>
+    @usableFromInline var cachedJSON: JSONValue?
+    @usableFromInline var bindings = BindingStore()
+    @usableFromInline lazy var fanOut = OutputFanOut<Value>(
         encode: { [unowned self] value in
             let encoded = codec.encode(value)
             cachedJSON = encoded
@@ -50,23 +50,23 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
 
     /// Subscribes `source` for the instance's lifetime; its elements become the state's
     /// values. Errors and completion end the binding and keep the last value.
-    public func bind(_ source: some ObservableConvertibleType<Value>) {
+    @inlinable public func bind(_ source: some ObservableConvertibleType<Value>) {
         bindings.keep(source.asObservable().subscribe(onNext: { value in self.fanOut.emit(value) }))
     }
 
     /// Sets the value now, as if a bound source had emitted it.
-    public func accept(_ value: Value) {
+    @inlinable public func accept(_ value: Value) {
         fanOut.emit(value)
     }
 
     /// The current value, then every new one.
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Value {
         observer.onNext(value)
         return fanOut.subscribeTyped(AnyObserver(observer))
     }
 
-    public func asObservable() -> Observable<Value> {
+    @inlinable public func asObservable() -> Observable<Value> {
         Observable.create { observer in self.subscribe(observer) }
     }
 

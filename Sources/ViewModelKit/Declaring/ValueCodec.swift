@@ -10,11 +10,11 @@ import JSONCore
 public struct ValueCodec<Value> {
     /// The JSON Schema (2020-12) every encoded value satisfies.
     public let schema: JSONValue
-    let decode: (JSONValue) throws(JSONDecodingError) -> Value
-    let encode: (Value) -> JSONValue
+    @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
+    @usableFromInline let encode: (Value) -> JSONValue
 
     /// A codec from its parts. `encode` must produce values valid against `schema`.
-    public init(
+    @inlinable public init(
         schema: JSONValue,
         decode: @escaping (JSONValue) throws(JSONDecodingError) -> Value,
         encode: @escaping (Value) -> JSONValue
@@ -27,21 +27,21 @@ public struct ValueCodec<Value> {
     /// The same codec publishing `schema` instead (values still decode and encode alike).
     /// The kit validates incoming values against the published schema before decoding,
     /// so a tighter schema is enforced.
-    public func withSchema(_ schema: JSONValue) -> ValueCodec<Value> {
+    @inlinable public func withSchema(_ schema: JSONValue) -> ValueCodec<Value> {
         ValueCodec(schema: schema, decode: decode, encode: encode)
     }
 }
 
 extension ValueCodec where Value: JSONConvertible {
     /// The codec of a `JSONConvertible` type: its `jsonSchema`, `init(json:)`, `jsonValue`.
-    public static var json: ValueCodec<Value> {
+    @inlinable public static var json: ValueCodec<Value> {
         ValueCodec(schema: Value.jsonSchema, decode: { json throws(JSONDecodingError) in try Value(json: json) }, encode: { $0.jsonValue })
     }
 }
 
 extension ValueCodec where Value == Void {
     /// "No value": published as `{"type": "null"}`, sent and returned as `null`.
-    public static var void: ValueCodec<Void> {
+    @inlinable public static var void: ValueCodec<Void> {
         ValueCodec(
             schema: ["type": "null"],
             decode: { json throws(JSONDecodingError) in
