@@ -46,10 +46,10 @@ enum ScalarDecoding {
 
     /// An integer of any width: whole numbers only (`2.0` counts), within the type's range.
     static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, at path: JSONPath) throws(JSONDecodingError) -> I {
-        // Above Int64.max only a double can stand for the number; only unsigned types take it.
-        if case .double(let number) = value, number >= 9_223_372_036_854_775_808.0, number < 18_446_744_073_709_551_616.0 {
-            let whole = UInt64(number)
-            if Double(whole) == number, let fitting = I(exactly: whole) { return fitting }
+        // Beyond the Int64 range only a double can stand for the number (always a whole one
+        // there); only unsigned types up to 2^64 take it.
+        if case .double(let number) = value, number < -9_223_372_036_854_775_808.0 || number >= 9_223_372_036_854_775_808.0 {
+            if number < 18_446_744_073_709_551_616.0, number >= 0, let fitting = I(exactly: UInt64(number)) { return fitting }
             throw JSONDecodingError(path: path, expected: "integer", got: "number \(value)", detail: "value \(value) does not fit in \(I.self)")
         }
         guard let wide = value.int64Value else {
