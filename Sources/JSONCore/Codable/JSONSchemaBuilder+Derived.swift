@@ -28,6 +28,14 @@ extension JSONSchemaBuilder {
     /// non-optional member no longer rejects unknown members. Conform such types to
     /// ``JSONSchemaProviding`` (or `CaseIterable`) for a precise schema.
     public static func schema<T: Decodable>(for type: T.Type) -> JSONValue {
+        SchemaProbe.givenSchema(of: T.self) ?? derivedSchema(for: T.self)
+    }
+
+    /// The schema derived from `T`'s `init(from:)` as ``schema(for:)`` describes, even when
+    /// `T` states its own (its members' own schemas still count): how a `JSONConvertible`
+    /// conformance built on `Codable` publishes a derived schema without calling itself.
+    /// Derived once per type, then cached.
+    public static func derivedSchema<T: Decodable>(for type: T.Type) -> JSONValue {
         let key = ObjectIdentifier(T.self)
         if let cached = derivedSchemas.withLock({ $0[key] }) { return cached }
         let derived = SchemaProbe().rootSchema(of: T.self)

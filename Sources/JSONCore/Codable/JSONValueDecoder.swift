@@ -25,4 +25,16 @@ public struct JSONValueDecoder: Sendable {
             throw DecodingFailure.converting(error, decoding: T.self, value: json, at: [])
         }
     }
+
+    /// Decodes a `T` from `json` with `T`'s own `init(from:)` even when `T` is also
+    /// ``JSONConvertible`` (its members still use theirs): how a `JSONConvertible`
+    /// conformance built on `Codable` decodes without calling itself.
+    public func decodeThroughCodable<T: Decodable>(_ type: T.Type, from json: JSONValue) throws(JSONDecodingError) -> T {
+        let decoder = ValueDecoder(value: json, codingPath: [])
+        do {
+            return try T(from: decoder)
+        } catch {
+            throw DecodingFailure.converting(error, decoding: T.self, value: json, at: [])
+        }
+    }
 }

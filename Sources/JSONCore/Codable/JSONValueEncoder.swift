@@ -24,4 +24,13 @@ public struct JSONValueEncoder: Sendable {
         try ValueEncoder(node: node, codingPath: []).encodeValue(value)
         return node.materialized()
     }
+
+    /// The JSON form of `value` from its own `encode(to:)` even when it is also
+    /// ``JSONConvertible`` (its members still use theirs): how a `JSONConvertible`
+    /// conformance built on `Codable` encodes without calling itself.
+    public func encodeThroughCodable<T: Encodable>(_ value: T) throws -> JSONValue {
+        let node = EncodingNode()
+        try value.encode(to: ValueEncoder(node: node, codingPath: []))
+        return node.materialized()
+    }
 }

@@ -16,9 +16,10 @@ final class SchemaProbe {
     /// Thrown when the probe cannot make a stand-in value of a member's type.
     struct NoStandIn: Error {}
 
-    /// The schema of `T`, with `$defs` for nested recursive types.
+    /// The schema of `T`, with `$defs` for nested recursive types; `T`'s own stated schema
+    /// (if any) is not used, its members' are.
     func rootSchema<T: Decodable>(of type: T.Type) -> JSONValue {
-        let schema = probe(T.self).schema
+        let schema = probe(T.self, root: true).schema
         guard !definitions.isEmpty, case .object(var object) = schema else { return schema }
         var defs = JSONObject(minimumCapacity: definitions.count)
         for definition in definitions { defs[definition.name] = definition.schema }
@@ -27,9 +28,9 @@ final class SchemaProbe {
     }
 
     /// The schema of `T` and, when one could be made, a stand-in value of it.
-    func probe<T: Decodable>(_ type: T.Type) -> (schema: JSONValue, value: T?) {
+    func probe<T: Decodable>(_ type: T.Type, root: Bool = false) -> (schema: JSONValue, value: T?) {
         if let scalar = ScalarProbe.probe(T.self) { return (scalar.schema, scalar.value) }
-        let given = SchemaProbe.givenSchema(of: T.self)
+        let given = root ? nil : SchemaProbe.givenSchema(of: T.self)
         if let cases = EnumerationCases.values(of: T.self), let first = EnumerationCases.first(of: T.self) {
             return (given ?? SchemaProbe.enumeration(cases), first)
         }
