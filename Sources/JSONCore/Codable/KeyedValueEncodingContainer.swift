@@ -18,7 +18,11 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encoder(for: key).encodeValue(value)
+        if let scalar = try ValueEncoder.scalar(value, at: codingPath + [key]) {
+            node.set(key.stringValue, scalar)
+        } else {
+            try encoder(for: key).encodeValue(value)
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

@@ -10,13 +10,21 @@ struct UnkeyedValueEncodingContainer: UnkeyedEncodingContainer {
         return ValueEncoder(node: node.appendElement(), codingPath: codingPath + [CodingPathKey.index(position)])
     }
 
-    mutating func encodeNil() throws { nextEncoder().node.content = .value(.null) }
-    mutating func encode(_ value: Bool) throws { nextEncoder().node.content = .value(.bool(value)) }
-    mutating func encode(_ value: String) throws { nextEncoder().node.content = .value(.string(value)) }
-    mutating func encode(_ value: Int) throws { nextEncoder().node.content = .value(.integer(Int64(value))) }
-    mutating func encode(_ value: Int64) throws { nextEncoder().node.content = .value(.integer(value)) }
-    mutating func encode(_ value: Double) throws { try nextEncoder().encode(value) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try nextEncoder().encodeValue(value) }
+    mutating func encodeNil() throws { node.append(.null) }
+    mutating func encode(_ value: Bool) throws { node.append(.bool(value)) }
+    mutating func encode(_ value: String) throws { node.append(.string(value)) }
+    mutating func encode(_ value: Int) throws { node.append(.integer(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { node.append(.integer(value)) }
+    mutating func encode(_ value: Double) throws {
+        node.append(try ValueEncoder.double(value, at: codingPath + [CodingPathKey.index(count)]))
+    }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        if let scalar = try ValueEncoder.scalar(value, at: codingPath + [CodingPathKey.index(count)]) {
+            node.append(scalar)
+        } else {
+            try nextEncoder().encodeValue(value)
+        }
+    }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         nextEncoder().container(keyedBy: keyType)

@@ -36,39 +36,39 @@ struct ValueEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     /// The JSON form of the standard scalar types (`nil` for any other type).
-    static func scalar<T>(_ value: T, at codingPath: [any CodingKey]) throws -> JSONValue? {
+    static func scalar<T>(_ value: T, at codingPath: @autoclosure () -> [any CodingKey]) throws -> JSONValue? {
         switch value {
         case let value as String: return .string(value)
         case let value as Bool: return .bool(value)
         case let value as Int: return .integer(Int64(value))
         case let value as Int64: return .integer(value)
-        case let value as Double: return try double(value, at: codingPath)
+        case let value as Double: return try double(value, at: codingPath())
         case let value as Int8: return .integer(Int64(value))
         case let value as Int16: return .integer(Int64(value))
         case let value as Int32: return .integer(Int64(value))
         case let value as UInt8: return .integer(Int64(value))
         case let value as UInt16: return .integer(Int64(value))
         case let value as UInt32: return .integer(Int64(value))
-        case let value as UInt: return try unsigned(UInt64(value), at: codingPath)
-        case let value as UInt64: return try unsigned(value, at: codingPath)
+        case let value as UInt: return try unsigned(UInt64(value), at: codingPath())
+        case let value as UInt64: return try unsigned(value, at: codingPath())
         case let value as Float:
-            guard value.isFinite else { throw invalid(value, "Float \(value) is not finite; JSON has no form for it", codingPath) }
+            guard value.isFinite else { throw invalid(value, "Float \(value) is not finite; JSON has no form for it", codingPath()) }
             return .double(Double(value))
         default: return nil
         }
     }
 
-    static func double(_ value: Double, at codingPath: [any CodingKey]) throws -> JSONValue {
-        guard value.isFinite else { throw invalid(value, "Double \(value) is not finite; JSON has no form for it", codingPath) }
+    static func double(_ value: Double, at codingPath: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
+        guard value.isFinite else { throw invalid(value, "Double \(value) is not finite; JSON has no form for it", codingPath()) }
         return .double(value)
     }
 
     /// An integer when it fits in `Int64`, else a double when that holds it exactly.
-    static func unsigned(_ value: UInt64, at codingPath: [any CodingKey]) throws -> JSONValue {
+    static func unsigned(_ value: UInt64, at codingPath: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
         if value <= UInt64(Int64.max) { return .integer(Int64(value)) }
         let approximation = Double(value)
         guard approximation < 18_446_744_073_709_551_616.0, UInt64(approximation) == value else {
-            throw invalid(value, "\(value) has no exact JSON number form (above Int64.max and not a double)", codingPath)
+            throw invalid(value, "\(value) has no exact JSON number form (above Int64.max and not a double)", codingPath())
         }
         return .double(approximation)
     }
