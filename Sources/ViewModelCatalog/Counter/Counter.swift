@@ -12,25 +12,17 @@ import ViewModelKit
 public struct Counter: ViewModel {
     public static let summary = "A number you can step up and down."
 
-    /// `{"start": integer = 0}`: the count before any input.
-    public struct Arguments: JSONConvertible, Sendable, Equatable {
+    /// `{"start": integer}`: the count before any input, its default written once below.
+    public struct Arguments: ViewModelArguments, Equatable {
         /// The count before any input.
-        public var start: Int
+        public var start = 0
 
-        public init(start: Int = 0) {
+        /// Every argument at its default.
+        public init() {}
+
+        /// The arguments with `start` given.
+        public init(start: Int) {
             self.start = start
-        }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let members = try JSONObjectDecoder(json)
-            try members.rejectUnknownMembers(allowed: ["start"])
-            start = try members.decode("start", default: 0)
-        }
-
-        public var jsonValue: JSONValue { ["start": start.jsonValue] }
-
-        public static var jsonSchema: JSONValue {
-            JSONSchemaBuilder.object(["start": ["type": "integer", "default": 0]])
         }
     }
 

@@ -16,46 +16,38 @@ public struct Follow: ViewModel {
     public typealias Services = FollowServiceFactory
     public static let summary = "A follow button: loads whether you follow a user, then toggles it through a service."
 
-    /// `{"userId": string = "vmd", "initial": boolean = true, "latencyMs": 0…600000 = 500,
-    /// "failEvery": integer ≥ 0 = 0}`. `initial` and `failEvery` configure the built-in
+    /// `{"userId": string, "initial": boolean, "latencyMs": 0…600000, "failEvery": integer ≥ 0}`,
+    /// each default written once below. `initial` and `failEvery` configure the built-in
     /// in-memory service (see ``InMemoryFollowService``).
-    public struct Arguments: JSONConvertible, Sendable, Equatable {
+    public struct Arguments: ViewModelArguments, Equatable {
         /// The user to follow.
-        public var userId: String
+        public var userId = "vmd"
         /// Whether the built-in service starts out following.
-        public var initial: Bool
+        public var initial = true
         /// Simulated network delay before each service call, in milliseconds.
-        public var latencyMs: Int
+        public var latencyMs = 500
         /// The built-in service fails every Nth call; 0 never fails.
-        public var failEvery: Int
+        public var failEvery = 0
 
-        public init(userId: String = "vmd", initial: Bool = true, latencyMs: Int = 500, failEvery: Int = 0) {
-            self.userId = userId
-            self.initial = initial
-            self.latencyMs = latencyMs
-            self.failEvery = failEvery
+        /// Every argument at its default.
+        public init() {}
+
+        /// The arguments with those given set, the others at their defaults.
+        public init(userId: String? = nil, initial: Bool? = nil, latencyMs: Int? = nil, failEvery: Int? = nil) {
+            if let userId { self.userId = userId }
+            if let initial { self.initial = initial }
+            if let latencyMs { self.latencyMs = latencyMs }
+            if let failEvery { self.failEvery = failEvery }
         }
 
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let members = try JSONObjectDecoder(json)
-            try members.rejectUnknownMembers(allowed: ["userId", "initial", "latencyMs", "failEvery"])
-            userId = try members.decode("userId", default: "vmd")
-            initial = try members.decode("initial", default: true)
-            latencyMs = try members.decode("latencyMs", default: 500)
-            failEvery = try members.decode("failEvery", default: 0)
-        }
-
-        public var jsonValue: JSONValue {
-            ["userId": .string(userId), "initial": .bool(initial), "latencyMs": latencyMs.jsonValue, "failEvery": failEvery.jsonValue]
-        }
-
-        public static var jsonSchema: JSONValue {
-            JSONSchemaBuilder.object([
-                "userId": ["type": "string", "minLength": 1, "maxLength": 64, "description": "The user to follow.", "default": "vmd"],
-                "initial": ["type": "boolean", "description": "Whether the built-in service starts out following.", "default": true],
-                "latencyMs": Milliseconds.schema(default: 500),
-                "failEvery": ["type": "integer", "minimum": 0, "description": "The built-in service fails every Nth call (the initial load is call 1); 0 never fails.", "default": 0],
-            ])
+        /// Bounds and descriptions the derived schema cannot know.
+        public static var memberSchemas: [String: JSONValue] {
+            [
+                "userId": ["type": "string", "minLength": 1, "maxLength": 64, "description": "The user to follow."],
+                "initial": ["type": "boolean", "description": "Whether the built-in service starts out following."],
+                "latencyMs": Milliseconds.schema,
+                "failEvery": ["type": "integer", "minimum": 0, "description": "The built-in service fails every Nth call (the initial load is call 1); 0 never fails."],
+            ]
         }
     }
 

@@ -13,7 +13,7 @@ import ViewModelKit
 /// - The outcome is the action's result and, for views bound to outputs, an event:
 ///   `loginSuccess` (the signed-in user) or `loginFailure` (a sentence for a person).
 ///
-/// The injected ``AuthService`` checks the credentials; `latencyMs` (default 500) is a
+/// The injected ``AuthService`` checks the credentials; `latencyMs` (see ``Arguments``) is a
 /// simulated network delay before it is called, on the instance's clock.
 public struct Login: ViewModel {
     public typealias Services = any AuthService
@@ -22,26 +22,21 @@ public struct Login: ViewModel {
     /// The shortest password that enables `submit`.
     public static let minimumPasswordLength = 6
 
-    /// `{"latencyMs": integer 0…600000 = 500}`.
-    public struct Arguments: JSONConvertible, Sendable, Equatable {
+    /// `{"latencyMs": integer 0…600000}`, its default written once below.
+    public struct Arguments: ViewModelArguments, Equatable {
         /// Simulated network delay before the service is called, in milliseconds.
-        public var latencyMs: Int
+        public var latencyMs = 500
 
-        public init(latencyMs: Int = 500) {
+        /// Every argument at its default.
+        public init() {}
+
+        /// The arguments with `latencyMs` given.
+        public init(latencyMs: Int) {
             self.latencyMs = latencyMs
         }
 
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let members = try JSONObjectDecoder(json)
-            try members.rejectUnknownMembers(allowed: ["latencyMs"])
-            latencyMs = try members.decode("latencyMs", default: 500)
-        }
-
-        public var jsonValue: JSONValue { ["latencyMs": latencyMs.jsonValue] }
-
-        public static var jsonSchema: JSONValue {
-            JSONSchemaBuilder.object(["latencyMs": Milliseconds.schema(default: 500)])
-        }
+        /// `latencyMs` is bounded (see ``Milliseconds``).
+        public static var memberSchemas: [String: JSONValue] { ["latencyMs": Milliseconds.schema] }
     }
 
     /// The ports, in wire order: each property's name is its wire name, its first argument

@@ -6,9 +6,17 @@ enum Milliseconds {
     /// The upper bound keeps a typo from parking an execution for days (10 minutes).
     static let maximum: Int64 = 600_000
 
-    /// `{"type": "integer", "minimum": 0, "maximum": 600000, "default": defaultValue}`.
+    /// `{"type": "integer", "minimum": 0, "maximum": 600000}` (a `ViewModelArguments`
+    /// member schema: the kit adds the property's default).
+    static var schema: JSONValue {
+        ["type": "integer", "minimum": 0, "maximum": .integer(maximum)]
+    }
+
+    /// ``schema`` with `"default": defaultValue`, for hand-written arguments.
     static func schema(default defaultValue: Int) -> JSONValue {
-        ["type": "integer", "minimum": 0, "maximum": .integer(maximum), "default": .integer(Int64(defaultValue))]
+        guard case .object(var object) = schema else { return schema }
+        object["default"] = .integer(Int64(defaultValue))
+        return .object(object)
     }
 
     /// The duration of `milliseconds` (already checked against ``schema(default:)``).

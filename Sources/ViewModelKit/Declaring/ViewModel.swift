@@ -28,6 +28,7 @@ public protocol ViewModel: SendableMetatype {
     /// The declaration of the inputs, outputs and actions, in wire order.
     associatedtype Ports: ViewModelPorts
     /// The creation arguments (`vm.create`'s `args`); their `jsonSchema` is published as is.
+    /// A ``ViewModelArguments`` struct writes each default once, in its properties.
     associatedtype Arguments: JSONConvertible = NoArguments
     /// What the view model is given to do its work (an authentication service, a store).
     /// Services are called from `async` work, hence `Sendable`.

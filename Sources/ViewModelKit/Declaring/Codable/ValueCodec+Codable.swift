@@ -1,0 +1,22 @@
+import JSONCore
+
+extension ValueCodec where Value: Codable & Sendable {
+    /// The codec of a `Codable` type: its schema derived once from its `init(from:)`
+    /// (or stated by ``JSONCore/JSONSchemaProviding``), decoding and encoding through
+    /// ``JSONCore/JSONValueDecoder`` and ``JSONCore/JSONValueEncoder``.
+    ///
+    /// Ports pick it for `Codable` value types that are not `JSONConvertible`; a type that is
+    /// both uses ``json``, the hand-written fast path (and so does this codec, for it, and
+    /// for any `JSONConvertible` member inside a `Codable` value).
+    ///
+    /// A value that cannot be encoded (a `Double` that is not finite) is sent as `null`, as
+    /// the serializer writes a non-finite `JSONConvertible` double.
+    public static var codable: ValueCodec<Value> {
+        let decoder = JSONValueDecoder()
+        let encoder = JSONValueEncoder()
+        return ValueCodec(
+            schema: JSONSchemaBuilder.schema(for: Value.self),
+            decode: { json throws(JSONDecodingError) in try decoder.decode(Value.self, from: json) },
+            encode: { value in (try? encoder.encode(value)) ?? .null })
+    }
+}
