@@ -13,6 +13,7 @@
 /// let item = try JSONValueDecoder().decode(Item.self, from: ["id": 1, "title": "Milk", "done": false])
 /// ```
 public struct JSONValueDecoder: Sendable {
+    /// A decoder; it has no options and keeps no state between calls.
     public init() {}
 
     /// Decodes a `T` from `json`; errors carry the path from `json` (`$`).

@@ -16,6 +16,7 @@
 /// finite, and for a `UInt64` above `Int64.max` that a double cannot hold exactly: JSON has
 /// no form for them that decodes back to the same value.
 public struct JSONValueEncoder: Sendable {
+    /// An encoder; it has no options and keeps no state between calls.
     public init() {}
 
     /// The JSON form of `value`.

@@ -76,10 +76,3 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     func superDecoder(forKey key: Key) throws -> any Decoder { decoder(for: key) }
 }
-
-extension String {
-    /// This string with a leading `prefix` replaced (unchanged when it does not start so).
-    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
-        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
-    }
-}

@@ -32,8 +32,10 @@ public protocol ViewModelArguments: Codable, Sendable, JSONConvertible {
 }
 
 extension ViewModelArguments {
+    /// No replacements: every property keeps its derived schema.
     public static var memberSchemas: [String: JSONValue] { [:] }
 
+    /// Decodes the given members over the defaults; rejects members the type does not declare.
     public init(json: JSONValue) throws(JSONDecodingError) {
         let given = try JSONObjectDecoder(json)
         let derived = JSONSchemaBuilder.derivedSchema(for: Self.self)
@@ -47,6 +49,7 @@ extension ViewModelArguments {
         self = try JSONValueDecoder().decodeThroughCodable(Self.self, from: .object(merged))
     }
 
+    /// The encoded arguments (every member, `nil` optionals left out).
     public var jsonValue: JSONValue {
         (try? JSONValueEncoder().encodeThroughCodable(self)) ?? .object(JSONObject())
     }
