@@ -80,6 +80,12 @@ struct ExecutionMemoryTests {
         }
         #expect(answers == 50)
         #expect(watch.created == 50)
+        // The last load's Task lets go of its page when its own frame ends, which may be just
+        // after it handed the page to the scheduler: wait for that, with a deadline.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while watch.alive > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
         #expect(watch.alive == 0)
         #expect(host.instances.count == 1)
     }
