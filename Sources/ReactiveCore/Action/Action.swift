@@ -30,25 +30,29 @@
 ///
 /// Single-threaded like the rest of the graph (see ``Observable``); async work hops back
 /// through a ``SerialScheduler``.
+///
+/// Its creation and execution paths are `@inlinable` so that they specialize in the module
+/// that names `Input` and `Element` (a view model's), like the operators (see `Sink.swift`):
+/// unspecialized, every action of a created instance paid generic metadata lookups.
 public final class Action<Input, Element> {
     /// Creates the work observable for one input.
     public typealias WorkFactory = (Input) -> Observable<Element>
 
-    private let workFactory: WorkFactory
-    private let elementsSubject = PublishSubject<Element>()
+    @usableFromInline let workFactory: WorkFactory
+    @usableFromInline let elementsSubject = PublishSubject<Element>()
     // Created by the first read of their public observable (most view models never read
     // most of them; each subject is a few hundred bytes per instance). Until then nobody can
     // observe them, so events for them are dropped.
-    private var errorsSubject: PublishSubject<ActionError>?
-    private var executionsSubject: PublishSubject<Observable<Element>>?
-    private var executingSubject: BehaviorSubject<Bool>?
-    private var enabledSubject: BehaviorSubject<Bool>?
-    private var enabledIfSubscription: (any Disposable)?
-    private var current: Execution<Element>?
-    private var enabledIfValue = false
+    @usableFromInline var errorsSubject: PublishSubject<ActionError>?
+    @usableFromInline var executionsSubject: PublishSubject<Observable<Element>>?
+    @usableFromInline var executingSubject: BehaviorSubject<Bool>?
+    @usableFromInline var enabledSubject: BehaviorSubject<Bool>?
+    @usableFromInline var enabledIfSubscription: (any Disposable)?
+    @usableFromInline var current: Execution<Element>?
+    @usableFromInline var enabledIfValue = false
     /// The last value sent to `enabledSubject`; the subject's own `value` lags behind while a
     /// re-entrant send is queued, so it cannot be used to decide whether to send.
-    private var lastEnabledSent = false
+    @usableFromInline var lastEnabledSent = false
 
     /// Executes the action for each element received; the executions run to their end.
     /// Terminal events are ignored.
@@ -98,14 +102,14 @@ public final class Action<Input, Element> {
     }
 
     /// Whether an execution is running now.
-    public var isExecuting: Bool { current != nil }
+    @inlinable public var isExecuting: Bool { current != nil }
 
     /// Whether `execute` would run the work now.
-    public var isEnabled: Bool { enabledIfValue && current == nil }
+    @inlinable public var isEnabled: Bool { enabledIfValue && current == nil }
 
     /// An action running `workFactory(input)` for each execution, allowed while `enabledIf`'s
     /// latest value is `true`.
-    public init(enabledIf: Observable<Bool> = .just(true), workFactory: @escaping WorkFactory) {
+    @inlinable public init(enabledIf: Observable<Bool> = .just(true), workFactory: @escaping WorkFactory) {
         self.workFactory = workFactory
         let subscription = enabledIf.subscribe(onNext: { [weak self] isEnabled in
             guard let self else { return }
@@ -125,7 +129,7 @@ public final class Action<Input, Element> {
     /// Starts an execution for `input` now, and returns its observable: it replays all the
     /// execution's elements and its end to each subscriber. Disposing every subscription
     /// before the end cancels the execution (see the type's rules).
-    @discardableResult
+    @discardableResult @inlinable
     public func execute(_ input: Input) -> Observable<Element> {
         guard isEnabled else {
             errorsSubject?.on(.next(.notEnabled))
@@ -171,7 +175,7 @@ public final class Action<Input, Element> {
         return observable
     }
 
-    private func cancel(_ execution: Execution<Element>) {
+    @inlinable func cancel(_ execution: Execution<Element>) {
         finish(execution)
         execution.replay.on(.completed)
     }
@@ -184,7 +188,7 @@ public final class Action<Input, Element> {
     /// everything the execution replays (every completed async execution leaked, a
     /// history read by `reload` with it). After a terminal event the work has already ended,
     /// so disposing it only drops the reference; on a cancel it also cancels the work.
-    private func finish(_ execution: Execution<Element>) {
+    @inlinable func finish(_ execution: Execution<Element>) {
         execution.isFinished = true
         execution.workSubscription.dispose()
         guard current === execution else { return }
@@ -193,7 +197,7 @@ public final class Action<Input, Element> {
         updateEnabled()
     }
 
-    private func updateEnabled() {
+    @inlinable func updateEnabled() {
         let isEnabled = self.isEnabled
         if lastEnabledSent != isEnabled {
             lastEnabledSent = isEnabled
@@ -203,11 +207,13 @@ public final class Action<Input, Element> {
 }
 
 /// One run of an action's work.
-final class Execution<Element> {
-    let replay = ReplaySubject<Element>.createUnbounded()
-    let workSubscription = SingleAssignmentDisposable()
-    var subscriberCount = 0
-    var isFinished = false
+@usableFromInline final class Execution<Element> {
+    @usableFromInline let replay = ReplaySubject<Element>.createUnbounded()
+    @usableFromInline let workSubscription = SingleAssignmentDisposable()
+    @usableFromInline var subscriberCount = 0
+    @usableFromInline var isFinished = false
+
+    @inlinable init() {}
 }
 
 extension Action where Input: Sendable, Element: Sendable {
