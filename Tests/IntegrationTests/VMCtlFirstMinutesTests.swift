@@ -1,5 +1,6 @@
 import JSONCore
 import Posix
+import Synchronization
 import Testing
 import VMTestSupport
 
@@ -127,5 +128,42 @@ extension VMCtlRunner {
         case .signaled(let signal): 128 + signal.rawValue
         }
         return Outcome(status: status, output: VMCtlRunner.read(outPath), error: "")
+    }
+}
+
+/// A schema that takes a string and a number makes a bare number ambiguous; only a scripted
+/// daemon serves such a type (the catalog has none).
+@Suite("vmctl reading an ambiguous value")
+struct VMCtlAmbiguousValueTests {
+    @Test("a bare number for a string-or-integer input is refused with how to write the string, and nothing is sent")
+    func ambiguousNumberIsRefused() throws {
+        let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmct-XXXXXX")
+        defer { try? FileSystem.removeDirectory(directory) }
+        let socket = directory + "/vmd.sock"
+        let sent = Mutex<[JSONValue]>([])
+        let daemon = try FakeDaemon(path: socket) { method, params, id in
+            switch method {
+            case "daemon.info":
+                return [FakeDaemon.info(id, bootID: "boot-1", socket: socket)]
+            case "vm.list":
+                return [FakeDaemon.reply(id, ["instances": [["instance": "t1", "type": "Tag", "scope": "daemon", "subscribers": 0]]])]
+            case "vm.types":
+                let inputs: JSONValue = [["name": "label", "schema": ["type": ["string", "integer"]]]]
+                return [FakeDaemon.reply(id, ["types": [["name": "Tag", "inputs": inputs, "outputs": [], "actions": []]]])]
+            case "vm.send":
+                sent.withLock { $0.append(params["value"] ?? .null) }
+                return [FakeDaemon.reply(id, .null)]
+            default:
+                return [FakeDaemon.failure(id, code: -32601, name: "methodNotFound", message: "no \(method)")]
+            }
+        }
+        defer { daemon.stop() }
+        let vmctl = VMCtlRunner(executable: try BuiltProducts.executable("vmctl"), socketPath: socket, scratch: directory)
+        let ambiguous = try vmctl.run(["send", "t1", "label", "5"])
+        #expect(ambiguous.status == 2, "\(ambiguous)")
+        #expect(ambiguous.error.contains("ambiguous") && ambiguous.error.contains("'\"5\"'"), "\(ambiguous)")
+        #expect(try vmctl.run(["send", "t1", "label", "\"5\""]).status == 0)
+        #expect(try vmctl.run(["send", "t1", "label", "five"]).status == 0)
+        #expect(sent.withLock { $0 } == [.string("5"), .string("five")])
     }
 }
