@@ -37,6 +37,14 @@ enum BashCompletion {
         }
         lines.append("    esac")
         lines.append("}")
+        // Live words from the program itself; without a dynamic command, nothing.
+        lines.append("\(stem)_dynamic() {")
+        if let dynamic = model.dynamicCommand {
+            lines.append("    \"${COMP_WORDS[0]}\" \(q(dynamic)) \"${COMP_WORDS[@]:1:COMP_CWORD}\" 2>/dev/null")
+        } else {
+            lines.append("    printf ':files\\n'")
+        }
+        lines.append("}")
         lines += """
 
             \(stem)_contains() {
@@ -66,17 +74,21 @@ enum BashCompletion {
                 if (( COMP_CWORD > 1 )) && \(stem)_contains "$prev" $(\(stem)_value_options "$cmdpath"); then
                     local values
                     values="$(\(stem)_option_values "$cmdpath" "$prev")"
-                    if [[ -n "$values" ]]; then
-                        mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
-                    else
+                    [[ -z "$values" ]] && values="$(\(stem)_dynamic)"
+                    if [[ "$values" == ":files" ]]; then
                         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+                    else
+                        mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
                     fi
                     return 0
                 fi
                 if [[ "$cur" == -* ]]; then
                     mapfile -t COMPREPLY < <(compgen -W "$(\(stem)_options "$cmdpath")" -- "$cur")
                 else
-                    mapfile -t COMPREPLY < <(compgen -W "$(\(stem)_subcommands "$cmdpath") $(\(stem)_argument_values "$cmdpath")" -- "$cur")
+                    local live
+                    live="$(\(stem)_dynamic)"
+                    [[ "$live" == ":files" ]] && live=""
+                    mapfile -t COMPREPLY < <(compgen -W "$(\(stem)_subcommands "$cmdpath") $(\(stem)_argument_values "$cmdpath") $live" -- "$cur")
                 fi
                 return 0
             }

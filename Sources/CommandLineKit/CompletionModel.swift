@@ -22,6 +22,8 @@ struct CompletionModel {
 
     var program: String
     var nodes: [Node]
+    /// The hidden command that completes live words (see ``CompletionScript``), if any.
+    var dynamicCommand: String?
 
     init(root: CommandSpec) {
         program = root.name

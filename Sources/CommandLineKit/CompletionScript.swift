@@ -7,8 +7,16 @@
 /// ```
 public enum CompletionScript {
     /// The completion script of `root` for `shell`, ending with a newline.
-    public static func render(_ shell: CompletionShell, for root: CommandSpec) -> String {
-        let model = CompletionModel(root: root)
+    ///
+    /// With `dynamic`, the script also asks the program for the words only it can know: where
+    /// an argument or the value of an option without fixed values is expected, it runs
+    /// `PROGRAM DYNAMIC WORD...` (the words after the program name, the one under the cursor
+    /// last; standard error discarded) and offers the lines it prints. A single line `:files`
+    /// asks for file names instead; printing nothing offers nothing (no file names either).
+    /// ``CompletionContext`` reads those words back.
+    public static func render(_ shell: CompletionShell, for root: CommandSpec, dynamic: String? = nil) -> String {
+        var model = CompletionModel(root: root)
+        model.dynamicCommand = dynamic
         switch shell {
         case .bash: return BashCompletion.render(model)
         case .zsh: return ZshCompletion.render(model)

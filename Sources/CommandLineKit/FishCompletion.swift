@@ -60,6 +60,23 @@ enum FishCompletion {
 
             complete -c \(program) -f
             """.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let dynamic = model.dynamicCommand {
+            // Live words from the program itself, for arguments and option values alike.
+            lines += [
+                "function \(stem)_dynamic",
+                "    set -l words (commandline -opc)",
+                "    set -l cur (commandline -ct)",
+                "    set -a words \"$cur\"",
+                "    set -l live ($words[1] \(q(dynamic)) $words[2..-1] 2>/dev/null)",
+                "    if test \"$live\" = ':files'",
+                "        __fish_complete_path (commandline -ct)",
+                "    else",
+                "        printf '%s\\n' $live",
+                "    end",
+                "end",
+                "complete -c \(program) -n 'not string match -q -- \"-*\" (commandline -ct)' -a '(\(stem)_dynamic)'",
+            ]
+        }
         for node in model.nodes {
             let condition = "-n " + q("\(stem)_at " + q(node.key))
             for subcommand in node.subcommands {
@@ -74,7 +91,7 @@ enum FishCompletion {
                 words.append("-l \(q(option.long))")
                 if option.kind != .flag {
                     if option.allowedValues.isEmpty {
-                        words.append("-r -F")
+                        words.append(model.dynamicCommand == nil ? "-r -F" : "-x -a " + q("(\(stem)_dynamic)"))
                     } else {
                         words.append("-x -a \(q(option.allowedValues.joined(separator: " ")))")
                     }

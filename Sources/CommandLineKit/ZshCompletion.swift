@@ -48,6 +48,14 @@ enum ZshCompletion {
         }
         lines.append("    esac")
         lines.append("}")
+        // Live words from the program itself; without a dynamic command, nothing.
+        lines.append("\(stem)_dynamic() {")
+        if let dynamic = model.dynamicCommand {
+            lines.append("    ${words[1]} \(q(dynamic)) \"${(@)words[2,CURRENT]}\" 2>/dev/null")
+        } else {
+            lines.append("    print -r -- ':files'")
+        }
+        lines.append("}")
         lines += """
 
             \(stem)() {
@@ -74,10 +82,11 @@ enum ZshCompletion {
                 value_options=(${(f)"$(\(stem)_value_options "$cmdpath")"})
                 if (( CURRENT > 2 && ${value_options[(Ie)$prev]} )); then
                     candidates=(${(f)"$(\(stem)_option_values "$cmdpath" "$prev")"})
-                    if (( ${#candidates} )); then
-                        compadd -a candidates
-                    else
+                    (( ${#candidates} )) || candidates=(${(f)"$(\(stem)_dynamic)"})
+                    if [[ ${candidates[1]} == :files ]]; then
                         _files
+                    elif (( ${#candidates} )); then
+                        compadd -a candidates
                     fi
                     return
                 fi
@@ -88,6 +97,9 @@ enum ZshCompletion {
                     candidates=(${(f)"$(\(stem)_subcommands "$cmdpath")"})
                     (( ${#candidates} )) && _describe -t subcommands 'subcommand' candidates
                     candidates=(${(f)"$(\(stem)_argument_values "$cmdpath")"})
+                    (( ${#candidates} )) && compadd -a candidates
+                    candidates=(${(f)"$(\(stem)_dynamic)"})
+                    [[ ${candidates[1]} == :files ]] && candidates=()
                     (( ${#candidates} )) && compadd -a candidates
                 fi
                 return 0

@@ -34,7 +34,7 @@ struct CommandFailure: Error {
     static func client(_ error: VMClientError, at location: VMSocketLocation) -> CommandFailure {
         switch error {
         case .remote(let remote):
-            return CommandFailure(status: .daemonError, message: remote.description)
+            return RemoteErrorWording.failure(remote)
         case .cannotConnect(_, let reason):
             return CommandFailure(
                 status: .unreachable, message: "cannot reach vmd at \(location): \(reason)",

@@ -10,10 +10,12 @@ enum InstanceCommands {
         if !pairs.isEmpty {
             var args = JSONObject()
             for pair in pairs {
-                guard let (key, value) = ValueText.keyValue(pair) else {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                     throw .usage("invalid value '\(pair)' for --arg: expected KEY=VALUE", run.parsed)
                 }
-                args[key] = value
+                let key = String(pair[..<equals])
+                let word = String(pair[pair.index(after: equals)...])
+                args[key] = try run.value(word, for: .argument(type: run.argument("TYPE"), key: key))
             }
             params["args"] = .object(args)
         }

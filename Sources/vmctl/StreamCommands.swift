@@ -11,7 +11,7 @@ enum StreamCommands {
         let outputs = run.parsed.positionals("OUTPUT")
         if !outputs.isEmpty { params["outputs"] = .array(outputs.map(JSONValue.string)) }
         if run.parsed.flag("no-replay") { params["replay"] = false }
-        let limits = try Limits(run)
+        let limits = try Limits(run, countsChanges: true)
         let result = try run.call("vm.subscribe", .object(params))
         guard let subscription = result["subscription"]?.stringValue else {
             throw CommandFailure(status: .daemonError, message: "vm.subscribe answered no subscription id: \(result)")
@@ -21,7 +21,7 @@ enum StreamCommands {
             switch method {
             case "vm.output":
                 printOutput(params, run)
-                return .counted
+                return params["replay"]?.boolValue == true ? .counted : .countedChange
             case "vm.overflow":
                 printOverflow(params, run)
                 return .skip
@@ -60,19 +60,27 @@ enum StreamCommands {
 
     // MARK: - The loop
 
-    /// `--count` and `--timeout`.
+    /// `--count`, `--count-changes` (watch only) and `--timeout`.
     private struct Limits {
         var count: Int?
+        var changes: Int?
         var deadline: UInt64?
 
-        init(_ run: Invocation) throws(CommandFailure) {
+        init(_ run: Invocation, countsChanges: Bool = false) throws(CommandFailure) {
             count = try run.integer("count")
             if let count, count < 1 { throw .usage("invalid value '\(count)' for --count: expected at least 1", run.parsed) }
+            if countsChanges {
+                changes = try run.integer("count-changes")
+                if let changes, changes < 1 {
+                    throw .usage("invalid value '\(changes)' for --count-changes: expected at least 1", run.parsed)
+                }
+            }
             deadline = try run.seconds("timeout").map { MonotonicClock.nanoseconds() &+ nanoseconds($0) }
         }
     }
 
-    private enum Verdict { case skip, counted, end }
+    /// `counted`: a value that --count counts; `countedChange`: a new one, which both count.
+    private enum Verdict { case skip, counted, countedChange, end }
 
     /// Reads notifications, hands each to `handle`, flushes what it printed, and stops at the
     /// count, the deadline, or when `handle` says the stream ended.
@@ -82,6 +90,7 @@ enum StreamCommands {
         let connection = try run.connect()
         run.console.flush()
         var seen = 0
+        var changed = 0
         while true {
             var timeout: Duration? = nil
             if let deadline = limits.deadline {
@@ -101,9 +110,11 @@ enum StreamCommands {
             switch verdict {
             case .skip: continue
             case .end: return
-            case .counted:
+            case .counted, .countedChange:
                 seen += 1
+                if verdict == .countedChange { changed += 1 }
                 if let count = limits.count, seen >= count { return }
+                if let changes = limits.changes, changed >= changes { return }
             }
         }
     }

@@ -7,6 +7,10 @@ enum VMCtl {
     static func run(_ arguments: [String]) -> Int32 {
         let environment = CurrentProcess.environment
         let console = Console(environment: environment)
+        // The completion scripts' hidden helper: not in the spec, so never in help or completion.
+        if arguments.first == DynamicCompletion.command {
+            return DynamicCompletion.run(Array(arguments.dropFirst()), environment: environment, console: console)
+        }
         let parsed: ParsedCommand
         do {
             parsed = try CommandLineParser(root: VMCtlSpec.root).parse(arguments)
@@ -53,7 +57,7 @@ enum VMCtl {
         case ["daemon", "status"]: try DaemonControl.status(run)
         case ["completion"]:
             let shell = CompletionShell(rawValue: run.argument("SHELL")) ?? .bash
-            run.console.line(CompletionScript.render(shell, for: VMCtlSpec.root))
+            run.console.line(CompletionScript.render(shell, for: VMCtlSpec.root, dynamic: DynamicCompletion.command))
         default:
             throw CommandFailure(status: .usage, message: "'\(run.parsed.path.joined(separator: " "))' is not implemented")
         }

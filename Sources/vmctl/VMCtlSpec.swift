@@ -7,7 +7,7 @@ enum VMCtlSpec {
     static let version = VMDVersion.current
 
     private static let instanceArgument = ArgumentSpec("INSTANCE", help: "An instance id, as listed by 'vmctl list'.")
-    private static let valueHelp = "A value: JSON when it parses as JSON (5, true, null, \"5\", {\"a\":1}), else the text as a string."
+    private static let valueHelp = "A value, read by its schema: a string where a string is expected (5 is \"5\" for a string input), JSON where JSON is (5, true, {\"a\":1})."
 
     static let root = CommandSpec(
         name: "vmctl",
@@ -20,9 +20,10 @@ enum VMCtlSpec {
             terminal (never with NO_COLOR). With --json, vmctl prints exactly the JSON result, \
             one JSON text per line (per event for watch and monitor), for jq and scripts.
 
-            A VALUE is parsed as JSON when it is valid JSON, else taken as a string: \
-            'vmctl send c1 set 5' sends the number 5, 'vmctl send l1 email ann@example.com' the \
-            string; quote JSON strings that look like other JSON: '"5"'.
+            A VALUE is read by the schema 'vmctl types TYPE' shows for it: 'vmctl send c1 set 5' \
+            sends the number 5 to an integer input, 'vmctl send f1 type 5' the string "5" to a \
+            string input, and text that is not JSON is a string. When a schema takes both a \
+            string and the JSON the word reads as, vmctl asks you to choose: '"5"' is the string.
             """,
         examples: [
             CommandExample("vmctl daemon start", "Start vmd in the background (without a service manager)."),
@@ -59,7 +60,7 @@ enum VMCtlSpec {
                 arguments: [ArgumentSpec("TYPE", help: "The view-model type, as listed by 'vmctl types'.")],
                 options: [
                     .value("id", valueName: "ID", help: "The instance id (letters, digits, . _ : -); generated when absent."),
-                    .repeatable("arg", short: "a", valueName: "KEY=VALUE", help: "A creation argument; VALUE as JSON, else a string."),
+                    .repeatable("arg", short: "a", valueName: "KEY=VALUE", help: "A creation argument; VALUE read by the argument's schema."),
                     .value("scope", valueName: "SCOPE", default: "daemon", allowedValues: ["daemon", "connection"],
                            help: "Who owns the instance."),
                 ]),
@@ -108,10 +109,11 @@ enum VMCtlSpec {
                 ]),
             CommandSpec(
                 name: "watch", summary: "Print an instance's outputs as they change.",
-                discussion: "Prints the current value of every watched state output first (unless --no-replay), then one line per new value, until interrupted, --count values, --timeout, or the instance is destroyed.",
+                discussion: "Prints the current value of every watched state output first (unless --no-replay), then one line per new value, until interrupted, --count values (current ones included), --count-changes new values, --timeout, or the instance is destroyed.",
                 examples: [
                     CommandExample("vmctl watch login", "Every output of login, live."),
                     CommandExample("vmctl watch c1 count --count 3", "The current count and the next two, then exit."),
+                    CommandExample("vmctl watch c1 count --count-changes 1", "The current count and the next change, then exit."),
                     CommandExample("vmctl --json watch c1 | jq .value", "One JSON vm.output per line."),
                 ],
                 arguments: [
@@ -119,7 +121,8 @@ enum VMCtlSpec {
                     ArgumentSpec("OUTPUT", arity: .variadic, help: "Outputs to watch; every output when none."),
                 ],
                 options: [
-                    .value("count", short: "n", valueName: "N", help: "Exit after N values."),
+                    .value("count", short: "n", valueName: "N", help: "Exit after N printed values, the replayed current values included."),
+                    .value("count-changes", valueName: "N", help: "Exit after N new values; the replayed current values do not count."),
                     .value("timeout", short: "t", valueName: "SECONDS", help: "Exit after SECONDS (decimals allowed)."),
                     .flag("no-replay", help: "Skip the current values; print only new ones."),
                 ]),

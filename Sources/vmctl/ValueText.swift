@@ -2,17 +2,6 @@ import JSONCore
 
 /// Reading VALUE words and writing values for people.
 enum ValueText {
-    /// A VALUE word: JSON when it parses as JSON, else the word as a string.
-    static func parse(_ word: String) -> JSONValue {
-        (try? JSONValue(parsing: word)) ?? .string(word)
-    }
-
-    /// `KEY=VALUE` into a key and a parsed value; `nil` when there is no `=` or no key.
-    static func keyValue(_ word: String) -> (key: String, value: JSONValue)? {
-        guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { return nil }
-        return (String(word[..<equals]), parse(String(word[word.index(after: equals)...])))
-    }
-
     /// A value as a script wants it from `get`/`exec`: strings raw, anything else as JSON.
     static func plain(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }

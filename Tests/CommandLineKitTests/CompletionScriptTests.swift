@@ -184,3 +184,34 @@ enum Shell {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+@Suite("Completion from the program")
+struct DynamicCompletionTests {
+    @Test("a script with a dynamic command calls it, and one without never does", arguments: CompletionShell.allCases)
+    func scriptsCallTheDynamicCommand(shell: CompletionShell) {
+        #expect(CompletionScript.render(shell, for: SampleSpec.root, dynamic: "__complete").contains("'__complete'"))
+        #expect(!CompletionScript.render(shell, for: SampleSpec.root).contains("__complete"))
+    }
+
+    @Test("the bash script with a dynamic command passes bash -n")
+    func bashSyntax() throws {
+        let script = CompletionScript.render(.bash, for: SampleSpec.root, dynamic: "__complete")
+        let result = try Shell.run("bash", ["-n"], stdin: script)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test("the context finds the path, the positionals and the option awaiting a value")
+    func contextReadsTheWords() {
+        let sending = CompletionContext(words: ["--socket", "/s", "send", "c1", "in"], root: SampleSpec.root)
+        #expect(sending.path == ["send"])
+        #expect(sending.positionals == ["c1"])
+        #expect(sending.current == "in")
+        #expect(sending.optionAwaitingValue == nil)
+        #expect(sending.optionValues == ["socket": "/s"])
+        let naming = CompletionContext(words: ["create", "Counter", "--json", "--scope=daemon", "--id", ""], root: SampleSpec.root)
+        #expect(naming.path == ["create"])
+        #expect(naming.positionals == ["Counter"])
+        #expect(naming.optionAwaitingValue?.long == "id")
+        #expect(naming.optionValues == ["scope": "daemon"])
+    }
+}

@@ -55,9 +55,12 @@ vmd_open() {
 vmd_close() {
     if [ -n "${VMD_PID:-}" ]; then
         kill "$VMD_PID" 2>/dev/null
-        wait "$VMD_PID" 2>/dev/null
+        # The coprocess ends by our signal: its status (143) is no failure of vmd_close,
+        # which must not stop a `set -e` script.
+        wait "$VMD_PID" 2>/dev/null || true
         VMD_PID=
     fi
+    return 0
 }
 
 # vmd_on_notification LINE: called for each notification read while waiting for a

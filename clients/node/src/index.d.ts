@@ -35,6 +35,11 @@ export interface MonitorMessage {
   monitor: string; seq: number; direction: 'in' | 'out' | string; connection: number; message: Json;
 }
 
+/**
+ * Events ('output', 'message', 'overflow', 'closed', 'end') are held until the first listener
+ * for them is attached and then delivered on the next tick, so nothing sent with the reply that
+ * created the stream is lost; iterating the stream instead stops the holding.
+ */
 declare class Stream<T> extends EventEmitter implements AsyncIterable<T> {
   timeoutMs: number | null;
   readonly ended: boolean;

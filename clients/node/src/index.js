@@ -112,7 +112,12 @@ export class LineSplitter {
   get pendingBytes() { return this.size; }
 }
 
-/** Queue behind an async iterator; ended by end() or fail(). */
+/**
+ * Queue behind an async iterator; ended by end() or fail(). Its events are held until a listener
+ * for them exists: values that arrive with the reply that created the stream (a subscription's
+ * replayed current state) reach the first `.on(event)` on the next tick instead of being lost.
+ * Holding stops for good once the stream is iterated, so an iterating consumer keeps no copies.
+ */
 class Stream extends EventEmitter {
   constructor(timeoutMs) {
     super();
@@ -121,6 +126,27 @@ class Stream extends EventEmitter {
     this.waiters = [];
     this.ended = false;
     this.failure = null;
+    this.held = [];            // [event, args] emitted before any listener of that event existed
+    this.heard = new Set();    // events that have had a listener: emitted directly from then on
+    this.holding = true;
+    this.on('newListener', (event) => {
+      if (event === 'newListener' || this.heard.has(event)) return;
+      this.heard.add(event);
+      // After the listener is added (newListener runs before that), ahead of the next socket read.
+      process.nextTick(() => this.release(event));
+    });
+  }
+
+  /** Emits `event` now if someone listens for it, otherwise holds it for its first listener. */
+  deliver(event, ...args) {
+    if (this.heard.has(event) || !this.holding) this.emit(event, ...args);
+    else this.held.push([event, args]);
+  }
+
+  release(event) {
+    const due = this.held.filter(([name]) => name === event);
+    this.held = this.held.filter(([name]) => name !== event);
+    for (const [, args] of due) this.emit(event, ...args);
   }
 
   push(item) {
@@ -141,6 +167,7 @@ class Stream extends EventEmitter {
 
   /** The next item as `{value, done}`; rejects with CallTimeoutError after `timeoutMs`. */
   next({ timeoutMs = this.timeoutMs } = {}) {
+    if (this.holding) { this.holding = false; this.held = []; }
     if (this.items.length > 0) return Promise.resolve({ value: this.items.shift(), done: false });
     if (this.ended) return this.failure ? Promise.reject(this.failure) : Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => {
@@ -247,23 +274,23 @@ export class Client extends EventEmitter {
         const output = { subscription: params.subscription, instance: params.instance, output: params.output,
           value: params.value, seq: params.seq, replay: params.replay === true };
         sub.push(output);
-        sub.emit('output', output);
+        sub.deliver('output', output);
       }
     } else if (message.method === 'vm.overflow') {
       const sub = this.subscriptions.get(params.subscription);
-      if (sub && params.lost) { sub.lost.push([params.lost.from, params.lost.to]); sub.emit('overflow', params.lost); }
+      if (sub && params.lost) { sub.lost.push([params.lost.from, params.lost.to]); sub.deliver('overflow', params.lost); }
     } else if (message.method === 'vm.closed') {
       const sub = this.subscriptions.get(params.subscription);
       if (sub) {
         this.subscriptions.delete(params.subscription);
         sub.closedReason = params.reason ?? 'other';
         sub.finish();
-        sub.emit('closed', sub.closedReason);
-        sub.emit('end');
+        sub.deliver('closed', sub.closedReason);
+        sub.deliver('end');
       }
     } else if (message.method === 'daemon.message') {
       const monitor = this.monitors.get(params.monitor);
-      if (monitor) { monitor.push(params); monitor.emit('message', params); }
+      if (monitor) { monitor.push(params); monitor.deliver('message', params); }
     } else if (message.method === 'vm.error') {
       this.emit('vm.error', params);
     }
@@ -277,7 +304,7 @@ export class Client extends EventEmitter {
     this.pending.clear();
     for (const stream of [...this.subscriptions.values(), ...this.monitors.values()]) {
       stream.finish(error);
-      stream.emit('end', error);
+      stream.deliver('end', error);
     }
     this.subscriptions.clear();
     this.monitors.clear();
@@ -354,7 +381,7 @@ export class Client extends EventEmitter {
     return this.call('daemon.unmonitor', { monitor: id }, { onResult: () => {
       const stream = this.monitors.get(id);
       this.monitors.delete(id);
-      if (stream) { stream.finish(); stream.emit('end'); }
+      if (stream) { stream.finish(); stream.deliver('end'); }
     } });
   }
 
@@ -436,7 +463,7 @@ export class Client extends EventEmitter {
     await this.call('vm.unsubscribe', { subscription: id }, { onResult: () => {
       const sub = this.subscriptions.get(id);
       this.subscriptions.delete(id);
-      if (sub) { sub.finish(); sub.emit('end'); }
+      if (sub) { sub.finish(); sub.deliver('end'); }
     } });
   }
 }

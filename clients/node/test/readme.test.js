@@ -30,4 +30,6 @@ test('the README Login session is under 15 lines and runs', async () => {
   assert.ok(lines.includes('true'));
   assert.equal(lines.at(-1), 'demo@example.com');
   assert.ok(lines.includes('5 loginSuccess demo@example.com'), lines.join('\n'));
+  // The current values arrive with the create reply, before `.on('output')` runs: they are not lost.
+  assert.deepEqual(lines.slice(0, 2), ['1 isLoginAllowed false', '2 isLoading false'], lines.join('\n'));
 });

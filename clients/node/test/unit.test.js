@@ -1,8 +1,9 @@
 // Unit tests of the pure parts: the socket-path rule, framing, errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import {
-  defaultSocketPath, encodeFrame, LineSplitter, VmdError, FrameTooLargeError, CODE_NAMES, connect,
+  defaultSocketPath, encodeFrame, LineSplitter, VmdError, FrameTooLargeError, CODE_NAMES, connect, Client,
 } from '../src/index.js';
 import fs from 'node:fs';
 import { REPO_ROOT } from '../src/testing.js';
@@ -84,4 +85,47 @@ test('an unknown code keeps its data; a malformed error object still builds', ()
   assert.deepEqual([later.code, later.errorName, later.data.x], [-31050, 'later', 1]);
   assert.equal(VmdError.fromObject({ code: -32601, message: 'm' }).errorName, 'methodNotFound');
   assert.equal(VmdError.fromObject('boom').code, -32603);
+});
+
+// A socket stand-in: the client writes frames to it, the test feeds it the daemon's bytes.
+function fakeSocket() {
+  const socket = new EventEmitter();
+  socket.sent = [];
+  socket.write = (frame) => { socket.sent.push(JSON.parse(frame)); return true; };
+  socket.end = () => {};
+  socket.destroy = () => {};
+  return socket;
+}
+
+const line = (message) => JSON.stringify(message) + '\n';
+
+test('the replayed values that arrive with the create reply reach a listener attached after await', async () => {
+  const socket = fakeSocket();
+  const client = new Client(socket, { path: '/fake.sock' });
+  const creating = client.create('Login', { subscribe: true });
+  const out = (seq, output, value) => ({ jsonrpc: '2.0', method: 'vm.output',
+    params: { subscription: 'sub-1', instance: 'l', output, seq, value, replay: true } });
+  // The daemon sends the reply and the replay in one read, as it does over a real socket.
+  socket.emit('data', Buffer.from(line({ jsonrpc: '2.0', id: socket.sent[0].id,
+    result: { instance: 'l', type: 'Login', scope: 'daemon', subscription: 'sub-1' } })
+    + line(out(1, 'isLoginAllowed', false)) + line(out(2, 'isLoading', false))));
+  const login = await creating;
+  const heard = [];
+  login.subscription.on('output', (o) => heard.push([o.seq, o.output, o.value]));
+  await new Promise((resolve) => setImmediate(resolve));
+  socket.emit('data', Buffer.from(line({ ...out(3, 'isLoginAllowed', true), params: { ...out(3, 'isLoginAllowed', true).params, replay: false } })));
+  assert.deepEqual(heard, [[1, 'isLoginAllowed', false], [2, 'isLoading', false], [3, 'isLoginAllowed', true]]);
+});
+
+test('an iterated subscription keeps no held copies of its outputs', async () => {
+  const socket = fakeSocket();
+  const client = new Client(socket, { path: '/fake.sock' });
+  const subscribing = client.subscribe('l');
+  socket.emit('data', Buffer.from(line({ jsonrpc: '2.0', id: socket.sent[0].id, result: { subscription: 'sub-9' } })));
+  const sub = await subscribing;
+  const first = sub.next();
+  socket.emit('data', Buffer.from(line({ jsonrpc: '2.0', method: 'vm.output',
+    params: { subscription: 'sub-9', instance: 'l', output: 'count', seq: 1, value: 4 } })));
+  assert.equal((await first).value.value, 4);
+  assert.equal(sub.held.length, 0);
 });
