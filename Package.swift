@@ -45,6 +45,11 @@ let package = Package(
             "ReactiveCore", "JSONCore", "JSONRPC", "Posix", "VMClient", "ViewModelKit", "ViewModelCatalog", "VMServer", "VMProtocol",
         ]),
 
+        // Fuzz targets (corpus replayer in a normal build; libFuzzer under .ci/fuzz).
+        .executableTarget(name: "vmd-fuzz", dependencies: [
+            "JSONCore", "JSONRPC", "Posix", "ReactiveCore", "VMProtocol", "VMServer", "ViewModelCatalog", "ViewModelKit",
+        ]),
+
         // Test support and tests.
         .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "JSONRPC", "VMDaemon", "VMServer"]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
@@ -57,7 +62,7 @@ let package = Package(
         .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol", "JSONRPC", "JSONCore"]),
         .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
-            "vmd", "vmctl", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
+            "vmd", "vmctl", "vmd-fuzz", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
             "VMDaemon", "VMServer", "ReactiveCore",
         ]),
     ],
