@@ -101,6 +101,7 @@ final class SoakRun {
         var executeTimes: [UInt64] = []
         var requests = 0
         var killed = 0
+        var linesOfKilledReaders = 0
         var peak = withInstances
         let start = MonotonicClock.nanoseconds()
         let end = start + UInt64(settings.seconds) * 1_000_000_000
@@ -124,6 +125,7 @@ final class SoakRun {
                 killed += 1
             }
             if iteration % 200 == 0, let victim = fast.indices.randomElement(using: &random) {
+                linesOfKilledReaders += fast[victim].linesDrained
                 fast[victim].close()  // a subscriber killed mid-stream, replaced by a new one
                 fast[victim] = try subscriber()
                 killed += 1
@@ -141,7 +143,7 @@ final class SoakRun {
             }
         }
         let elapsed = Double(MonotonicClock.nanoseconds() - start) / 1e9
-        let delivered = fast.reduce(0) { $0 + $1.linesDrained }
+        let delivered = fast.reduce(linesOfKilledReaders) { $0 + $1.linesDrained }
 
         // Teardown: everything but the control connection goes away.
         for client in idle + slow + fast + [owner, writer] { client.close() }  // replaced readers are closed already
