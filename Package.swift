@@ -58,6 +58,11 @@ let package = Package(
             "ReactiveCore", "JSONCore", "JSONRPC", "Posix", "VMClient", "ViewModelKit", "ViewModelCatalog", "VMServer", "VMProtocol",
         ]),
 
+        // Fuzz targets (corpus replayer in a normal build; libFuzzer under .ci/fuzz).
+        .executableTarget(name: "vmd-fuzz", dependencies: [
+            "JSONCore", "JSONRPC", "Posix", "ReactiveCore", "VMProtocol", "VMServer", "ViewModelCatalog", "ViewModelKit",
+        ]),
+
         // Test support and tests.
         // A daemon under another name with one type, for the entry point's integration tests.
         .executableTarget(name: "greeterd", dependencies: ["ViewModelDaemon", "ViewModelKit", "ReactiveCore"], path: "Tests/TestApp"),
@@ -72,7 +77,7 @@ let package = Package(
         .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol", "JSONRPC", "JSONCore"]),
         .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelTesting", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
-            "vmd", "vmctl", "greeterd", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
+            "vmd", "vmctl", "greeterd", "vmd-fuzz", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
             "VMDaemon", "VMServer", "ReactiveCore",
         ]),
     ],
