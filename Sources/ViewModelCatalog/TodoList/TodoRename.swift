@@ -1,0 +1,32 @@
+import JSONCore
+
+/// The value of ``TodoList``'s `rename` input: `{"id": 3, "title": "Call Bob"}`.
+public struct TodoRename: JSONConvertible, Sendable, Hashable {
+    /// The item to rename.
+    public var id: Int
+    /// Its new title.
+    public var title: String
+
+    public init(id: Int, title: String) {
+        self.id = id
+        self.title = title
+    }
+
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        let members = try JSONObjectDecoder(json)
+        try members.rejectUnknownMembers(allowed: ["id", "title"])
+        id = try members.decode("id")
+        title = try members.decode("title")
+    }
+
+    public var jsonValue: JSONValue { ["id": .integer(Int64(id)), "title": .string(title)] }
+
+    public static var jsonSchema: JSONValue {
+        [
+            "type": "object",
+            "properties": ["id": ["type": "integer"], "title": ["type": "string"]],
+            "required": ["id", "title"],
+            "additionalProperties": false,
+        ]
+    }
+}
