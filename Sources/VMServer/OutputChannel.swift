@@ -114,7 +114,8 @@ final class OutputChannel {
     /// The encoded patch from `old` to `new`, or `nil` when it is not shorter than `limit`
     /// bytes (the value's encoding).
     static func encodedPatch(from old: JSONValue, to new: JSONValue, limit: Int) -> [UInt8]? {
-        let patch = JSONPatch(from: old, to: new)
+        // A patch of more operations than this cannot be shorter: the diff gives up early.
+        guard let patch = JSONPatch(from: old, to: new, maximumOperations: limit / JSONPatch.minimumOperationBytes) else { return nil }
         var bytes: [UInt8] = []
         JSONSerializer.append(patch.jsonValue, to: &bytes)
         return bytes.count < limit ? bytes : nil

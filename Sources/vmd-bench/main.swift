@@ -9,6 +9,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("server", runServerBenchmarks),
     ("daemon", runDaemonBenchmarks),
     ("vmctl", runVMCtlBenchmarks),
+    ("patch", runPatchBenchmarks),
 ]
 
 let wanted = Array(CommandLine.arguments.dropFirst())

@@ -105,6 +105,17 @@ struct JSONPatchTests {
             == #"[{"op":"add","path":"/1","value":2},{"op":"add","path":"/2","value":3}]"#)
     }
 
+    @Test("gives up once a patch needs more operations than allowed")
+    func givesUpPastTheLimit() throws {
+        let old: JSONValue = .array((0..<50).map { ["id": .integer(Int64($0)), "done": true] })
+        #expect(JSONPatch(from: old, to: [], maximumOperations: 10) == nil)
+        #expect(JSONPatch(from: old, to: [], maximumOperations: 50)?.operations.count == 50)
+        #expect(JSONPatch(from: [1, 2, 3, 4], to: [9, 8, 7, 6], maximumOperations: 2) == nil)
+        #expect(JSONPatch(from: ["a": 1], to: ["a": 2], maximumOperations: 1) == JSONPatch([.replace(path: try JSONPointer(parsing: "/a"), value: 2)]))
+        // Every operation encodes to at least the stated minimum.
+        #expect(JSONPatch([.remove(path: .root)]).jsonValue.encodedBytes().count + 1 >= JSONPatch.minimumOperationBytes)
+    }
+
     @Test("produces an empty patch for equal values, including 1 and 1.0")
     func emptyForEqual() {
         #expect(JSONPatch(from: ["a": [1, 2]], to: ["a": [1, 2.0]]).isEmpty)

@@ -13,21 +13,35 @@ extension JSONPatch {
     /// - any other change is a `replace`.
     public init(from old: JSONValue, to new: JSONValue) {
         var operations: [JSONPatchOperation] = []
-        JSONPatch.diff(old, new, at: JSONPointer.root, into: &operations)
+        JSONPatch.diff(old, new, at: JSONPointer.root, into: &operations, limit: .max)
         self.init(operations)
     }
 
-    static func diff(_ old: JSONValue, _ new: JSONValue, at pointer: JSONPointer, into operations: inout [JSONPatchOperation]) {
+    /// The same patch, or `nil` as soon as it is known to need more than `maximumOperations`
+    /// operations: the diff stops there, so a change that touches everything costs little
+    /// when only a short patch is worth having.
+    public init?(from old: JSONValue, to new: JSONValue, maximumOperations: Int) {
+        var operations: [JSONPatchOperation] = []
+        JSONPatch.diff(old, new, at: JSONPointer.root, into: &operations, limit: maximumOperations)
+        guard operations.count <= maximumOperations else { return nil }
+        self.init(operations)
+    }
+
+    /// The fewest bytes one encoded operation takes (`{"op":"remove","path":""}` and a comma),
+    /// so that a patch of `n` operations is at least `n * minimumOperationBytes` long.
+    public static let minimumOperationBytes = 26
+
+    static func diff(_ old: JSONValue, _ new: JSONValue, at pointer: JSONPointer, into operations: inout [JSONPatchOperation], limit: Int) {
         switch (old, new) {
         case let (.object(before), .object(after)):
-            diffObjects(before, after, at: pointer, into: &operations)
+            diffObjects(before, after, at: pointer, into: &operations, limit: limit)
         case let (.array(before), .array(after)):
             // No whole-array equality check first: the rules below compare element by element
             // anyway, and a long list that changed would be walked twice.
             if let beforeIDs = identities(before), let afterIDs = identities(after) {
-                diffByIdentity(before, beforeIDs, after, afterIDs, at: pointer, into: &operations)
+                diffByIdentity(before, beforeIDs, after, afterIDs, at: pointer, into: &operations, limit: limit)
             } else {
-                diffByPosition(before, after, at: pointer, into: &operations)
+                diffByPosition(before, after, at: pointer, into: &operations, limit: limit)
             }
         default:
             // Scalars (and a change of kind). Equality is JSON's (1 == 1.0), so a number that
@@ -36,13 +50,16 @@ extension JSONPatch {
         }
     }
 
-    private static func diffObjects(_ before: JSONObject, _ after: JSONObject, at pointer: JSONPointer, into operations: inout [JSONPatchOperation]) {
+    private static func diffObjects(_ before: JSONObject, _ after: JSONObject, at pointer: JSONPointer, into operations: inout [JSONPatchOperation], limit: Int) {
         for (key, _) in before where !after.contains(key) {
+            if operations.count > limit { return }
             operations.append(.remove(path: pointer.appending(key)))
         }
         for (key, value) in after {
-            if let previous = before[key] {
-                diff(previous, value, at: pointer.appending(key), into: &operations)
+            // Compared before the pointer is built: most members of a big value are unchanged.
+            if operations.count > limit { return }
+            if let previous = before[key], previous != value {
+                diff(previous, value, at: pointer.appending(key), into: &operations, limit: limit)
             }
         }
         for (key, value) in after where !before.contains(key) {
@@ -80,7 +97,7 @@ extension JSONPatch {
 
     private static func diffByIdentity(
         _ before: [JSONValue], _ beforeIDs: [Identity], _ after: [JSONValue], _ afterIDs: [Identity],
-        at pointer: JSONPointer, into operations: inout [JSONPatchOperation]
+        at pointer: JSONPointer, into operations: inout [JSONPatchOperation], limit: Int
     ) {
         let kept = Set(afterIDs)
         let start = operations.count
@@ -98,6 +115,7 @@ extension JSONPatch {
                 removals.append(index)
             }
         }
+        if removals.count > limit { operations.append(contentsOf: repeatElement(.remove(path: pointer), count: removals.count)); return }
         for index in removals.reversed() {
             operations.append(.remove(path: pointer.appending(index: index)))
         }
@@ -128,7 +146,7 @@ extension JSONPatch {
                     workingValues.insert(after[target], at: predecessor + 1)
                 }
                 // Each step searches the array: past a budget the whole array is cheaper anyway.
-                if operations.count - reorderingFrom > 64 + after.count / 8 { break }
+                if operations.count - reorderingFrom > 64 + after.count / 8 || operations.count > limit { break }
             }
             guard working == afterIDs else {
                 operations.removeSubrange(start...)
@@ -137,12 +155,13 @@ extension JSONPatch {
             }
         }
         // 3. Elements present before and after, changed in place.
-        for index in after.indices {
-            diff(workingValues[index], after[index], at: pointer.appending(index: index), into: &operations)
+        for index in after.indices where workingValues[index] != after[index] {
+            if operations.count > limit { return }
+            diff(workingValues[index], after[index], at: pointer.appending(index: index), into: &operations, limit: limit)
         }
     }
 
-    private static func diffByPosition(_ before: [JSONValue], _ after: [JSONValue], at pointer: JSONPointer, into operations: inout [JSONPatchOperation]) {
+    private static func diffByPosition(_ before: [JSONValue], _ after: [JSONValue], at pointer: JSONPointer, into operations: inout [JSONPatchOperation], limit: Int) {
         var prefix = 0
         let shorter = min(before.count, after.count)
         while prefix < shorter, before[prefix] == after[prefix] { prefix += 1 }
@@ -151,8 +170,13 @@ extension JSONPatch {
         let oldMiddle = before.count - prefix - suffix
         let newMiddle = after.count - prefix - suffix
         let paired = min(oldMiddle, newMiddle)
-        for offset in 0..<paired {
-            diff(before[prefix + offset], after[prefix + offset], at: pointer.appending(index: prefix + offset), into: &operations)
+        for offset in 0..<paired where before[prefix + offset] != after[prefix + offset] {
+            if operations.count > limit { return }
+            diff(before[prefix + offset], after[prefix + offset], at: pointer.appending(index: prefix + offset), into: &operations, limit: limit)
+        }
+        if max(oldMiddle, newMiddle) - paired > limit {
+            operations.append(contentsOf: repeatElement(.remove(path: pointer), count: max(oldMiddle, newMiddle) - paired))
+            return
         }
         if oldMiddle > newMiddle {
             // Remove the surplus from its end, so that each index is still the one named.
