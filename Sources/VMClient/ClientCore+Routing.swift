@@ -122,6 +122,7 @@ extension ClientCore {
             }
             if method == VMClosedNotification.name {
                 state.subscriptions[id] = nil
+                state.lastValues[id] = nil
                 let reason = params["reason"]?.stringValue ?? "unknown"
                 deliveries.append(.subscription(sink, .closed(reason: reason), last: true))
             } else if method == VMOverflowNotification.name {
@@ -131,7 +132,16 @@ extension ClientCore {
                     return
                 }
                 deliveries.append(.subscription(sink, .overflow(from...to), last: false))
-            } else if let event = try? VMOutputEvent(json: params) {
+            } else if var event = try? VMOutputEvent(json: params) {
+                if let patch = event.patch {
+                    // A patch applies to the value this subscription delivered last for the output.
+                    guard let base = state.lastValues[id]?[event.output], let value = try? patch.applied(to: base) else {
+                        deliveries.append(unclaimed)
+                        return
+                    }
+                    event.value = value
+                }
+                state.lastValues[id, default: [:]][event.output] = event.value
                 deliveries.append(.subscription(sink, .output(event), last: false))
             } else {
                 deliveries.append(unclaimed)

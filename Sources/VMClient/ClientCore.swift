@@ -50,6 +50,10 @@ final class ClientCore: Sendable {
         var nextID: Int64 = 1
         var pending: [Int64: Waiter] = [:]
         var subscriptions: [String: SubscriptionSink] = [:]
+        /// Per subscription and output, the value delivered last: what the next `patch`
+        /// applies to (ClientCore+Routing.swift). Kept for state and event outputs alike; it
+        /// shares storage with the value handed to the application.
+        var lastValues: [String: [String: JSONValue]] = [:]
         var monitors: [String: MonitorSink] = [:]
         /// Bytes queued by callers and not yet handed to the kernel.
         var outbound: [UInt8] = []
@@ -121,7 +125,10 @@ final class ClientCore: Sendable {
 
     /// Forgets a subscription (after `vm.unsubscribe` answered) and ends its sequence.
     func endSubscription(_ id: String) {
-        let sink = state.withLock { $0.subscriptions.removeValue(forKey: id) }
+        let sink = state.withLock { state in
+            state.lastValues[id] = nil
+            return state.subscriptions.removeValue(forKey: id)
+        }
         sink?.finish()
     }
 

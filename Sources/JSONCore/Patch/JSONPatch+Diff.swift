@@ -38,6 +38,9 @@ extension JSONPatch {
         case let (.array(before), .array(after)):
             // No whole-array equality check first: the rules below compare element by element
             // anyway, and a long list that changed would be walked twice.
+            if before.count == after.count, diffInPlace(before, after, at: pointer, into: &operations, limit: limit) {
+                return
+            }
             if let beforeIDs = identities(before), let afterIDs = identities(after) {
                 diffByIdentity(before, beforeIDs, after, afterIDs, at: pointer, into: &operations, limit: limit)
             } else {
@@ -65,6 +68,28 @@ extension JSONPatch {
         for (key, value) in after where !before.contains(key) {
             operations.append(.add(path: pointer.appending(key), value: value))
         }
+    }
+
+    /// The common case of a long list, one element changed in place: when every changed
+    /// element keeps its `id` (or both lack one) at the same position, matching by identity
+    /// and by position agree, so the elements are diffed pairwise without building id sets.
+    /// Returns `false`, having added nothing, when some position changed identity.
+    private static func diffInPlace(_ before: [JSONValue], _ after: [JSONValue], at pointer: JSONPointer, into operations: inout [JSONPatchOperation], limit: Int) -> Bool {
+        let start = operations.count
+        for index in before.indices where before[index] != after[index] {
+            let same: Bool
+            switch (before[index], after[index]) {
+            case let (.object(old), .object(new)): same = old["id"] == new["id"]
+            default: same = false
+            }
+            guard same else {
+                operations.removeSubrange(start...)
+                return false
+            }
+            if operations.count > limit { return true }
+            diff(before[index], after[index], at: pointer.appending(index: index), into: &operations, limit: limit)
+        }
+        return true
     }
 
     /// The identity of an element: its `id` member, a string or an integer.
