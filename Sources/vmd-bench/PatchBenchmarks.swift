@@ -70,6 +70,7 @@ private func benchmarkToggles(items: Int, subscribers: Int, changes: Int, rounds
     var valueRuns: [(seconds: Double, bytes: Double, value: Int)] = []
     var oneValueRuns: [(seconds: Double, bytes: Double, value: Int)] = []
     var encodeOnce: [Double] = []
+    var diffAlone: [Double] = []
     for _ in 0..<rounds {
         patchRuns.append(measureToggles(items: items, subscribers: subscribers, changes: changes, patches: true, queue: queue))
         valueRuns.append(measureToggles(items: items, subscribers: subscribers, changes: changes, patches: false, queue: queue))
@@ -86,15 +87,27 @@ private func benchmarkToggles(items: Int, subscribers: Int, changes: Int, rounds
             }
         }
         encodeOnce.append(seconds(time) / Double(changes))
+        // The diff the server computes once per change (shared by the 10 subscribers).
+        guard case .array(var toggled) = list, case .object(var item) = toggled[items / 2] else { preconditionFailure("the list") }
+        item["done"] = true
+        toggled[items / 2] = .object(item)
+        let after = JSONValue.array(toggled)
+        var operations = 0
+        let diffTime = clock.measure {
+            for _ in 0..<changes { operations += JSONPatch(from: list, to: after, maximumOperations: 28_000)?.operations.count ?? 0 }
+        }
+        precondition(operations == changes, "one replace per toggle")
+        diffAlone.append(seconds(diffTime) / Double(changes))
     }
     let patch = patchRuns.sorted { $0.seconds < $1.seconds }[rounds / 2]
     let value = valueRuns.sorted { $0.seconds < $1.seconds }[rounds / 2]
     let oneValue = oneValueRuns.sorted { $0.seconds < $1.seconds }[rounds / 2]
     let baseline = encodeOnce.sorted()[rounds / 2]
+    let diff = diffAlone.sorted()[rounds / 2]
     print("(p) one toggle in a \(items)-item TodoList (value \(patch.value) bytes), \(subscribers) subscribers:")
     print("    bytes per subscriber per change: patches \(Int(patch.bytes.rounded())), values \(Int(value.bytes.rounded())) (\(fixed(100 * patch.bytes / Double(max(patch.value, 1))))% of the value)")
     print("    server time per change: \(subscribers) patch subscribers \(micro(patch.seconds)), \(subscribers) value subscribers \(micro(value.seconds)), 1 value subscriber \(micro(oneValue.seconds))")
-    print("    baseline, encode the full value once + enqueue: \(micro(baseline)); patch path minus 1-subscriber value path: \(micro(patch.seconds - oneValue.seconds))")
+    print("    baseline, encode the full value once + enqueue: \(micro(baseline)); the diff of one toggle alone: \(micro(diff))")
 }
 
 private func benchmarkClearDone(items: Int, subscribers: Int, rounds: Int, queue: DispatchQueue) {
@@ -112,7 +125,7 @@ private func benchmarkClearDone(items: Int, subscribers: Int, rounds: Int, queue
         precondition(readers.allSatisfy { $0.sink.messages == 1 }, "clearDone did not reach every subscriber once")
         return seconds(time)
     }
-    var patchTimes: [Double] = [], valueTimes: [Double] = [], diffTimes: [Double] = []
+    var patchTimes: [Double] = [], valueTimes: [Double] = [], diffTimes: [Double] = [], boundedTimes: [Double] = []
     let full: JSONValue = .array((0..<items).map { ["id": .integer(Int64($0 + 1)), "title": .string("Item number \($0) of the benchmark list"), "done": true] })
     for _ in 0..<rounds {
         patchTimes.append(once(patches: true))
@@ -120,10 +133,14 @@ private func benchmarkClearDone(items: Int, subscribers: Int, rounds: Int, queue
         var length = 0
         diffTimes.append(seconds(clock.measure { length = JSONPatch(from: full, to: []).operations.count }))
         precondition(length > 0)
+        // What the server runs: bounded by the value's size ("[]": no operation can be shorter).
+        var bounded: JSONPatch?
+        boundedTimes.append(seconds(clock.measure { bounded = JSONPatch(from: full, to: [], maximumOperations: 2 / JSONPatch.minimumOperationBytes) }))
+        precondition(bounded == nil)
     }
     let middle = rounds / 2
     print("(f) clearDone on \(items) done items, \(subscribers) subscribers (falls back to value):")
-    print("    server time: patch subscribers \(micro(patchTimes.sorted()[middle])), value subscribers \(micro(valueTimes.sorted()[middle])); the diff attempt alone \(micro(diffTimes.sorted()[middle]))")
+    print("    server time: patch subscribers \(micro(patchTimes.sorted()[middle])), value subscribers \(micro(valueTimes.sorted()[middle])); the unbounded diff alone \(micro(diffTimes.sorted()[middle])), the server's bounded attempt \(micro(boundedTimes.sorted()[middle]))")
 }
 
 /// A server on the catalog, driven in-process.

@@ -20,7 +20,9 @@ extension JSONPatch {
     /// The same patch, or `nil` as soon as it is known to need more than `maximumOperations`
     /// operations: the diff stops there, so a change that touches everything costs little
     /// when only a short patch is worth having.
+    /// A bound below 1 gives `nil` at once, without comparing anything.
     public init?(from old: JSONValue, to new: JSONValue, maximumOperations: Int) {
+        guard maximumOperations >= 1 else { return nil }
         var operations: [JSONPatchOperation] = []
         JSONPatch.diff(old, new, at: JSONPointer.root, into: &operations, limit: maximumOperations)
         guard operations.count <= maximumOperations else { return nil }
