@@ -27,6 +27,7 @@ public struct JSONPatchError: Error, Sendable, Hashable, CustomStringConvertible
     /// What went wrong.
     public var reason: Reason
 
+    /// An error for `reason`, at the operation given when known.
     public init(operationIndex: Int? = nil, operation: String? = nil, reason: Reason) {
         self.operationIndex = operationIndex
         self.operation = operation
@@ -46,6 +47,7 @@ public struct JSONPatchError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// "operation 2 (remove /items/7): " and the ``message``.
     public var description: String {
         var prefix = ""
         if let operationIndex { prefix = "operation \(operationIndex)" }

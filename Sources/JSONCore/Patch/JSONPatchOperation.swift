@@ -1,10 +1,17 @@
 /// One operation of a JSON Patch (RFC 6902).
 public enum JSONPatchOperation: Sendable, Hashable, CustomStringConvertible {
+    /// Inserts `value` at `path` (before the element an array index names; `-` appends), or
+    /// sets the member.
     case add(path: JSONPointer, value: JSONValue)
+    /// Removes the member or element at `path`, which must exist.
     case remove(path: JSONPointer)
+    /// Replaces the value at `path`, which must exist.
     case replace(path: JSONPointer, value: JSONValue)
+    /// Removes the value at `from` and adds it at `path` (never into its own child).
     case move(from: JSONPointer, path: JSONPointer)
+    /// Adds a copy of the value at `from` at `path`.
     case copy(from: JSONPointer, path: JSONPointer)
+    /// Fails the patch unless the value at `path` equals `value` (JSON equality: `1 == 1.0`).
     case test(path: JSONPointer, value: JSONValue)
 
     /// The `op` member's value.
@@ -44,7 +51,8 @@ public enum JSONPatchOperation: Sendable, Hashable, CustomStringConvertible {
         return .object(object)
     }
 
-    /// Reads one operation object; unknown members are ignored, as RFC 6902 asks.
+    /// Reads one operation object (throws ``JSONPatchError/Reason/malformedOperation(_:)`` or
+    /// ``JSONPatchError/Reason/invalidPointer(_:_:)``); unknown members are ignored, as RFC 6902 asks.
     public init(json: JSONValue) throws(JSONPatchError) {
         guard case .object(let object) = json else {
             throw JSONPatchError(reason: .malformedOperation("an operation must be an object, got \(json.typeName)"))

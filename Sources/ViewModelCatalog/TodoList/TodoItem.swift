@@ -12,12 +12,14 @@ public struct TodoItem: JSONConvertible, Sendable, Hashable {
     /// Whether it is done.
     public var done: Bool
 
+    /// An item; `done` defaults to `false`.
     public init(id: Int, title: String, done: Bool = false) {
         self.id = id
         self.title = title
         self.done = done
     }
 
+    /// Reads `{"id", "title", "done"?}`; other members are refused.
     public init(json: JSONValue) throws(JSONDecodingError) {
         let members = try JSONObjectDecoder(json)
         try members.rejectUnknownMembers(allowed: ["id", "title", "done"])
@@ -26,6 +28,7 @@ public struct TodoItem: JSONConvertible, Sendable, Hashable {
         done = try members.decode("done", default: false)
     }
 
+    /// `{"id", "title", "done"}`, in that order.
     public var jsonValue: JSONValue {
         var object = JSONObject(minimumCapacity: 3)
         object.append(uniqueKey: "id", .integer(Int64(id)))
@@ -34,6 +37,7 @@ public struct TodoItem: JSONConvertible, Sendable, Hashable {
         return .object(object)
     }
 
+    /// An object of exactly `id` (integer), `title` (string) and `done` (boolean).
     public static var jsonSchema: JSONValue {
         [
             "type": "object",

@@ -17,9 +17,12 @@ public struct TodoList: ViewModel {
     public struct Arguments: ViewModelArguments, Equatable {
         /// One starting item; ids are assigned in order from 1.
         public struct Seed: Codable, Sendable, Equatable {
+            /// The item's title.
             public var title: String
+            /// Whether it starts done (absent: not done).
             public var done: Bool?
 
+            /// A starting item.
             public init(title: String, done: Bool? = nil) {
                 self.title = title
                 self.done = done
@@ -38,6 +41,7 @@ public struct TodoList: ViewModel {
         }
     }
 
+    /// The ports, in wire order; each summary is what `vm.types` publishes.
     public struct Ports: ViewModelPorts {
         public let add: Input<String>
         public let toggle: Input<Int>
@@ -47,6 +51,7 @@ public struct TodoList: ViewModel {
         public let items: State<[TodoItem]>
         public let remaining: State<Int>
 
+        /// Fresh ports for one instance.
         public init() {
             add = Input<String>("Append an item with this title.")
             // The id inputs read `items` (created below, before any value can arrive).
@@ -139,6 +144,7 @@ public struct TodoList: ViewModel {
         case clearDone
     }
 
+    /// Folds every change into the list; `items` and `remaining` follow it.
     public init(ports: Ports, context: Context) {
         let seeds = context.args.items
         let start = Model(

@@ -7,11 +7,13 @@ public struct TodoRename: JSONConvertible, Sendable, Hashable {
     /// Its new title.
     public var title: String
 
+    /// Renames item `id` to `title`.
     public init(id: Int, title: String) {
         self.id = id
         self.title = title
     }
 
+    /// Reads `{"id", "title"}`; other members are refused.
     public init(json: JSONValue) throws(JSONDecodingError) {
         let members = try JSONObjectDecoder(json)
         try members.rejectUnknownMembers(allowed: ["id", "title"])
@@ -19,8 +21,10 @@ public struct TodoRename: JSONConvertible, Sendable, Hashable {
         title = try members.decode("title")
     }
 
+    /// `{"id", "title"}`.
     public var jsonValue: JSONValue { ["id": .integer(Int64(id)), "title": .string(title)] }
 
+    /// An object of exactly `id` (integer) and `title` (string).
     public static var jsonSchema: JSONValue {
         [
             "type": "object",
