@@ -8,6 +8,7 @@
 // - (f) `clearDone` on a 10,000-item list where every item is done (the patch would be
 //   longer than the value, so the daemon falls back to `value`): server time with 10 patch
 //   subscribers vs 10 plain ones, and the failed diff attempt alone.
+// - (s) the toggle over the real socket with daemon CPU time: PatchSocketBenchmarks.swift.
 //
 // Usage: vmd-bench patch   (CHANGES and ROUNDS shrink it)
 
@@ -27,6 +28,10 @@ func runPatchBenchmarks() {
         benchmarkToggles(items: 10_000, subscribers: 10, changes: changes, rounds: rounds, queue: queue)
         benchmarkClearDone(items: 10_000, subscribers: 10, rounds: max(rounds, 5), queue: queue)
     }
+    let environment = ProcessInfo.processInfo.environment
+    runPatchSocketBenchmark(
+        items: 10_000, subscribers: 10, changes: Int(environment["SOCKET_CHANGES"] ?? "") ?? 100,
+        rounds: max(Int(environment["ROUNDS"] ?? "") ?? 3, 3))
 }
 
 private let clock = ContinuousClock()
