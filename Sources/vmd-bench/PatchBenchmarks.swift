@@ -1,4 +1,4 @@
-// RFC 6902 patch subscriptions (issue 14), in-process (no socket), every figure beside a
+// RFC 6902 patch subscriptions (Protocol/PROTOCOL.md, "Patches"), in-process (no socket), every figure beside a
 // baseline of the same run:
 //
 // - (p) one `toggle` in a 10,000-item TodoList with 10 subscribers taking `patches` vs 10

@@ -215,7 +215,7 @@ private struct ConnectedDaemon {
     }
 }
 
-/// VMClient on a patch subscription (issue 14): the application always sees whole values.
+/// VMClient on a patch subscription (Protocol/PROTOCOL.md, "Patches"): the application always sees whole values.
 @Suite("VMClient with patches against vmd")
 struct VMClientPatchTests {
     @Test("random edits of a TodoList: the materialized value equals vm.get after each, and patches did arrive")

@@ -5,7 +5,7 @@ import VMServer
 import ViewModelCatalog
 import ViewModelKit
 
-@Suite("Patch subscriptions: RFC 6902 patches instead of whole state values (issue 14)")
+@Suite("Patch subscriptions: RFC 6902 patches instead of whole state values")
 struct PatchSubscriptionTests {
     func todoFixture(limits: VMLimits = VMLimits()) throws -> ServerFixture {
         var registry = ViewModelRegistry()

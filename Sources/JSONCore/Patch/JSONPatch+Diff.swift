@@ -1,7 +1,7 @@
 extension JSONPatch {
     /// A patch that turns `old` into `new`: `JSONPatch(from: a, to: b).applied(to: a) == b`.
     ///
-    /// The rules (issue 14's wire contract):
+    /// The rules (Protocol/PROTOCOL.md, "Patches"):
     /// - objects are compared member by member: `remove` for members that went away,
     ///   a nested patch for members present in both, `add` for new members;
     /// - arrays whose elements (old and new) are all objects with a unique `id` member

@@ -1,4 +1,4 @@
-// Patch subscriptions (issue 14) in the Node client: RFC 6902 application, and random edits of
+// Patch subscriptions (Protocol/PROTOCOL.md, "Patches") in the Node client: RFC 6902 application, and random edits of
 // a TodoList whose materialized value must equal vm.get.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

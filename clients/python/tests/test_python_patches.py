@@ -1,4 +1,4 @@
-"""Patch subscriptions (issue 14) in the Python clients: RFC 6902 application, and random
+"""Patch subscriptions (Protocol/PROTOCOL.md, "Patches") in the Python clients: RFC 6902 application, and random
 edits of a TodoList whose materialized value must equal vm.get, sync and asyncio."""
 
 from __future__ import annotations
