@@ -257,6 +257,20 @@ def test_notification_params_reject_broken_values():
     assert not is_valid("vm.closed", {"instance": "a", "subscription": "s", "reason": "gone"})
 
 
+def test_vm_output_carries_exactly_one_of_value_and_patch():
+    base = {"subscription": "sub-1", "instance": "todo-1", "output": "items", "seq": 2}
+    patch = [{"op": "replace", "path": "/0/done", "value": True}]
+    assert is_valid("vm.output", dict(base, patch=patch))
+    assert not is_valid("vm.output", base)
+    assert not is_valid("vm.output", dict(base, patch=patch, value=[]))
+    assert not is_valid("vm.output", dict(base, patch=patch, replay=True))
+    assert not is_valid("vm.output", dict(base, patch=[{"op": "replace", "path": "/0/done"}]))
+    assert not is_valid("vm.output", dict(base, patch=[{"op": "move", "path": "/0"}]))
+    assert not is_valid("vm.output", dict(base, patch=[{"op": "frobnicate", "path": ""}]))
+    assert is_valid("vm.subscribe.params", {"instance": "todo-1", "patches": True})
+    assert not is_valid("vm.subscribe.params", {"instance": "todo-1", "patches": "yes"})
+
+
 def test_params_reject_unknown_members_and_bad_ids():
     assert is_valid("vm.subscribe.params", {"instance": "counter-1"})
     assert not is_valid("vm.subscribe.params", {"instance": "counter-1", "replya": False})

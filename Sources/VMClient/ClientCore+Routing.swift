@@ -76,10 +76,13 @@ extension ClientCore {
     /// `daemon.unmonitor`), so values stop coming for nobody.
     private func abandonOnCancel(_ opening: Opening, id: String) {
         switch opening {
-        case .subscription(let sink):
+        case .subscription(let sink, _):
             sink.onTermination = { [weak self] termination in
                 guard case .cancelled = termination, let self else { return }
-                let known = self.state.withLock { $0.subscriptions.removeValue(forKey: id) != nil }
+                let known = self.state.withLock { state in
+                    state.lastValues[id] = nil
+                    return state.subscriptions.removeValue(forKey: id) != nil
+                }
                 if known { try? self.notify(VMUnsubscribeMethod.name, ["subscription": .string(id)]) }
             }
         case .monitor(let sink):
@@ -95,12 +98,13 @@ extension ClientCore {
     /// `vm.create` without `subscribe` answers no `subscription`: nothing opens, no error.
     private static func register(_ opening: Opening, from result: JSONValue, _ state: inout State) -> VMClientError? {
         switch opening {
-        case .subscription(let sink):
+        case .subscription(let sink, let patches):
             guard let id = result["subscription"]?.stringValue else {
                 sink.finish()
                 return nil
             }
             state.subscriptions[id] = sink
+            if patches { state.lastValues[id] = [:] }
         case .monitor(let sink):
             guard let id = result["monitor"]?.stringValue else {
                 return .protocolViolation("daemon.monitor result has no \"monitor\" id")
@@ -122,6 +126,7 @@ extension ClientCore {
             }
             if method == VMClosedNotification.name {
                 state.subscriptions[id] = nil
+                state.lastValues[id] = nil
                 let reason = params["reason"]?.stringValue ?? "unknown"
                 deliveries.append(.subscription(sink, .closed(reason: reason), last: true))
             } else if method == VMOverflowNotification.name {
@@ -131,7 +136,16 @@ extension ClientCore {
                     return
                 }
                 deliveries.append(.subscription(sink, .overflow(from...to), last: false))
-            } else if let event = try? VMOutputEvent(json: params) {
+            } else if var event = try? VMOutputEvent(json: params) {
+                if let patch = event.patch {
+                    // A patch applies to the value this subscription delivered last for the output.
+                    guard let base = state.lastValues[id]?[event.output], let value = try? patch.applied(to: base) else {
+                        deliveries.append(unclaimed)
+                        return
+                    }
+                    event.value = value
+                }
+                if state.lastValues[id] != nil { state.lastValues[id]?[event.output] = event.value }
                 deliveries.append(.subscription(sink, .output(event), last: false))
             } else {
                 deliveries.append(unclaimed)

@@ -18,7 +18,8 @@ final class ClientCore: Sendable {
     /// What a successful reply opens, registered while the reply is routed so that the
     /// notifications right behind it (O1, O2) find their stream.
     enum Opening: Sendable {
-        case subscription(SubscriptionSink)
+        /// `patches`: the subscription asked for patches, so its last values are kept.
+        case subscription(SubscriptionSink, patches: Bool)
         case monitor(MonitorSink)
     }
 
@@ -50,6 +51,10 @@ final class ClientCore: Sendable {
         var nextID: Int64 = 1
         var pending: [Int64: Waiter] = [:]
         var subscriptions: [String: SubscriptionSink] = [:]
+        /// Per patch subscription (only those: the others cost nothing) and output, the value
+        /// delivered last: what the next `patch` applies to (ClientCore+Routing.swift). It
+        /// shares storage with the value handed to the application.
+        var lastValues: [String: [String: JSONValue]] = [:]
         var monitors: [String: MonitorSink] = [:]
         /// Bytes queued by callers and not yet handed to the kernel.
         var outbound: [UInt8] = []
@@ -121,7 +126,10 @@ final class ClientCore: Sendable {
 
     /// Forgets a subscription (after `vm.unsubscribe` answered) and ends its sequence.
     func endSubscription(_ id: String) {
-        let sink = state.withLock { $0.subscriptions.removeValue(forKey: id) }
+        let sink = state.withLock { state in
+            state.lastValues[id] = nil
+            return state.subscriptions.removeValue(forKey: id)
+        }
         sink?.finish()
     }
 
@@ -152,7 +160,7 @@ final class ClientCore: Sendable {
 
     static func finish(_ opening: Opening?, throwing error: (any Error)? = nil) {
         switch opening {
-        case .subscription(let sink)?: sink.finish(throwing: error)
+        case .subscription(let sink, _)?: sink.finish(throwing: error)
         case .monitor(let sink)?: sink.finish(throwing: error)
         case nil: break
         }

@@ -75,7 +75,7 @@ extension VMClient {
         if subscribe != nil {
             let (stream, sink) = AsyncThrowingStream<VMSubscriptionEvent, any Error>.makeStream()
             opened = stream
-            opening = .subscription(sink)
+            opening = .subscription(sink, patches: subscribe?.patches ?? false)
         }
         let result = try await core.call(VMCreateMethod.name, .object(params), opening: opening)
         return try decodeResult(of: VMCreateMethod.name) { () throws(JSONDecodingError) in
@@ -151,7 +151,7 @@ extension VMClient {
             for (key, value) in extra { params[key] = value }
         }
         let (stream, sink) = AsyncThrowingStream<VMSubscriptionEvent, any Error>.makeStream()
-        let result = try await core.call(VMSubscribeMethod.name, .object(params), opening: .subscription(sink))
+        let result = try await core.call(VMSubscribeMethod.name, .object(params), opening: .subscription(sink, patches: options.patches))
         guard let id = result["subscription"]?.stringValue else {
             throw VMClientError.protocolViolation("vm.subscribe result has no \"subscription\" id")
         }

@@ -40,15 +40,21 @@ public struct VMSubscribeOptions: Sendable, Hashable {
     /// Send the current value of every watched state output first (the daemon's default).
     public var replay: Bool
 
-    public init(outputs: [String]? = nil, replay: Bool = true) {
+    /// Let the daemon send new state values as RFC 6902 patches when shorter; the client
+    /// still hands over whole values (``VMOutputEvent/value``), the patch beside them.
+    public var patches: Bool
+
+    public init(outputs: [String]? = nil, replay: Bool = true, patches: Bool = false) {
         self.outputs = outputs
         self.replay = replay
+        self.patches = patches
     }
 
     var jsonValue: JSONValue {
         var object = JSONObject()
         if let outputs { object["outputs"] = .array(outputs.map(JSONValue.string)) }
         if !replay { object["replay"] = false }
+        if patches { object["patches"] = true }
         return .object(object)
     }
 }

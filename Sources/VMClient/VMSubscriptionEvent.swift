@@ -1,12 +1,20 @@
 import JSONCore
 
 /// One value of a watched output: a `vm.output` notification.
+///
+/// On a subscription with ``VMSubscribeOptions/patches`` a notification may carry an RFC 6902
+/// `patch` instead of the value; the client applies it to the value it last delivered for
+/// that output, so ``value`` is always the whole new value, and ``patch`` is the patch as it
+/// came (`nil` when the daemon sent the value).
 public struct VMOutputEvent: Sendable, Hashable {
     /// The subscription that delivered it.
     public var subscription: String
     public var instance: String
     public var output: String
+    /// The whole value (materialized from the patch when one came).
     public var value: JSONValue
+    /// The patch the daemon sent for this value, if it sent one.
+    public var patch: JSONPatch?
     /// 1, 2, 3, ... per subscription; a gap only after a ``VMSubscriptionEvent/overflow(_:)``.
     public var seq: Int64
     /// True for the current values sent right after subscribing.
@@ -18,7 +26,17 @@ public struct VMOutputEvent: Sendable, Hashable {
         subscription = try members.decode("subscription")
         instance = try members.decode("instance")
         output = try members.decode("output")
-        value = try members.decode("value")
+        if let patchJSON = members.object["patch"], members.object["value"] == nil {
+            do {
+                patch = try JSONPatch(json: patchJSON)
+            } catch {
+                throw JSONDecodingError(path: JSONPath.root.appending(key: "patch"), expected: "an RFC 6902 patch", got: patchJSON.typeName, detail: error.description)
+            }
+            // Filled in by the client from the value it delivered last (ClientCore+Routing.swift).
+            value = .null
+        } else {
+            value = try members.decode("value")
+        }
         seq = try members.decode("seq")
         isReplay = try members.decode("replay", default: false)
     }

@@ -918,7 +918,7 @@ public enum OpenRPCDocument {
     {
       "name": "vm.subscribe",
       "summary": "Watch outputs of an instance.",
-      "description": "Opens a subscription. The reply is written before any of its notifications; with replay (default true) the current value of every watched state output follows at once (replay: true), before any newer value. Then every value of the watched outputs arrives as vm.output with seq 1, 2, 3, ... Event outputs are never replayed. Ends with vm.unsubscribe, vm.closed, or the connection.",
+      "description": "Opens a subscription. The reply is written before any of its notifications; with replay (default true) the current value of every watched state output follows at once (replay: true), before any newer value. Then every value of the watched outputs arrives as vm.output with seq 1, 2, 3, ... Event outputs are never replayed. Ends with vm.unsubscribe, vm.closed, or the connection. With patches: true, a new value of a state output may arrive as patch (RFC 6902) instead of value, applying to the value last received for that output.",
       "tags": [
         {
           "name": "vm"
@@ -953,6 +953,15 @@ public enum OpenRPCDocument {
           "schema": {
             "type": "boolean",
             "default": true
+          }
+        },
+        {
+          "name": "patches",
+          "description": "Send a new value of a state output as an RFC 6902 patch (vm.output's patch member) when the patch is shorter than the value. Replays, the values after vm.overflow and event outputs always carry value.",
+          "required": false,
+          "schema": {
+            "type": "boolean",
+            "default": false
           }
         }
       ],
@@ -1170,7 +1179,7 @@ public enum OpenRPCDocument {
         ]
       },
       "SubscribeOptions": {
-        "description": "Which outputs to watch and whether to replay current state values first.",
+        "description": "Which outputs to watch, whether to replay current state values first, and whether to take patches.",
         "type": "object",
         "additionalProperties": false,
         "properties": {
@@ -1186,6 +1195,11 @@ public enum OpenRPCDocument {
             "description": "Send the current value of every watched state output first, marked replay: true.",
             "type": "boolean",
             "default": true
+          },
+          "patches": {
+            "description": "Send a new value of a state output as an RFC 6902 patch (vm.output's patch member) when the patch is shorter than the value. Replays, the values after vm.overflow and event outputs always carry value.",
+            "type": "boolean",
+            "default": false
           }
         }
       },
@@ -2387,13 +2401,12 @@ public enum OpenRPCDocument {
         ]
       },
       "vm.output": {
-        "description": "Params of vm.output: one value of one watched output.",
+        "description": "Params of vm.output: one value of one watched output, whole (value) or, on a subscription with patches, as a patch against the value it last received (patch).",
         "type": "object",
         "required": [
           "subscription",
           "instance",
           "output",
-          "value",
           "seq"
         ],
         "properties": {
@@ -2410,6 +2423,10 @@ public enum OpenRPCDocument {
             "description": "The value, valid against the output's schema.",
             "$ref": "#/components/schemas/JsonValue"
           },
+          "patch": {
+            "description": "Only on subscriptions with patches, only for state outputs, never with replay: the RFC 6902 patch that turns the value this subscription last received for this output into the new one.",
+            "$ref": "#/components/schemas/JsonPatch"
+          },
           "seq": {
             "$ref": "#/components/schemas/Seq"
           },
@@ -2417,7 +2434,38 @@ public enum OpenRPCDocument {
             "description": "Present (and true) only on values replayed at subscription time.",
             "const": true
           }
-        }
+        },
+        "oneOf": [
+          {
+            "required": [
+              "value"
+            ],
+            "not": {
+              "required": [
+                "patch"
+              ]
+            }
+          },
+          {
+            "required": [
+              "patch"
+            ],
+            "not": {
+              "anyOf": [
+                {
+                  "required": [
+                    "value"
+                  ]
+                },
+                {
+                  "required": [
+                    "replay"
+                  ]
+                }
+              ]
+            }
+          }
+        ]
       },
       "vm.closed": {
         "description": "Params of vm.closed: the daemon ended this subscription; no notification of it follows.",
@@ -2762,6 +2810,82 @@ public enum OpenRPCDocument {
             "const": true
           }
         }
+      },
+      "JsonPatch": {
+        "description": "An RFC 6902 JSON Patch: operations applied in order to the value the subscription last received for the output. Paths are RFC 6901 JSON Pointers relative to that value.",
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/JsonPatchOperation"
+        }
+      },
+      "JsonPatchOperation": {
+        "description": "One RFC 6902 operation. vmd sends add, remove, replace and move; clients should accept all six.",
+        "type": "object",
+        "required": [
+          "op",
+          "path"
+        ],
+        "properties": {
+          "op": {
+            "enum": [
+              "add",
+              "remove",
+              "replace",
+              "move",
+              "copy",
+              "test"
+            ]
+          },
+          "path": {
+            "description": "JSON Pointer (RFC 6901) of the location changed.",
+            "type": "string"
+          },
+          "from": {
+            "description": "JSON Pointer of the source, for move and copy.",
+            "type": "string"
+          },
+          "value": {
+            "description": "The new value, for add, replace and test.",
+            "$ref": "#/components/schemas/JsonValue"
+          }
+        },
+        "allOf": [
+          {
+            "if": {
+              "properties": {
+                "op": {
+                  "enum": [
+                    "add",
+                    "replace",
+                    "test"
+                  ]
+                }
+              }
+            },
+            "then": {
+              "required": [
+                "value"
+              ]
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "op": {
+                  "enum": [
+                    "move",
+                    "copy"
+                  ]
+                }
+              }
+            },
+            "then": {
+              "required": [
+                "from"
+              ]
+            }
+          }
+        ]
       }
     },
     "errors": {
@@ -2951,7 +3075,7 @@ public enum OpenRPCDocument {
       "name": "vm.output",
       "direction": "daemonToClient",
       "summary": "One value of a watched output.",
-      "description": "Sent for a subscription, in emission order, seq 1, 2, 3, ... Replayed state values carry replay: true and come first. All subscribers of an instance see its values in the same order.",
+      "description": "Sent for a subscription, in emission order, seq 1, 2, 3, ... Replayed state values carry replay: true and come first. All subscribers of an instance see its values in the same order. On a subscription with patches, a new state value may carry patch (an RFC 6902 JSON Patch against the value this subscription last received for the output) instead of value, when that is shorter.",
       "params": {
         "$ref": "#/components/schemas/vm.output"
       },
@@ -2970,6 +3094,19 @@ public enum OpenRPCDocument {
           "output": "count",
           "value": 11,
           "seq": 2
+        },
+        {
+          "subscription": "sub-3",
+          "instance": "todo-1",
+          "output": "items",
+          "seq": 7,
+          "patch": [
+            {
+              "op": "replace",
+              "path": "/4812/done",
+              "value": true
+            }
+          ]
         }
       ]
     },

@@ -5,6 +5,13 @@ import ViewModelKit
 /// One output of one instance as the server watches it: ONE observation of the host however
 /// many subscriptions (on however many connections) watch it, each value encoded ONCE to
 /// bytes and handed to every tap in the same order (O5).
+///
+/// Patch subscriptions (`patches: true`) of a state output: each value the channel sees gets
+/// a *generation* number, and while any patch subscription taps the channel it keeps the
+/// latest value (`previous`). A patch subscription that received the previous generation
+/// gets the one patch from `previous` to the new value, computed once and shared; any other
+/// (it lost values, or has received nothing yet) gets the value, as does everyone when the
+/// patch would not be shorter than the value.
 final class OutputChannel {
     /// One subscription watching this output, through its slot `slot`.
     struct Tap {
@@ -13,14 +20,29 @@ final class OutputChannel {
     }
 
     let output: String
+    let kind: OutputKind
     private(set) var taps: [Tap] = []
+    /// How many taps belong to patch subscriptions.
+    private var patchTaps = 0
+    /// The number of the latest value seen (1 before the first).
+    private(set) var generation: UInt64 = 1
+    /// The latest value (the output's current value), kept only while patch taps exist.
+    private(set) var previous: JSONValue?
     private var observation: (any Disposable)?
     /// The encoded value, reused from value to value. (Unchecked exclusivity: only touched in
     /// `deliver`, which copies it to a local before any call that could re-enter.)
     @exclusivity(unchecked) private var encoded: [UInt8] = []
 
-    init(output: String) {
+    init(output: String, kind: OutputKind) {
         self.output = output
+        self.kind = kind
+    }
+
+    /// A patch subscription was just sent `value`, the output's current value, outside this
+    /// channel (its replay): from now on it holds the current generation.
+    func noteReplayed(_ value: JSONValue) -> UInt64 {
+        if previous == nil { previous = value }
+        return generation
     }
 
     /// Adds a tap, observing the instance when it is the first.
@@ -32,12 +54,15 @@ final class OutputChannel {
             }
         }
         taps.append(tap)
+        if tap.subscription.patches && kind == .state { patchTaps += 1 }
     }
 
     /// Removes `subscription`'s tap; returns whether the channel is now unused (and stops
     /// observing then).
     func remove(_ subscription: Subscription) -> Bool {
         taps.removeAll { $0.subscription === subscription }
+        patchTaps = taps.reduce(0) { $1.subscription.patches && kind == .state ? $0 + 1 : $0 }
+        if patchTaps == 0 { previous = nil }
         guard taps.isEmpty else { return false }
         stop()
         return true
@@ -48,6 +73,8 @@ final class OutputChannel {
         observation?.dispose()
         observation = nil
         taps = []
+        patchTaps = 0
+        previous = nil
     }
 
     /// The hot path: encode once, then one notification per tap.
@@ -57,8 +84,40 @@ final class OutputChannel {
         // Iterating a copy: a delivery may close a subscription (and edit `taps`) mid-way.
         let current = taps
         let bytes = encoded
-        for tap in current {
-            tap.subscription.deliver(slot: tap.slot, encodedValue: bytes)
+        guard patchTaps > 0 else {
+            for tap in current {
+                tap.subscription.deliver(slot: tap.slot, encodedValue: bytes)
+            }
+            return
         }
+        let from = generation
+        generation += 1
+        let now = generation
+        let base = previous
+        previous = value
+        // The shared patch, computed on the first subscription that can use it; `nil` inside
+        // when it is not shorter than the value.
+        var patch: [UInt8]??
+        for tap in current {
+            let subscription = tap.subscription
+            if let base, subscription.holds(slot: tap.slot, generation: from) {
+                if patch == nil { patch = .some(Self.encodedPatch(from: base, to: value, limit: bytes.count)) }
+                if case .some(.some(let encodedPatch)) = patch {
+                    subscription.deliver(slot: tap.slot, encodedPatch: encodedPatch, encodedValue: bytes, generation: now)
+                    continue
+                }
+            }
+            subscription.deliver(slot: tap.slot, encodedValue: bytes, generation: now)
+        }
+    }
+
+    /// The encoded patch from `old` to `new`, or `nil` when it is not shorter than `limit`
+    /// bytes (the value's encoding).
+    static func encodedPatch(from old: JSONValue, to new: JSONValue, limit: Int) -> [UInt8]? {
+        // A patch of more operations than this cannot be shorter: the diff gives up early.
+        guard let patch = JSONPatch(from: old, to: new, maximumOperations: limit / JSONPatch.minimumOperationBytes) else { return nil }
+        var bytes: [UInt8] = []
+        JSONSerializer.append(patch.jsonValue, to: &bytes)
+        return bytes.count < limit ? bytes : nil
     }
 }

@@ -36,7 +36,7 @@ extension Server {
         // (an initial load hopping back through the scheduler) can be missed.
         let subscription: Subscription
         do {
-            subscription = try openSubscription(on: session, record: record, outputs: watched)
+            subscription = try openSubscription(on: session, record: record, outputs: watched, patches: options.patches)
         } catch {
             host.deliverHeldEvents()
             throw error

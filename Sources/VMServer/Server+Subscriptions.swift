@@ -11,7 +11,7 @@ extension Server {
         guard call.session.openStreams < limits.maxSubscriptionsPerConnection else {
             throw WireError.limitReached("maxSubscriptionsPerConnection", value: limits.maxSubscriptionsPerConnection)
         }
-        let subscription = try openSubscription(on: call.session, record: record, outputs: watched)
+        let subscription = try openSubscription(on: call.session, record: record, outputs: watched, patches: params.options.patches)
         // The reply first (O1), then the replay at once, before any newer value (O2).
         return .resultThen(VMSubscribeMethod.result(subscription: subscription.id)) { [unowned self] in
             if params.options.replay { replay(subscription) }
@@ -48,17 +48,17 @@ extension Server {
     /// Opens a subscription on `record` for `outputs`: registered with the connection, the
     /// instance and each output's channel (which starts observing on its first tap).
     func openSubscription(
-        on session: Session, record: InstanceRecord, outputs: [(name: String, index: Int, kind: OutputKind)]
+        on session: Session, record: InstanceRecord, outputs: [(name: String, index: Int, kind: OutputKind)], patches: Bool = false
     ) throws(ViewModelError) -> Subscription {
         nextSubscription += 1
         let subscription = Subscription(
-            id: "sub-\(nextSubscription)", session: session, record: record, outputs: outputs, outbox: outbox)
+            id: "sub-\(nextSubscription)", session: session, record: record, outputs: outputs, outbox: outbox, patches: patches)
         for (slot, output) in outputs.enumerated() {
             let channel: OutputChannel
             if let existing = record.channels[output.index] {
                 channel = existing
             } else {
-                channel = OutputChannel(output: output.name)
+                channel = OutputChannel(output: output.name, kind: output.kind)
                 record.channels[output.index] = channel
             }
             do throws(ViewModelError) {
@@ -93,7 +93,12 @@ extension Server {
             guard subscription.isOpen, let value = try? instance.currentValue(output: watched.output) else { continue }
             encoded.removeAll(keepingCapacity: true)
             JSONSerializer.append(value, to: &encoded)
-            subscription.deliver(slot: slot, encodedValue: encoded, replay: true)
+            // A patch subscription's next patch applies on top of this replayed value.
+            var generation: UInt64 = 0
+            if subscription.patches, let channel = subscription.record.channels[watched.outputIndex] {
+                generation = channel.noteReplayed(value)
+            }
+            subscription.deliver(slot: slot, encodedValue: encoded, replay: true, generation: generation)
         }
     }
 }

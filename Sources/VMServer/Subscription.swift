@@ -23,6 +23,14 @@ final class Subscription {
     let record: InstanceRecord
     let slots: [Slot]
     let outbox: Outbox
+    /// Whether state values may go out as RFC 6902 patches (`patches: true`).
+    let patches: Bool
+    /// Patch subscriptions only (empty otherwise, so value subscriptions pay nothing): per
+    /// slot, the generation of its channel whose value this subscription last received, 0 when
+    /// unknown. A patch applies only on top of exactly that value (see `OutputChannel`).
+    private(set) var received: [UInt64] = []
+    /// Patch subscriptions only: per slot, the generation of the coalesced value.
+    private var coalescedGeneration: [UInt64] = []
     // Unchecked exclusivity on the per-delivery counters: each is read and written in one
     // statement, never across a call that could re-enter (measured: the dynamic checks were
     // ~10% of a fan-out delivery).
@@ -36,8 +44,12 @@ final class Subscription {
     /// `false` once unsubscribed, closed or its connection gone: nothing is delivered after.
     @exclusivity(unchecked) private(set) var isOpen = true
 
-    init(id: String, session: Session, record: InstanceRecord, outputs: [(name: String, index: Int, kind: OutputKind)], outbox: Outbox) {
+    init(
+        id: String, session: Session, record: InstanceRecord, outputs: [(name: String, index: Int, kind: OutputKind)], outbox: Outbox,
+        patches: Bool = false
+    ) {
         self.id = id
+        self.patches = patches
         self.session = session
         self.record = record
         self.outbox = outbox
@@ -47,23 +59,57 @@ final class Subscription {
                 prefix: VMOutputNotification.prefix(subscription: id, instance: record.id, output: output.name))
         }
         self.coalesced = Array(repeating: nil, count: outputs.count)
+        if patches {
+            received = Array(repeating: 0, count: outputs.count)
+            coalescedGeneration = Array(repeating: 0, count: outputs.count)
+        }
+    }
+
+    /// Whether slot `slot` holds the channel's value of `generation`, so a patch from it applies.
+    @inline(__always)
+    func holds(slot: Int, generation: UInt64) -> Bool {
+        patches && isOpen && generation != 0 && received[slot] == generation
     }
 
     /// Delivers one value of slot `slot` (already encoded): written at once with the next seq,
     /// or, while the connection is full (or an earlier loss is not reported yet), counted as
     /// lost; a state output keeps its newest value for the drain.
+    /// `generation` is the channel's number for this value (patch subscriptions remember it).
     @inline(__always)
-    func deliver(slot: Int, encodedValue: [UInt8], replay: Bool = false) {
+    func deliver(slot: Int, encodedValue: [UInt8], replay: Bool = false, generation: UInt64 = 0) {
         guard isOpen else { return }
         seq += 1
         if lostFrom != 0 || outbox.isFull(session) {
-            lose(slot: slot, encodedValue: encodedValue)
+            lose(slot: slot, encodedValue: encodedValue, generation: generation)
             return
         }
         outbox.sendOutput(to: session, prefix: slots[slot].prefix, seq: seq, encodedValue: encodedValue, replay: replay)
+        if patches { received[slot] = generation }
     }
 
-    private func lose(slot: Int, encodedValue: [UInt8]) {
+    /// Delivers one new state value as `patch` (encoded), which turns the value this slot
+    /// holds into the value of `generation` (`encodedValue`, kept in case it is lost: a lost
+    /// value is coalesced and later written whole, as for any subscription).
+    func deliver(slot: Int, encodedPatch: [UInt8], encodedValue: [UInt8], generation: UInt64) {
+        guard isOpen else { return }
+        seq += 1
+        if lostFrom != 0 || outbox.isFull(session) {
+            lose(slot: slot, encodedValue: encodedValue, generation: generation)
+            return
+        }
+        let seq = self.seq
+        let prefix = slots[slot].prefix
+        outbox.send(to: session) { buffer in
+            VMOutputNotification.append(prefix: prefix, seq: seq, encodedPatch: encodedPatch, to: &buffer)
+        }
+        received[slot] = generation
+    }
+
+    private func lose(slot: Int, encodedValue: [UInt8], generation: UInt64) {
+        if patches {
+            received[slot] = 0
+            coalescedGeneration[slot] = generation
+        }
         if outbox.slowClient == .disconnect {
             outbox.disconnectSlowReader(session)
             return
@@ -96,6 +142,7 @@ final class Subscription {
             outbox.send(to: session) { buffer in
                 VMOutputNotification.append(prefix: prefix, seq: seq, encodedValue: value, replay: false, to: &buffer)
             }
+            if patches { received[slot] = coalescedGeneration[slot] }
         }
     }
 
@@ -103,5 +150,6 @@ final class Subscription {
     func close() {
         isOpen = false
         coalesced = []
+        received = []
     }
 }

@@ -15,9 +15,10 @@ import ViewModelKit
 /// | ``TextField`` | two input sources merged into one state, without duplicates |
 /// | ``SendList`` / ``SendReceipt`` | a durable upload, then a child scene announced on `navigate` |
 /// | ``SendHistory`` | the store read back (each upload once, also after a crash) |
+/// | ``TodoList`` | a long list whose changes patch subscribers receive as RFC 6902 patches |
 public enum Catalog {
     /// The wire names of the catalog's types, in `vm.types` order.
-    public static let typeNames = ["Counter", "Follow", "Login", "SendHistory", "SendList", "SendReceipt", "TextField"]
+    public static let typeNames = ["Counter", "Follow", "Login", "SendHistory", "SendList", "SendReceipt", "TextField", "TodoList"]
 
     /// Registers every catalog type into `registry`, with the configuration's services.
     ///
@@ -32,6 +33,7 @@ public enum Catalog {
         try registry.register(Login.self, services: services.auth)
         try registry.register(Follow.self, services: services.follow)
         try registry.register(TextField.self)
+        try registry.register(TodoList.self)
         // One store shared by the types that use it (one file, one writer).
         let sendStore = configuration.sendStore
         try registry.register(SendList.self, services: sendStore)

@@ -11,6 +11,7 @@ enum StreamCommands {
         let outputs = run.parsed.positionals("OUTPUT")
         if !outputs.isEmpty { params["outputs"] = .array(outputs.map(JSONValue.string)) }
         if run.parsed.flag("no-replay") { params["replay"] = false }
+        if run.parsed.flag("patches") { params["patches"] = true }
         let limits = try Limits(run, countsChanges: true)
         let result = try run.call("vm.subscribe", .object(params))
         guard let subscription = result["subscription"]?.stringValue else {
@@ -126,10 +127,33 @@ enum StreamCommands {
         }
         let console = run.console
         let name = params["output"]?.stringValue ?? "?"
+        if params["value"] == nil, let patch = params["patch"]?.arrayValue {
+            console.line(console.styled(name, Style.cyan) + " ~ " + patchSummary(patch))
+            return
+        }
         let value = params["value"].map { $0.encodedString() } ?? "null"
         var line = console.styled(name, Style.cyan) + " = " + value
         if params["replay"]?.boolValue == true { line += console.styled("  (current)", Style.dim) }
         console.line(line)
+    }
+
+    /// A patch (`--patches`) in one line: `replace /3/done true; remove /7`, the first few
+    /// operations and how many more.
+    static func patchSummary(_ patch: [JSONValue], shown: Int = 4) -> String {
+        var parts: [String] = []
+        for operation in patch.prefix(shown) {
+            var part = operation["op"]?.stringValue ?? "?"
+            if let from = operation["from"]?.stringValue { part += " " + (from.isEmpty ? "\"\"" : from) + " ->" }
+            let path = operation["path"]?.stringValue ?? "?"
+            part += " " + (path.isEmpty ? "\"\"" : path)
+            if let value = operation["value"] {
+                let text = value.encodedString()
+                part += " " + (text.count > 60 ? String(text.prefix(57)) + "..." : text)
+            }
+            parts.append(part)
+        }
+        if patch.count > shown { parts.append("and \(patch.count - shown) more") }
+        return parts.isEmpty ? "(no change)" : parts.joined(separator: "; ")
     }
 
     private static func printOverflow(_ params: JSONValue, _ run: Invocation) {

@@ -125,6 +125,7 @@ enum VMCtlSpec {
                     .value("count-changes", valueName: "N", help: "Exit after N new values; the replayed current values do not count."),
                     .value("timeout", short: "t", valueName: "SECONDS", help: "Exit after SECONDS (decimals allowed)."),
                     .flag("no-replay", help: "Skip the current values; print only new ones."),
+                    .flag("patches", help: "Ask for RFC 6902 patches; a patched value prints as OUTPUT ~ op path value."),
                 ]),
             CommandSpec(
                 name: "call", summary: "Call any method with raw JSON params and print the result.",

@@ -14,6 +14,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("server", runServerBenchmarks),
     ("daemon", runDaemonBenchmarks),
     ("vmctl", runVMCtlBenchmarks),
+    ("patch", runPatchBenchmarks),
 ]
 
 // `vmd-bench soak …` is a load run with its own options and exit status (Soak.swift).

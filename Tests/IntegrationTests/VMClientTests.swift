@@ -214,3 +214,43 @@ private struct ConnectedDaemon {
         directory.remove(["config"])
     }
 }
+
+/// VMClient on a patch subscription (Protocol/PROTOCOL.md, "Patches"): the application always sees whole values.
+@Suite("VMClient with patches against vmd")
+struct VMClientPatchTests {
+    @Test("random edits of a TodoList: the materialized value equals vm.get after each, and patches did arrive")
+    func randomEditsMaterialize() async throws {
+        let connected = try await ConnectedDaemon.start()
+        defer { connected.stop() }
+        let client = connected.client
+        let seeds: [JSONValue] = (0..<40).map { ["title": .string("item \($0) with a title long enough to make patches pay")] }
+        let created = try await client.create(
+            type: "TodoList", id: "todo", args: ["items": .array(seeds)], subscribe: VMSubscribeOptions(outputs: ["items"], patches: true))
+        let subscription = try #require(created.subscription)
+        var iterator = subscription.makeAsyncIterator()
+        var generator = SplitMix(seed: 14)  // TransportRobustnessTests.swift
+        var patches = 0
+        var nextTitle = 0
+        // The replay first.
+        guard case .output(let first)? = try await iterator.next() else { Issue.record("no replay"); return }
+        #expect(first.patch == nil)
+        var view = first.value
+        for step in 0..<120 {
+            let ids = view.arrayValue?.compactMap { $0["id"]?.intValue } ?? []
+            let id = ids.isEmpty ? 1 : ids[Int(generator.next() % UInt64(ids.count))]
+            switch generator.next() % 6 {
+            case 0 where !ids.isEmpty: try await client.send(instance: "todo", input: "remove", value: .integer(Int64(id)))
+            case 1 where !ids.isEmpty: try await client.send(instance: "todo", input: "rename", value: ["id": .integer(Int64(id)), "title": .string("renamed \(step)")])
+            case 2 where !ids.isEmpty: try await client.send(instance: "todo", input: "toggle", value: .integer(Int64(id)))
+            default:
+                nextTitle += 1
+                try await client.send(instance: "todo", input: "add", value: .string("new item \(nextTitle)"))
+            }
+            guard case .output(let event)? = try await iterator.next() else { Issue.record("no output at step \(step)"); return }
+            if event.patch != nil { patches += 1 }
+            view = event.value
+            #expect(view == (try await client.get(instance: "todo", output: "items")), "step \(step)")
+        }
+        #expect(patches > 100)
+    }
+}

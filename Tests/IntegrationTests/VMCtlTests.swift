@@ -188,6 +188,25 @@ struct VMCtlTests {
         #expect(try live.wait().lines == ["count = 7"])
     }
 
+    @Test("watch --patches prints a patched value as OUTPUT ~ op path value, and --json as it came")
+    func watchPatches() throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        _ = try fixture.vmctl.run(["call", "vm.create", #"{"type":"TodoList","id":"todo","args":{"items":[{"title":"a title long enough that a patch is shorter"}]}}"#])
+        let watch = try fixture.vmctl.start(["watch", "todo", "items", "--patches", "--count", "2"])
+        let raw = try fixture.vmctl.start(["--json", "watch", "todo", "items", "--patches", "--count", "2"])
+        #expect(watch.waitForLines(1))
+        #expect(raw.waitForLines(1))
+        _ = try fixture.vmctl.run(["send", "todo", "toggle", "1"])
+        #expect(try watch.wait().lines == [
+            #"items = [{"id":1,"title":"a title long enough that a patch is shorter","done":false}]  (current)"#,
+            "items ~ replace /0/done true",
+        ])
+        let lines = try raw.wait().jsonLines()
+        #expect(lines.last?["patch"] == [["op": "replace", "path": "/0/done", "value": true]])
+        #expect(lines.last?["value"] == nil)
+    }
+
     @Test("watch ends with exit 0 when its instance is destroyed")
     func watchEndsOnDestroy() throws {
         let fixture = try VMCtlFixture()

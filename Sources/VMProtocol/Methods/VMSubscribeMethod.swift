@@ -1,6 +1,6 @@
 import JSONCore
 
-/// `vm.subscribe {instance, outputs?, replay?}` → `{subscription}`, then `vm.output` notifications.
+/// `vm.subscribe {instance, outputs?, replay?, patches?}` → `{subscription}`, then `vm.output` notifications.
 public enum VMSubscribeMethod {
     public static let name = "vm.subscribe"
 
@@ -15,7 +15,7 @@ public enum VMSubscribeMethod {
 
         public init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
-            try reader.rejectUnknown(allowed: ["instance", "outputs", "replay"], method: VMSubscribeMethod.name)
+            try reader.rejectUnknown(allowed: ["instance", "outputs", "replay", "patches"], method: VMSubscribeMethod.name)
             instance = try reader.string("instance")
             options = try SubscribeOptions(reading: reader)
         }

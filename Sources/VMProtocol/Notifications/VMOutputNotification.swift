@@ -1,6 +1,7 @@
 import JSONCore
 
-/// `vm.output {subscription, instance, output, seq, value, replay?}` (daemon → client).
+/// `vm.output {subscription, instance, output, seq, value, replay?}` (daemon → client), or
+/// on a subscription with `patches`, `{subscription, instance, output, seq, patch}`.
 ///
 /// Built on the hot path without a ``JSONValue``: each (subscription, output) keeps its
 /// ``prefix(subscription:instance:output:)`` bytes, the server encodes each value once, and a
@@ -35,6 +36,18 @@ public enum VMOutputNotification {
         if replay { buffer.append(contentsOf: replayTail) } else { buffer.append(contentsOf: tail) }
     }
 
+    /// Appends one whole notification carrying an RFC 6902 `patch` (already encoded) instead of
+    /// a value: `prefix`, `seq`, `,"patch":` and the patch. Never marked `replay`.
+    @inlinable
+    public static func append(prefix: [UInt8], seq: Int64, encodedPatch: [UInt8], to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: prefix)
+        JSONSerializer.appendInteger(seq, to: &buffer)
+        buffer.append(contentsOf: patchKey)
+        buffer.append(contentsOf: encodedPatch)
+        buffer.append(contentsOf: tail)
+    }
+
+    @usableFromInline static let patchKey: [UInt8] = Array(#","patch":"#.utf8)
     @usableFromInline static let valueKey: [UInt8] = Array(#","value":"#.utf8)
     @usableFromInline static let tail: [UInt8] = Array("}}".utf8)
     @usableFromInline static let replayTail: [UInt8] = Array(#","replay":true}}"#.utf8)

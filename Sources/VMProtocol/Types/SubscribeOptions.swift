@@ -1,29 +1,34 @@
 import JSONCore
 
-/// Which outputs a subscription watches and whether it replays (`vm.subscribe`'s `outputs`
-/// and `replay`, `vm.create`'s `subscribe`).
+/// Which outputs a subscription watches, whether it replays and whether it takes patches
+/// (`vm.subscribe`'s `outputs`, `replay` and `patches`, `vm.create`'s `subscribe`).
 public struct SubscribeOptions: Sendable, Hashable {
     /// Output names; `nil` means every output of the instance. Duplicates are ignored.
     public var outputs: [String]?
     /// Send the current value of every watched state output first (default `true`).
     public var replay: Bool
+    /// Send a new value of a state output as an RFC 6902 `patch` against the previous one
+    /// when that is shorter (default `false`; PROTOCOL.md, "Patches").
+    public var patches: Bool
 
-    public init(outputs: [String]? = nil, replay: Bool = true) {
+    public init(outputs: [String]? = nil, replay: Bool = true, patches: Bool = false) {
         self.outputs = outputs
         self.replay = replay
+        self.patches = patches
     }
 
-    /// Reads `outputs` and `replay` from `reader` (params of `vm.subscribe`).
+    /// Reads `outputs`, `replay` and `patches` from `reader` (params of `vm.subscribe`).
     init(reading reader: ParamsReader) throws(WireError) {
         outputs = try reader.optionalNames("outputs")
         replay = try reader.optionalBool("replay") ?? true
+        patches = try reader.optionalBool("patches") ?? false
     }
 
     /// Reads `vm.create`'s `subscribe` object; errors point inside it (`/subscribe/replay`).
     init(createMember object: JSONObject) throws(WireError) {
         do throws(WireError) {
             let reader = try ParamsReader(.object(object))
-            try reader.rejectUnknown(allowed: ["outputs", "replay"], method: "vm.create's subscribe")
+            try reader.rejectUnknown(allowed: ["outputs", "replay", "patches"], method: "vm.create's subscribe")
             try self.init(reading: reader)
         } catch {
             throw error.nested(under: "/subscribe")

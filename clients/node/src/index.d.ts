@@ -30,7 +30,12 @@ export class FrameTooLargeError extends Error {}
 
 export interface Output {
   subscription: string; instance: string; output: string; value: Json; seq: number; replay: boolean;
+  /** The RFC 6902 patch the daemon sent instead of the value (patches subscriptions only). */
+  patch?: Json[];
 }
+export class PatchError extends Error {}
+/** The result of applying an RFC 6902 patch to `document`, which is left unchanged. */
+export function applyPatch(document: Json, patch: Json[]): Json;
 export interface MonitorMessage {
   monitor: string; seq: number; direction: 'in' | 'out' | string; connection: number; message: Json;
 }
@@ -78,7 +83,7 @@ export class Client extends EventEmitter {
   types(type?: string): Promise<any[]>;
   create(type: string, options?: {
     id?: string; args?: object; scope?: 'daemon' | 'connection';
-    subscribe?: true | string[] | { outputs?: string[]; replay?: boolean }; subscriptionTimeoutMs?: number | null;
+    subscribe?: true | string[] | { outputs?: string[]; replay?: boolean; patches?: boolean }; subscriptionTimeoutMs?: number | null;
   }): Promise<Created>;
   destroy(instance: string): Promise<void>;
   list(): Promise<Array<{ instance: string; type: string; scope: string; subscribers: number; parent?: string }>>;
@@ -87,7 +92,7 @@ export class Client extends EventEmitter {
   execute(instance: string, action: string, value?: Json, options?: { timeoutMs?: number; clientTimeoutMs?: number | null }): Promise<Json>;
   cancel(id: number): void;
   get(instance: string, output: string): Promise<Json>;
-  subscribe(instance: string, options?: { outputs?: string[]; replay?: boolean; timeoutMs?: number | null }): Promise<Subscription>;
+  subscribe(instance: string, options?: { outputs?: string[]; replay?: boolean; patches?: boolean; timeoutMs?: number | null }): Promise<Subscription>;
   unsubscribe(subscription: Subscription | string): Promise<void>;
 }
 

@@ -200,9 +200,124 @@ class Stream extends EventEmitter {
   }
 }
 
+/** Why an RFC 6902 patch could not be applied (the message names the operation). */
+export class PatchError extends Error {}
+
+function parsePointer(text) {
+  if (text === '') return [];
+  if (typeof text !== 'string' || !text.startsWith('/')) throw new PatchError(`invalid JSON Pointer ${JSON.stringify(text)}`);
+  return text.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function arrayIndex(token, size, allowEnd) {
+  if (allowEnd && token === '-') return size;
+  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new PatchError(`${JSON.stringify(token)} is not an array index`);
+  const index = Number(token);
+  if (index > size || (index === size && !allowEnd)) throw new PatchError(`index ${index} is out of range (the array has ${size} elements)`);
+  return index;
+}
+
+const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
+function valueAt(document, tokens) {
+  for (const token of tokens) {
+    if (Array.isArray(document)) document = document[arrayIndex(token, document.length, false)];
+    else if (document !== null && typeof document === 'object') {
+      if (!own(document, token)) throw new PatchError(`no member ${JSON.stringify(token)}`);
+      document = document[token];
+    } else throw new PatchError(`${JSON.stringify(token)} is inside a value that is neither an object nor an array`);
+  }
+  return document;
+}
+
+// The document with one edit at `tokens`, copying only the containers on the path (the input is
+// never changed); returns [document, removed].
+function edit(document, tokens, op, value) {
+  if (tokens.length === 0) {
+    if (op === 'remove') throw new PatchError('cannot remove the whole document');
+    return [value, undefined];
+  }
+  const [head, ...rest] = tokens;
+  if (Array.isArray(document)) {
+    const copy = document.slice();
+    if (rest.length > 0) {
+      const index = arrayIndex(head, copy.length, false);
+      const [inner, removed] = edit(copy[index], rest, op, value);
+      copy[index] = inner;
+      return [copy, removed];
+    }
+    if (op === 'add') { copy.splice(arrayIndex(head, copy.length, true), 0, value); return [copy, undefined]; }
+    const index = arrayIndex(head, copy.length, false);
+    if (op === 'replace') { copy[index] = value; return [copy, undefined]; }
+    return [copy, copy.splice(index, 1)[0]];
+  }
+  if (document !== null && typeof document === 'object') {
+    const copy = { ...document };
+    if (rest.length > 0) {
+      if (!own(copy, head)) throw new PatchError(`no member ${JSON.stringify(head)}`);
+      const [inner, removed] = edit(copy[head], rest, op, value);
+      copy[head] = inner;
+      return [copy, removed];
+    }
+    if (op === 'add') { copy[head] = value; return [copy, undefined]; }
+    if (!own(copy, head)) throw new PatchError(`no member ${JSON.stringify(head)}`);
+    const removed = copy[head];
+    if (op === 'replace') copy[head] = value;
+    else delete copy[head];
+    return [copy, removed];
+  }
+  throw new PatchError(`${JSON.stringify(head)} is inside a value that is neither an object nor an array`);
+}
+
+function jsonEqual(a, b) {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => own(b, k) && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** The result of applying an RFC 6902 patch to `document`, which is left unchanged. */
+export function applyPatch(document, patch) {
+  patch.forEach((operation, position) => {
+    try {
+      if (!operation || typeof operation !== 'object') throw new PatchError('not an object');
+      const path = parsePointer(operation.path);
+      switch (operation.op) {
+        case 'add': case 'replace':
+          if (!own(operation, 'value')) throw new PatchError('no value');
+          [document] = edit(document, path, operation.op, operation.value);
+          break;
+        case 'remove': [document] = edit(document, path, 'remove'); break;
+        case 'move': case 'copy': {
+          const from = parsePointer(operation.from);
+          let moved;
+          if (operation.op === 'move') {
+            if (from.length === path.length && from.every((t, i) => t === path[i])) break;
+            if (from.length < path.length && from.every((t, i) => t === path[i])) throw new PatchError('cannot move a value into its own child');
+            [document, moved] = edit(document, from, 'remove');
+          } else moved = valueAt(document, from);
+          [document] = edit(document, path, 'add', moved);
+          break;
+        }
+        case 'test':
+          if (!jsonEqual(valueAt(document, path), operation.value)) throw new PatchError('test failed');
+          break;
+        default: throw new PatchError(`unknown op ${JSON.stringify(operation.op)}`);
+      }
+    } catch (error) {
+      if (error instanceof PatchError) throw new PatchError(`operation ${position} (${operation && operation.op}): ${error.message}`);
+      throw error;
+    }
+  });
+  return document;
+}
+
 /**
  * A subscription. `for await (const out of sub)` yields `{subscription, instance, output, value,
- * seq, replay}` until vm.closed (`closedReason`) or unsubscribe; throws ConnectionLostError when the
+ * seq, replay, patch?}` until vm.closed (`closedReason`) or unsubscribe; throws ConnectionLostError when the
  * connection drops. Events: 'output', 'overflow' ({from, to}), 'closed' (reason), 'end'.
  * Values lost to overflow are recorded in `lost` as [from, to] pairs.
  */
@@ -213,6 +328,8 @@ export class Subscription extends Stream {
     this.instance = instance;
     this.closedReason = null;
     this.lost = [];
+    // Per output, the value delivered last: what the next patch applies to.
+    this.lastValues = new Map();
   }
 }
 
@@ -273,6 +390,17 @@ export class Client extends EventEmitter {
       if (sub) {
         const output = { subscription: params.subscription, instance: params.instance, output: params.output,
           value: params.value, seq: params.seq, replay: params.replay === true };
+        // On a patches subscription a value may come as an RFC 6902 patch: hand over the whole
+        // value anyway, the patch beside it. A patch that does not apply leaves value undefined.
+        if (!own(params, 'value') && Array.isArray(params.patch)) {
+          output.patch = params.patch;
+          try {
+            output.value = applyPatch(sub.lastValues.get(params.output), params.patch);
+          } catch (error) {
+            if (!(error instanceof PatchError)) throw error;
+          }
+        }
+        sub.lastValues.set(params.output, output.value);
         sub.push(output);
         sub.deliver('output', output);
       }
@@ -392,7 +520,7 @@ export class Client extends EventEmitter {
   }
 
   /**
-   * vm.create. `subscribe`: true (every output), an array of output names, or {outputs, replay};
+   * vm.create. `subscribe`: true (every output), an array of output names, or {outputs, replay, patches};
    * resolves {instance, type, scope, subscription?} where subscription is a Subscription.
    */
   create(type, { id, args, scope, subscribe, subscriptionTimeoutMs = null } = {}) {
@@ -446,11 +574,15 @@ export class Client extends EventEmitter {
 
   async get(instance, output) { return (await this.call('vm.get', { instance, output })).value; }
 
-  /** vm.subscribe: resolves a Subscription (outputs absent: every output; replay defaults to true). */
-  subscribe(instance, { outputs, replay, timeoutMs = null } = {}) {
+  /**
+   * vm.subscribe: resolves a Subscription (outputs absent: every output; replay defaults to true;
+   * patches: the daemon may send RFC 6902 patches, which the subscription applies).
+   */
+  subscribe(instance, { outputs, replay, patches, timeoutMs = null } = {}) {
     const params = { instance };
     if (outputs !== undefined) params.outputs = outputs;
     if (replay !== undefined) params.replay = replay;
+    if (patches !== undefined) params.patches = patches;
     return this.call('vm.subscribe', params, { onResult: (result) => {
       const sub = new Subscription(result.subscription, instance, timeoutMs);
       this.subscriptions.set(sub.id, sub);

@@ -56,6 +56,16 @@ class AsyncSubscription(_AsyncStream):
         self.instance = instance
         self.closed_reason: Optional[str] = None
         self.lost: List[Tuple[int, int]] = []
+        self._materializer = _wire.Materializer()
+
+    def _put(self, item: Any) -> None:
+        # A patched value becomes the whole value here, on the connection's reader, in order.
+        if isinstance(item, Output):
+            try:
+                item = self._materializer.materialize(item)
+            except _wire.PatchError:
+                pass  # handed over as it came: value None, patch set
+        super()._put(item)
 
     async def next(self, timeout: Any = MISSING) -> Output:
         """The next value; :class:`StopAsyncIteration` once the subscription has ended."""
@@ -500,9 +510,11 @@ class AsyncClient:
         return (await self.call("vm.get", {"instance": instance, "output": output}))["value"]
 
     async def subscribe(self, instance: str, outputs: Optional[Sequence[str]] = None, *,
-                        replay: Optional[bool] = None, timeout: Optional[float] = None) -> AsyncSubscription:
+                        replay: Optional[bool] = None, patches: Optional[bool] = None,
+                        timeout: Optional[float] = None) -> AsyncSubscription:
         p = _wire.params(instance=instance, outputs=MISSING if outputs is None else list(outputs),
-                         replay=MISSING if replay is None else replay)
+                         replay=MISSING if replay is None else replay,
+                         patches=MISSING if patches is None else patches)
 
         def opened(result: Any) -> AsyncSubscription:
             subscription = AsyncSubscription(result["subscription"], instance, timeout)

@@ -131,6 +131,16 @@ class Subscription(_Stream):
         self.instance = instance
         self.closed_reason: Optional[str] = None
         self.lost: List[Tuple[int, int]] = []
+        self._materializer = _wire.Materializer()
+
+    def _put(self, item: Any) -> None:
+        # A patched value becomes the whole value here, on the connection's reader, in order.
+        if isinstance(item, Output):
+            try:
+                item = self._materializer.materialize(item)
+            except _wire.PatchError:
+                pass  # handed over as it came: value None, patch set
+        super()._put(item)
 
     def next(self, timeout: Any = MISSING) -> Output:
         """The next value; :class:`StopIteration` once the subscription has ended."""
@@ -601,13 +611,16 @@ class Client:
         return self.call("vm.get", {"instance": instance, "output": output})["value"]
 
     def subscribe(self, instance: str, outputs: Optional[Sequence[str]] = None, *,
-                  replay: Optional[bool] = None, timeout: Optional[float] = None) -> Subscription:
+                  replay: Optional[bool] = None, patches: Optional[bool] = None,
+                  timeout: Optional[float] = None) -> Subscription:
         """``vm.subscribe``: a :class:`Subscription` yielding :class:`Output` values
-        (``outputs`` absent: every output; ``replay`` defaults to true). ``timeout`` bounds
+        (``outputs`` absent: every output; ``replay`` defaults to true; with ``patches`` the
+        daemon may send RFC 6902 patches, which the subscription applies: values stay whole). ``timeout`` bounds
         each wait of its iteration (``None``: wait forever)."""
         connection = self._live()
         p = _wire.params(instance=instance, outputs=MISSING if outputs is None else list(outputs),
-                         replay=MISSING if replay is None else replay)
+                         replay=MISSING if replay is None else replay,
+                         patches=MISSING if patches is None else patches)
 
         def opened(result: Any) -> Subscription:
             subscription = Subscription(result["subscription"], instance, timeout)

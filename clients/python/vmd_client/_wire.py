@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional
+from dataclasses import dataclass, field, replace
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ._errors import FrameTooLarge
 
@@ -96,7 +96,12 @@ def params(**members: Any) -> Dict[str, Any]:
 
 @dataclass(frozen=True)
 class Output:
-    """One ``vm.output`` notification: a value of a watched output."""
+    """One ``vm.output`` notification: a value of a watched output.
+
+    On a subscription opened with ``patches=True`` the daemon may send an RFC 6902 patch
+    instead of the value; the subscription applies it, so :attr:`value` is always the whole
+    value, and :attr:`patch` is the patch as it came (``None`` when the value came whole).
+    """
 
     subscription: str
     instance: str
@@ -104,10 +109,136 @@ class Output:
     value: Any
     seq: int
     replay: bool = False
+    patch: Optional[List[Any]] = None
 
     @classmethod
     def from_params(cls, p: Mapping[str, Any]) -> "Output":
-        return cls(p["subscription"], p["instance"], p["output"], p.get("value"), p["seq"], p.get("replay") is True)
+        patch = p.get("patch") if "value" not in p else None
+        return cls(p["subscription"], p["instance"], p["output"], p.get("value"), p["seq"], p.get("replay") is True,
+                   patch if isinstance(patch, list) else None)
+
+
+class PatchError(ValueError):
+    """An RFC 6902 patch could not be applied (the message names the operation)."""
+
+
+def _pointer(text: str) -> List[str]:
+    if text == "":
+        return []
+    if not text.startswith("/"):
+        raise PatchError("invalid JSON Pointer %r" % (text,))
+    return [token.replace("~1", "/").replace("~0", "~") for token in text[1:].split("/")]
+
+
+def _index(token: str, size: int, allow_end: bool) -> int:
+    if allow_end and token == "-":
+        return size
+    if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
+        raise PatchError("%r is not an array index" % (token,))
+    index = int(token)
+    if index > size or (index == size and not allow_end):
+        raise PatchError("index %d is out of range (the array has %d elements)" % (index, size))
+    return index
+
+
+def _get(document: Any, tokens: List[str]) -> Any:
+    for token in tokens:
+        if isinstance(document, dict):
+            if token not in document:
+                raise PatchError("no member %r" % (token,))
+            document = document[token]
+        elif isinstance(document, list):
+            document = document[_index(token, len(document), False)]
+        else:
+            raise PatchError("%r is inside a value that is neither an object nor an array" % (token,))
+    return document
+
+
+def _edit(document: Any, tokens: List[str], op: str, value: Any = None) -> Tuple[Any, Any]:
+    """``document`` with the edit at ``tokens``, copying only the containers on the path
+    (the caller's value is never changed); returns (new document, removed value)."""
+    if not tokens:
+        if op == "remove":
+            raise PatchError("cannot remove the whole document")
+        return value, None
+    head, rest = tokens[0], tokens[1:]
+    if isinstance(document, dict):
+        copy: Any = dict(document)
+        if rest:
+            if head not in copy:
+                raise PatchError("no member %r" % (head,))
+            copy[head], removed = _edit(copy[head], rest, op, value)
+        elif op == "add":
+            copy[head], removed = value, None
+        elif head not in copy:
+            raise PatchError("no member %r" % (head,))
+        elif op == "replace":
+            copy[head], removed = value, None
+        else:
+            removed = copy.pop(head)
+        return copy, removed
+    if isinstance(document, list):
+        copy = list(document)
+        if rest:
+            index = _index(head, len(copy), False)
+            copy[index], removed = _edit(copy[index], rest, op, value)
+        elif op == "add":
+            copy.insert(_index(head, len(copy), True), value)
+            removed = None
+        elif op == "replace":
+            copy[_index(head, len(copy), False)], removed = value, None
+        else:
+            removed = copy.pop(_index(head, len(copy), False))
+        return copy, removed
+    raise PatchError("%r is inside a value that is neither an object nor an array" % (head,))
+
+
+def apply_patch(document: Any, patch: List[Any]) -> Any:
+    """The result of applying an RFC 6902 patch to ``document`` (which is left unchanged)."""
+    for position, operation in enumerate(patch):
+        try:
+            op = operation["op"]
+            path = _pointer(operation["path"])
+            if op in ("add", "replace"):
+                document, _ = _edit(document, path, op, operation["value"])
+            elif op == "remove":
+                document, _ = _edit(document, path, "remove")
+            elif op in ("move", "copy"):
+                source = _pointer(operation["from"])
+                if op == "move":
+                    if source == path:
+                        continue
+                    if path[:len(source)] == source:
+                        raise PatchError("cannot move a value into its own child")
+                    document, moved = _edit(document, source, "remove")
+                else:
+                    moved = _get(document, source)
+                document, _ = _edit(document, path, "add", moved)
+            elif op == "test":
+                if _get(document, path) != operation["value"]:
+                    raise PatchError("test failed")
+            else:
+                raise PatchError("unknown op %r" % (op,))
+        except PatchError as error:
+            raise PatchError("operation %d (%s): %s" % (position, operation.get("op"), error)) from None
+        except (KeyError, TypeError, AttributeError):
+            raise PatchError("operation %d is malformed: %r" % (position, operation)) from None
+    return document
+
+
+class Materializer:
+    """Per output, the value a subscription delivered last; turns patched outputs into whole ones."""
+
+    def __init__(self) -> None:
+        self._last: Dict[str, Any] = {}
+
+    def materialize(self, output: Output) -> Output:
+        if output.patch is not None:
+            if output.output not in self._last:
+                raise PatchError("a patch for %r arrived before any value" % (output.output,))
+            output = replace(output, value=apply_patch(self._last[output.output], output.patch))
+        self._last[output.output] = output.value
+        return output
 
 
 @dataclass(frozen=True)
@@ -174,7 +305,7 @@ class Created:
 
 def subscribe_options(subscribe: Any) -> Any:
     """``vm.create``'s ``subscribe``: ``True``/``{}`` for every output, a list of output
-    names, or a mapping ``{outputs?, replay?}``; ``None``/``False`` for none."""
+    names, or a mapping ``{outputs?, replay?, patches?}``; ``None``/``False`` for none."""
     if subscribe is None or subscribe is False or subscribe is MISSING:
         return MISSING
     if subscribe is True:
