@@ -7,14 +7,17 @@ import Posix
 /// `malloc_trim`). A *burst* is at least ``burstFrames`` frames or ``burstBytes`` bytes of
 /// frames (a few batches can create or destroy thousands of instances), or one closed
 /// connection (it may have owned many connection-scoped instances), since the last trim;
-/// *idle* is a whole
-/// `idleDelay` without a frame. Then it calls ``Posix/Heap/trim()`` once, and never more than
-/// once per ``minimumInterval`` (a trim walks every arena). Loop thread only.
+/// *idle* is a whole `idleDelay` with at most ``quietFrames`` frames: a monitor polling
+/// `daemon.info` every second must not keep the heap at its peak. Then it calls
+/// ``Posix/Heap/trim()`` once, and never more than once per ``minimumInterval`` (a trim walks
+/// every arena). Loop thread only.
 final class HeapTrimmer {
     /// Frames that make a burst on their own.
     static let burstFrames = 256
     /// Frame bytes that make a burst on their own.
     static let burstBytes = 262_144
+    /// Frames in one `idleDelay` that still count as quiet (a trickle, not load).
+    static let quietFrames = 8
     /// The shortest time between two trims.
     static let minimumInterval: Duration = .seconds(10)
 
@@ -70,7 +73,7 @@ final class HeapTrimmer {
             bytes = 0
             return
         }
-        guard frames == framesAtLastLook else {
+        guard frames &- framesAtLastLook <= Self.quietFrames else {
             arm(after: idleDelay)  // still busy
             return
         }

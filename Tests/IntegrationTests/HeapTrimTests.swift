@@ -23,6 +23,28 @@ struct HeapTrimTests {
         #expect(harness.daemon.log.all.filter { $0.contains(Self.trimmed) }.count == 1)
     }
 
+    @Test("a client polling now and then does not keep the heap from being trimmed after a burst")
+    func tricklingPollStillTrims() throws {
+        let harness = try ScriptedDaemon { $0.trimsHeapAfterIdle = .milliseconds(200) }
+        defer { harness.stop() }
+        let client = try harness.connect()
+        defer { client.close() }
+        try client.write(Array((0..<300).map { "[\($0)]\n" }.joined().utf8))
+        for index in 0..<300 {
+            #expect(try client.readLine() == "[\(index)]")
+        }
+        // One request every 50 ms, as a monitor would poll: never a whole idle period
+        // without a frame, yet only a trickle.
+        var trimmed = false
+        for _ in 0..<100 where !trimmed {
+            try client.sendLine("[0]")
+            #expect(try client.readLine() == "[0]")
+            Waiting.pause(.milliseconds(50))
+            trimmed = harness.daemon.log.contains(Self.trimmed)
+        }
+        #expect(trimmed)
+    }
+
     @Test("a closed connection counts as a burst; a few frames alone do not")
     func closedConnectionTrims() throws {
         let harness = try ScriptedDaemon { $0.trimsHeapAfterIdle = .milliseconds(50) }
