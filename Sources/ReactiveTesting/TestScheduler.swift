@@ -167,7 +167,9 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
 
     /// Waits until at least `count` enqueued jobs are pending (not yet run), or `timeout`
     /// passed; returns whether they arrived. Never sleeps: it resumes when a job arrives.
-    public func waitForEnqueued(count: Int = 1, timeout: Duration = .seconds(5)) async -> Bool {
+    /// The default timeout is long because the jobs usually come from `Task`s, which wait
+    /// for a thread of the cooperative pool when blocking tests in the same process hold it.
+    public func waitForEnqueued(count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
         let id = inbox.withLock { inbox -> Int in
             inbox.nextWaiterID += 1
             return inbox.nextWaiterID

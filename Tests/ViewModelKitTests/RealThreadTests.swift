@@ -30,8 +30,11 @@ struct RealThreadTests {
                     answered = true
                     continuation.resume(returning: result)
                 }
-                // A bounded wait: the test fails instead of hanging if no reply comes.
-                scheduler.schedule(after: .seconds(10)) { answer(lines + ["timed out"]) }
+                // A bounded wait: the test fails instead of hanging if no reply comes. Generous,
+                // because the service's Task needs a thread of the cooperative pool (two on
+                // these machines), which blocking tests running beside this one may hold for
+                // seconds; a reply that comes at all comes in order.
+                scheduler.schedule(after: .seconds(60)) { answer(lines + ["timed out"]) }
                 do {
                     let login = try host.value.create(type: "Login")
                     for output in ["isLoading", "loginSuccess"] {
