@@ -58,6 +58,27 @@ struct VMCtlTapeTests {
         #expect(try fixture.vmctl.run(["list"]).output.hasPrefix("No instances."), "the replayed instance outlived vmctl")
     }
 
+    @Test("record keeps only the recorded instance's events, from every connection, and stops at --count")
+    func recordFilters() throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Counter", "--id", "c1"]).status == 0)
+        #expect(try fixture.vmctl.run(["create", "Counter", "--id", "other"]).status == 0)
+        let recording = try fixture.vmctl.start(["record", "c1", "--count", "4"])
+        #expect(recording.waitForLines(2), "no header and current value: \(recording.outputSoFar)")
+        #expect(try fixture.vmctl.run(["send", "other", "increment", "5"]).status == 0)
+        #expect(try fixture.vmctl.run(["send", "c1", "increment", "2"]).status == 0)
+        #expect(try fixture.vmctl.run(["exec", "other", "reset"]).status == 0)
+        #expect(try fixture.vmctl.run(["send", "c1", "decrement"]).status == 0)
+        let recorded = try recording.wait()
+        #expect(recorded.status == 0, "\(recorded)")
+        let lines = try recorded.jsonLines()
+        #expect(lines.map { $0.encodedString().contains("other") } == [false, false, false, false, false], "\(recorded)")
+        #expect(lines.dropFirst().map { $0["event"]?.stringValue ?? "?" } == ["output", "input", "output", "input"])
+        #expect(lines.last?["input"] == "decrement")
+        #expect(lines.last?["value"] == nil)
+    }
+
     @Test("the tapes committed under Tests/Tapes replay green", arguments: ["counter.tape", "login.tape"])
     func committedTapes(name: String) throws {
         let fixture = try VMCtlFixture()
