@@ -27,6 +27,7 @@ public struct TapePlayer {
         /// the step that preceded it.
         case divergence(String)
 
+        /// The failure for a person: `bad tape: ...` or `tape does not replay: ...`.
         public var description: String {
             switch self {
             case .badTape(let message): return "bad tape: " + message
