@@ -39,6 +39,9 @@ struct VMCtlTapeTests {
         #expect(lines.first?["tape"] == 1)
         #expect(lines.first?["type"] == "Counter")
         #expect(lines.first?["args"] == ["start": 5])
+        let recordedAt = Array(lines.first?["recordedAt"]?.stringValue ?? "")
+        #expect(recordedAt.count == 20 && recordedAt[10] == "T" && recordedAt[19] == "Z" && recordedAt[0] == "2",
+                "recordedAt is not RFC 3339 UTC: \(String(recordedAt))")
         let events = lines.dropFirst().map { line -> String in
             let name = line["input"] ?? line["action"] ?? line["output"] ?? .null
             return "\(line["event"]?.stringValue ?? "?") \(name.stringValue ?? "?") \(line["value"]?.encodedString() ?? "-")"
