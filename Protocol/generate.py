@@ -37,6 +37,9 @@ SWIFT_PATH = REPO_ROOT / "Sources" / "VMProtocol" / "OpenRPCDocument.swift"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 URN_PREFIX = "urn:vmd:schema:"
 COMPONENT_REF_PREFIX = "#/components/schemas/"
+# Schemas of file formats rather than wire messages (PROTOCOL.md, "Tapes"): written by hand,
+# kept in schemas/ next to the generated ones, never rewritten nor reported as orphans.
+HAND_WRITTEN = {"tape.json"}
 
 
 def canonical_text(document):
@@ -162,7 +165,7 @@ def stale_files():
             stale.append(path)
     if SCHEMAS_DIR.exists():
         for path in sorted(SCHEMAS_DIR.glob("*.json")):
-            if path not in expected:
+            if path not in expected and path.name not in HAND_WRITTEN:
                 stale.append(path)
     return stale
 
@@ -171,7 +174,7 @@ def write_all():
     expected = expected_files()
     SCHEMAS_DIR.mkdir(exist_ok=True)
     for path in sorted(SCHEMAS_DIR.glob("*.json")):
-        if path not in expected:
+        if path not in expected and path.name not in HAND_WRITTEN:
             path.unlink()
     for path, text in expected.items():
         data = text.encode("utf-8")

@@ -52,6 +52,8 @@ enum VMCtl {
         case ["watch"]: try StreamCommands.watch(run)
         case ["monitor"]: try StreamCommands.monitor(run)
         case ["call"]: try CallCommand.run(run)
+        case ["record"]: try RecordCommand.run(run)
+        case ["replay"]: try ReplayCommand.run(run)
         case ["daemon", "start"]: try DaemonControl.start(run)
         case ["daemon", "stop"]: try DaemonControl.stop(run)
         case ["daemon", "status"]: try DaemonControl.status(run)

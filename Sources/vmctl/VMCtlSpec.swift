@@ -148,6 +148,32 @@ enum VMCtlSpec {
                     .value("timeout", short: "t", valueName: "SECONDS", help: "Exit after SECONDS (decimals allowed)."),
                 ]),
             CommandSpec(
+                name: "record", summary: "Record what happens to an instance as a tape (NDJSON).",
+                discussion: "Writes the instance's type, then every input pushed, action executed (with its outcome) and output emitted, one JSON line each, until the instance is destroyed, interrupted, --count events or --timeout. The daemon does not keep creation arguments: give them with --args so a replay creates the same instance. Only the daemon's own user may record (it uses a monitor).",
+                examples: [
+                    CommandExample("vmctl record c1 -o counter.tape", "Record c1 until Ctrl-C."),
+                    CommandExample("vmctl record login --args '{\"latencyMs\":0}' -o login.tape", "Record with the creation arguments."),
+                ],
+                arguments: [instanceArgument],
+                options: [
+                    .value("output", short: "o", valueName: "FILE", help: "Write the tape to FILE instead of standard output."),
+                    .value("args", valueName: "JSON", help: "The creation arguments to write in the tape's header."),
+                    .value("count", short: "n", valueName: "N", help: "Stop after N events."),
+                    .value("timeout", short: "t", valueName: "SECONDS", help: "Stop after SECONDS (decimals allowed)."),
+                ]),
+            CommandSpec(
+                name: "replay", summary: "Replay a tape against a fresh instance and compare its outputs.",
+                discussion: "Creates a connection-scoped instance of the tape's type and arguments, pushes its inputs and runs its actions in order (each action's outcome before the next step), then compares each output's sequence of values and each action's outcome. Exit 0 on a match, 1 with the first divergence, 2 for a bad tape (truncated, wrong version, unknown type).",
+                examples: [
+                    CommandExample("vmctl replay Tests/Tapes/counter.tape", "Check that the counter still behaves as recorded."),
+                    CommandExample("vmctl replay counter.tape --update", "Accept the new behaviour: rewrite the expectations."),
+                ],
+                arguments: [ArgumentSpec("FILE", help: "A tape written by 'vmctl record'.")],
+                options: [
+                    .flag("update", help: "Rewrite the tape's outputs and outcomes with what the replay produced."),
+                    .value("timeout", short: "t", valueName: "SECONDS", default: "2", help: "How long to wait for outputs after the last step."),
+                ]),
+            CommandSpec(
                 name: "daemon", summary: "Start, stop or query vmd without a service manager.",
                 subcommands: [
                     CommandSpec(

@@ -99,3 +99,12 @@ export class Client extends EventEmitter {
 export function connect(options?: {
   path?: string; timeoutMs?: number | null; connectTimeoutMs?: number; maxFrameBytes?: number; checkProtocol?: boolean;
 }): Promise<Client>;
+
+/** The tape format version replayTape reads (PROTOCOL.md, section 17). */
+export const TAPE_VERSION: 1;
+/** The file is not a usable tape: empty, truncated, another version, unknown type. */
+export class BadTapeError extends Error {}
+/** The replay diverged; the message is the first divergence, expected versus got, and the step before it. */
+export class TapeMismatchError extends Error {}
+/** Replays a tape against a fresh instance; resolves with the number of steps, rejects with the diff. */
+export function replayTape(file: string, options?: { path?: string; settleMs?: number }): Promise<number>;

@@ -628,3 +628,6 @@ export async function connect({ path, timeoutMs = DEFAULT_TIMEOUT_MS, connectTim
   }
   return client;
 }
+
+// Tapes (PROTOCOL.md, section 17): replay a recorded session as a test.
+export { replayTape, TapeMismatchError, BadTapeError, TAPE_VERSION } from './tapes.js';

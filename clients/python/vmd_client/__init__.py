@@ -25,6 +25,7 @@ from ._errors import (
 )
 from ._paths import SocketPathTooLong, check_socket_path, default_socket_path
 from ._sync import Client, Monitor, PendingCall, Subscription
+from ._tapes import BadTape, TapeMismatch, replay_tape
 from ._wire import (
     DEFAULT_MAX_FRAME_BYTES, MISSING, PROTOCOL_LEVEL, Closed, Created, MonitorMessage, Output, Overflow,
 )
@@ -41,4 +42,5 @@ __all__ = [
     "PermissionDenied", "ConnectionLost", "CallTimeout", "FrameTooLarge", "ProtocolMismatch",
     "SocketPathTooLong", "ERROR_CLASSES", "error_from_object", "default_socket_path",
     "check_socket_path", "DEFAULT_MAX_FRAME_BYTES", "PROTOCOL_LEVEL", "MISSING",
+    "replay_tape", "TapeMismatch", "BadTape",
 ]

@@ -1,0 +1,240 @@
+import JSONCore
+import Posix
+import VMClient
+
+/// `replay FILE [--update]`: replays a tape (Tape.swift) against a fresh, connection-scoped
+/// instance and compares, per output, the sequence of values (and each action's outcome).
+/// Exit 0 on a match, 1 with the first divergence, 2 for a file that is not a usable tape.
+enum ReplayCommand {
+    static func run(_ run: Invocation) throws(CommandFailure) {
+        let path = run.argument("FILE")
+        let tape = try load(path)
+        let settle = try run.seconds("timeout") ?? .seconds(2)
+
+        var create: JSONObject = ["type": .string(tape.type), "scope": "connection", "subscribe": ["replay": true]]
+        if let args = tape.args { create["args"] = args }
+        let created: JSONValue
+        let connection = try run.connect()
+        do throws(VMClientError) {
+            created = try connection.call("vm.create", .object(create))
+        } catch {
+            if case .remote(let remote) = error, remote.name == "unknownType" || remote.name == "invalidParams" {
+                throw CommandFailure(status: .usage, message: "bad tape \(path): the daemon cannot create its instance: \(remote.message)")
+            }
+            throw .client(error, at: run.location)
+        }
+        guard let instance = created["instance"]?.stringValue, let subscription = created["subscription"]?.stringValue else {
+            throw CommandFailure(status: .daemonError, message: "vm.create answered an unexpected shape: \(created)")
+        }
+
+        var session = Session(connection: try run.connect(), subscription: subscription, location: run.location)
+        let start = MonotonicClock.nanoseconds()
+        var replayed: [Tape.Event] = []
+        var divergence: String? = nil
+        for (index, step) in tape.steps.enumerated() {
+            try session.drain()
+            var object = step.object
+            object["t"] = .integer(Int64(clamping: (MonotonicClock.nanoseconds() &- start) / 1_000_000))
+            switch step {
+            case .input:
+                var params: JSONObject = ["instance": .string(instance), "input": object["input"] ?? .null]
+                if let value = object["value"] { params["value"] = value }
+                if let failure = try session.call("vm.send", params), divergence == nil {
+                    divergence = "\(tape.describeStep(index)) failed: \(failure.encodedString())\n  expected: accepted"
+                }
+                replayed.append(.input(object))
+            case .action:
+                var params: JSONObject = ["instance": .string(instance), "action": object["action"] ?? .null]
+                if let value = object["value"] { params["value"] = value }
+                let got: JSONObject
+                if let failure = try session.call("vm.execute", params) {
+                    got = ["error": failure]
+                } else {
+                    got = ["result": session.lastResult?["value"] ?? .null]
+                }
+                let expected = object["outcome"]?.objectValue ?? [:]
+                if divergence == nil, !sameOutcome(expected, got) {
+                    divergence = "\(tape.describeStep(index)) had another outcome\n  expected: \(JSONValue.object(expected).encodedString())\n  got:      \(JSONValue.object(got).encodedString())"
+                }
+                object["outcome"] = .object(got)
+                replayed.append(.action(object))
+            case .output:
+                break
+            }
+            session.steps = index + 1
+        }
+        try session.settle(expecting: tape.expectations(), within: settle)
+
+        if run.parsed.flag("update") {
+            var updated = tape
+            updated.events = merge(steps: replayed, outputs: session.outputs, start: start)
+            do {
+                let file = try FileDescriptor.open(path, [.writeOnly, .create, .truncate], mode: 0o644)
+                defer { try? file.close() }
+                try file.writeAll(Array(updated.text().utf8))
+            } catch {
+                throw CommandFailure(status: .daemonError, message: "cannot rewrite \(path): \(error)")
+            }
+            if !run.json { run.console.line("updated \(path): \(updated.steps.count) steps, \(session.outputs.count) output values") }
+            return
+        }
+        if divergence == nil { divergence = outputDivergence(tape, session.outputs) }
+        if let divergence {
+            throw CommandFailure(status: .daemonError, message: "tape \(path) does not replay: \(divergence)",
+                                 hints: ["If the new behaviour is right, 'vmctl replay \(path) --update' rewrites the tape's expectations."])
+        }
+        if run.json {
+            run.console.line(JSONValue.object(["matched": true, "steps": .integer(Int64(tape.steps.count))]).encodedString())
+        } else {
+            run.console.line("\(path): \(tape.steps.count) steps replayed, every output matched")
+        }
+    }
+
+    static func load(_ path: String) throws(CommandFailure) -> Tape {
+        let bytes: [UInt8]
+        do {
+            let file = try FileDescriptor.open(path, .readOnly)
+            defer { try? file.close() }
+            bytes = try file.readToEnd()
+        } catch {
+            throw CommandFailure(status: .usage, message: "cannot read the tape \(path): \(error)")
+        }
+        do {
+            return try Tape.parse(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw CommandFailure(status: .usage, message: "bad tape \(path): \(error.message)")
+        }
+    }
+
+    /// Results must be equal; errors match on their code and symbolic name (messages may be reworded).
+    private static func sameOutcome(_ expected: JSONObject, _ got: JSONObject) -> Bool {
+        if let error = expected["error"] {
+            guard let other = got["error"] else { return false }
+            return error["code"] == other["code"] && error["data"]?["name"] == other["data"]?["name"]
+        }
+        return got["error"] == nil && expected["result"] == got["result"]
+    }
+
+    /// One emitted value: which output, its value, how many steps had been sent before it.
+    struct Emitted {
+        var output: String
+        var value: JSONValue
+        var afterSteps: Int
+        var replay: Bool
+        var milliseconds: Int64
+    }
+
+    /// The first output whose sequence differs, earliest by step.
+    private static func outputDivergence(_ tape: Tape, _ outputs: [Emitted]) -> String? {
+        let expected = tape.expectations()
+        var got: [String: [Emitted]] = [:]
+        for emitted in outputs { got[emitted.output, default: []].append(emitted) }
+        var best: (steps: Int, text: String)? = nil
+        for name in Set(expected.keys).union(got.keys).sorted() {
+            let want = expected[name] ?? []
+            let have = got[name] ?? []
+            for index in 0..<max(want.count, have.count) {
+                let wanted = index < want.count ? want[index] : nil
+                let had = index < have.count ? have[index] : nil
+                if let wanted, let had, wanted.value == had.value { continue }
+                let steps = min(wanted?.afterSteps ?? Int.max, had?.afterSteps ?? Int.max)
+                let cause = steps == 0 ? "the instance's creation" : tape.describeStep(steps - 1)
+                let text = """
+                    output "\(name)" differs at value #\(index + 1)
+                      expected: \(wanted.map { $0.value.encodedString() } ?? "(no more values)")
+                      got:      \(had.map { $0.value.encodedString() } ?? "(no more values)")
+                      after:    \(cause)
+                    """
+                if best.map({ steps < $0.steps }) ?? true { best = (steps, text) }
+                break
+            }
+        }
+        return best?.text
+    }
+
+    private static func merge(steps: [Tape.Event], outputs: [Emitted], start: UInt64) -> [Tape.Event] {
+        var events: [Tape.Event] = []
+        var remaining = outputs[...]
+        for (index, step) in steps.enumerated() {
+            while let next = remaining.first, next.afterSteps <= index {
+                events.append(.output(object(next)))
+                remaining = remaining.dropFirst()
+            }
+            events.append(step)
+        }
+        events.append(contentsOf: remaining.map { .output(object($0)) })
+        return events
+    }
+
+    private static func object(_ emitted: Emitted) -> JSONObject {
+        var object: JSONObject = ["event": "output", "t": .integer(emitted.milliseconds),
+                                  "output": .string(emitted.output), "value": emitted.value]
+        if emitted.replay { object["replay"] = true }
+        return object
+    }
+
+    /// The replaying connection: calls, and the outputs its subscription delivers.
+    private struct Session {
+        let connection: VMBlockingConnection
+        let subscription: String
+        let location: VMSocketLocation
+        let start = MonotonicClock.nanoseconds()
+        var steps = 0
+        var outputs: [Emitted] = []
+        var lastResult: JSONValue?
+
+        init(connection: VMBlockingConnection, subscription: String, location: VMSocketLocation) {
+            self.connection = connection
+            self.subscription = subscription
+            self.location = location
+        }
+
+        /// Calls `method`; the remote error as JSON when it failed, else `nil` (result in `lastResult`).
+        mutating func call(_ method: String, _ params: JSONObject) throws(CommandFailure) -> JSONValue? {
+            do {
+                lastResult = try connection.call(method, .object(params))
+                return nil
+            } catch {
+                guard case .remote(let remote) = error else { throw .client(error, at: location) }
+                var failure: JSONObject = ["code": .integer(Int64(remote.code)), "message": .string(remote.message)]
+                if let data = remote.data { failure["data"] = data }
+                return .object(failure)
+            }
+        }
+
+        /// Takes every notification already received.
+        mutating func drain() throws(CommandFailure) {
+            while try take(timeout: .zero) {}
+        }
+
+        /// Waits until each output has as many values as expected (or `limit` passes), then a
+        /// moment more for values the tape does not expect.
+        mutating func settle(expecting expected: [String: [(value: JSONValue, afterSteps: Int)]], within limit: Duration) throws(CommandFailure) {
+            let deadline = MonotonicClock.nanoseconds() &+ UInt64(clamping: limit.components.seconds) &* 1_000_000_000
+                &+ UInt64(clamping: limit.components.attoseconds / 1_000_000_000)
+            while !expected.allSatisfy({ name, values in outputs.count(where: { $0.output == name }) >= values.count }) {
+                let now = MonotonicClock.nanoseconds()
+                if now >= deadline { return }
+                _ = try take(timeout: .nanoseconds(Int64(clamping: deadline - now)))
+            }
+            while try take(timeout: .milliseconds(50)) {}
+        }
+
+        private mutating func take(timeout: Duration) throws(CommandFailure) -> Bool {
+            let next: (method: String, params: JSONValue)?
+            do {
+                next = try connection.nextNotification(timeout: timeout)
+            } catch {
+                throw .client(error, at: location)
+            }
+            guard let next else { return false }
+            if next.method == "vm.output", next.params["subscription"]?.stringValue == subscription {
+                outputs.append(Emitted(
+                    output: next.params["output"]?.stringValue ?? "", value: next.params["value"] ?? .null,
+                    afterSteps: steps, replay: next.params["replay"]?.boolValue == true,
+                    milliseconds: Int64(clamping: (MonotonicClock.nanoseconds() &- start) / 1_000_000)))
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import JSONCore
+
+/// A recorded session of one instance: its type and creation arguments, then every input
+/// pushed, action executed (with its outcome) and output emitted, in order.
+///
+/// On disk a tape is NDJSON (Protocol/PROTOCOL.md, "Tapes"; schema Protocol/schemas/tape.json):
+/// a header line `{"tape": 1, "type", "args", "recordedAt", "instance"}`, then one event per line.
+struct Tape {
+    /// The only tape format version this vmctl reads and writes.
+    static let version: Int64 = 1
+
+    /// The header line, every member kept (so `--update` rewrites it unchanged).
+    var header: JSONObject
+    var events: [Event]
+
+    var type: String { header["type"]?.stringValue ?? "" }
+    var args: JSONValue? { header["args"].flatMap { $0.isNull ? nil : $0 } }
+
+    /// One line after the header.
+    enum Event {
+        /// `{"event": "input", "t", "input", "value"?, "connection"?}`
+        case input(JSONObject)
+        /// `{"event": "action", "t", "action", "value"?, "connection"?, "outcome": {"result"} | {"error"}}`
+        case action(JSONObject)
+        /// `{"event": "output", "t", "output", "value", "replay"?}`
+        case output(JSONObject)
+
+        var object: JSONObject {
+            switch self {
+            case .input(let object), .action(let object), .output(let object): return object
+            }
+        }
+
+        /// Inputs and actions are the steps a replay performs; outputs are what it expects.
+        var isStep: Bool {
+            if case .output = self { return false }
+            return true
+        }
+    }
+
+    /// Why a file is not a tape; replay exits 2 with it.
+    struct Malformed: Error {
+        var message: String
+    }
+
+    /// Reads a tape from its NDJSON text.
+    static func parse(_ text: String) throws(Malformed) -> Tape {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        var numbered: [(Int, Substring)] = []
+        for (index, line) in lines.enumerated() where !line.allSatisfy({ $0 == " " || $0 == "\t" }) {
+            numbered.append((index + 1, line))
+        }
+        guard let first = numbered.first else { throw Malformed(message: "the tape is empty (expected a header line {\"tape\": 1, ...})") }
+        let header = try object(first.1, line: first.0)
+        guard let version = header["tape"] else {
+            throw Malformed(message: "line \(first.0): not a tape header (no \"tape\" version member)")
+        }
+        guard version.int64Value == Tape.version else {
+            throw Malformed(message: "line \(first.0): unsupported tape version \(version.encodedString()); this vmctl reads version \(Tape.version)")
+        }
+        guard let type = header["type"]?.stringValue, !type.isEmpty else {
+            throw Malformed(message: "line \(first.0): the header has no \"type\" string")
+        }
+        var events: [Event] = []
+        for (number, line) in numbered.dropFirst() {
+            let event = try object(line, line: number)
+            func require(_ member: String) throws(Malformed) -> String {
+                guard let name = event[member]?.stringValue else {
+                    throw Malformed(message: "line \(number): a \(event["event"]?.stringValue ?? "?") event needs a \"\(member)\" string")
+                }
+                return name
+            }
+            switch event["event"]?.stringValue {
+            case "input":
+                _ = try require("input")
+                events.append(.input(event))
+            case "action":
+                _ = try require("action")
+                guard let outcome = event["outcome"]?.objectValue,
+                      outcome.contains("result") != outcome.contains("error") else {
+                    throw Malformed(message: "line \(number): an action event needs \"outcome\": {\"result\": ...} or {\"error\": ...} (is the tape truncated?)")
+                }
+                events.append(.action(event))
+            case "output":
+                _ = try require("output")
+                guard event.contains("value") else {
+                    throw Malformed(message: "line \(number): an output event needs a \"value\"")
+                }
+                events.append(.output(event))
+            case let other:
+                throw Malformed(message: "line \(number): unknown event \(other.map { "\"\($0)\"" } ?? "(no \"event\" member)"); expected input, action or output")
+            }
+        }
+        return Tape(header: header, events: events)
+    }
+
+    private static func object(_ line: Substring, line number: Int) throws(Malformed) -> JSONObject {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(Array(line.utf8))
+        } catch {
+            throw Malformed(message: "line \(number): not JSON (\(error)); is the tape truncated?")
+        }
+        guard let object = value.objectValue else {
+            throw Malformed(message: "line \(number): expected a JSON object, found \(value.typeName)")
+        }
+        return object
+    }
+
+    /// The NDJSON text: the header, then one event per line, each line ending in a newline.
+    func text() -> String {
+        var text = JSONValue.object(header).encodedString() + "\n"
+        for event in events { text += JSONValue.object(event.object).encodedString() + "\n" }
+        return text
+    }
+
+    /// Per output, the values the tape expects, each with the number of steps before it.
+    func expectations() -> [String: [(value: JSONValue, afterSteps: Int)]] {
+        var result: [String: [(value: JSONValue, afterSteps: Int)]] = [:]
+        var steps = 0
+        for event in events {
+            if event.isStep { steps += 1; continue }
+            let object = event.object
+            let name = object["output"]?.stringValue ?? ""
+            result[name, default: []].append((object["value"] ?? .null, steps))
+        }
+        return result
+    }
+
+    /// The steps (inputs and actions), in order.
+    var steps: [Event] { events.filter(\.isStep) }
+
+    /// A one-line description of step `index` (0-based) for diffs: `step 3 (line 5): input increment 2`.
+    func describeStep(_ index: Int) -> String {
+        var seen = 0
+        for (position, event) in events.enumerated() where event.isStep {
+            if seen == index {
+                let object = event.object
+                let line = position + 2
+                switch event {
+                case .input:
+                    let value = object["value"].map { " " + $0.encodedString() } ?? ""
+                    return "step \(index + 1) (line \(line)): input \(object["input"]?.stringValue ?? "?")\(value)"
+                default:
+                    let value = object["value"].map { " " + $0.encodedString() } ?? ""
+                    return "step \(index + 1) (line \(line)): action \(object["action"]?.stringValue ?? "?")\(value)"
+                }
+            }
+            seen += 1
+        }
+        return "the instance's creation"
+    }
+
+    /// `2026-11-23T21:40:06Z` for a time in nanoseconds since the Unix epoch.
+    static func timestamp(nanosecondsSinceEpoch: Int64) -> String {
+        let seconds = nanosecondsSinceEpoch / 1_000_000_000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Civil date from a day count (the proleptic Gregorian calendar, 400-year eras).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+}

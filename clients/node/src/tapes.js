@@ -1,0 +1,170 @@
+// Replaying tapes (Protocol/PROTOCOL.md, section 17) against a running vmd, as `vmctl replay` does.
+// A tape is NDJSON: a header {"tape": 1, "type", "args"}, then input, action and output events.
+import fs from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { connect, VmdError } from './index.js';
+
+export const TAPE_VERSION = 1;
+
+/** The file is not a usable tape: empty, truncated, another version, unknown type. */
+export class BadTapeError extends Error {
+  constructor(message) { super(message); this.name = 'BadTapeError'; }
+}
+
+/** The replay diverged: the message is the first divergence, expected versus got, and the step before it. */
+export class TapeMismatchError extends Error {
+  constructor(message) { super(message); this.name = 'TapeMismatchError'; }
+}
+
+function parseTape(text) {
+  const lines = text.split('\n').map((line, index) => [index + 1, line]).filter(([, line]) => line.trim() !== '');
+  if (lines.length === 0) throw new BadTapeError('the tape is empty');
+  const events = lines.map(([number, line]) => {
+    let value;
+    try { value = JSON.parse(line); } catch (error) {
+      throw new BadTapeError(`line ${number}: not JSON (${error.message}); is the tape truncated?`);
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new BadTapeError(`line ${number}: expected a JSON object`);
+    return { ...value, _line: number };
+  });
+  const header = events.shift();
+  if (!('tape' in header)) throw new BadTapeError('line 1: not a tape header (no "tape" version)');
+  if (header.tape !== TAPE_VERSION) {
+    throw new BadTapeError(`line 1: unsupported tape version ${JSON.stringify(header.tape)}; this client reads version ${TAPE_VERSION}`);
+  }
+  if (typeof header.type !== 'string') throw new BadTapeError('line 1: the header has no "type" string');
+  for (const event of events) {
+    const kind = event.event;
+    if (!['input', 'action', 'output'].includes(kind)) throw new BadTapeError(`line ${event._line}: unknown event ${JSON.stringify(kind)}`);
+    if (typeof event[kind] !== 'string') throw new BadTapeError(`line ${event._line}: an ${kind} event needs a "${kind}" string`);
+    if (kind === 'action') {
+      const outcome = event.outcome;
+      if (!outcome || typeof outcome !== 'object' || ('result' in outcome) === ('error' in outcome)) {
+        throw new BadTapeError(`line ${event._line}: an action event needs "outcome": {"result": ...} or {"error": ...} (is the tape truncated?)`);
+      }
+    }
+    if (kind === 'output' && !('value' in event)) throw new BadTapeError(`line ${event._line}: an output event needs a "value"`);
+  }
+  return { header, events };
+}
+
+function sameOutcome(expected, got) {
+  if ('error' in expected) {
+    return got.error !== undefined && expected.error.code === got.error.code
+      && (expected.error.data ?? {}).name === (got.error.data ?? {}).name;
+  }
+  return got.error === undefined && isDeepStrictEqual(expected.result, got.result);
+}
+
+/**
+ * Replays the tape at `file` against the vmd at `path` (the usual socket rule when undefined):
+ * a fresh connection-scoped instance of its type and args, its inputs and actions in order (each
+ * action's outcome awaited), then per output the sequence of values and each outcome compared.
+ * Resolves with the number of steps; rejects with TapeMismatchError (the diff) or BadTapeError.
+ */
+export async function replayTape(file, { path, settleMs = 2000 } = {}) {
+  const { header, events } = parseTape(await fs.readFile(file, 'utf8'));
+  const steps = events.filter((event) => event.event !== 'output');
+  const label = (index) => {
+    if (index < 0) return "the instance's creation";
+    const step = steps[index];
+    const value = 'value' in step ? ` ${JSON.stringify(step.value)}` : '';
+    return `step ${index + 1} (line ${step._line}): ${step.event} ${step[step.event]}${value}`;
+  };
+  const expected = new Map();
+  let done = 0;
+  for (const event of events) {
+    if (event.event === 'output') {
+      if (!expected.has(event.output)) expected.set(event.output, []);
+      expected.get(event.output).push({ value: event.value, after: done });
+    } else done += 1;
+  }
+
+  const vmd = await connect({ path });
+  const got = new Map();
+  let divergence = null;
+  try {
+    let created;
+    try {
+      created = await vmd.create(header.type, { args: header.args ?? undefined, scope: 'connection', subscribe: { replay: true } });
+    } catch (error) {
+      if (error instanceof VmdError && error.errorName === 'unknownType') {
+        throw new BadTapeError(`${file}: the daemon cannot create its instance: ${error.message}`);
+      }
+      throw error;
+    }
+    const subscription = created.subscription;
+    let stepsDone = 0;
+    const take = async (timeoutMs) => {
+      try {
+        const { value, done: ended } = await subscription.next({ timeoutMs });
+        if (ended) return false;
+        if (value && typeof value.output === 'string') {
+          if (!got.has(value.output)) got.set(value.output, []);
+          got.get(value.output).push({ value: value.value, after: stepsDone });
+        }
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const drain = async () => { while (subscription.items.length > 0 && await take(0)); };
+
+    for (const [index, step] of steps.entries()) {
+      await drain();
+      if (step.event === 'input') {
+        try {
+          await vmd.send(created.instance, step.input, step.value);
+        } catch (error) {
+          if (!(error instanceof VmdError)) throw error;
+          divergence ??= `${label(index)} failed: ${error.message}\n  expected: accepted`;
+        }
+      } else {
+        let outcome;
+        try {
+          outcome = { result: await vmd.execute(created.instance, step.action, step.value) };
+        } catch (error) {
+          if (!(error instanceof VmdError)) throw error;
+          outcome = { error: { code: error.code, message: error.message, data: error.data } };
+        }
+        if (divergence === null && !sameOutcome(step.outcome, outcome)) {
+          divergence = `${label(index)} had another outcome\n  expected: ${JSON.stringify(step.outcome)}\n  got:      ${JSON.stringify(outcome)}`;
+        }
+      }
+      stepsDone = index + 1;
+    }
+    await drain();
+    const deadline = Date.now() + settleMs;
+    const short = () => [...expected].some(([name, values]) => (got.get(name) ?? []).length < values.length);
+    while (short()) {
+      const left = deadline - Date.now();
+      if (left <= 0 || !(await take(left))) break;
+    }
+    while (await take(50));
+  } finally {
+    await vmd.close();
+  }
+
+  if (divergence === null) {
+    let best = null;
+    for (const name of [...new Set([...expected.keys(), ...got.keys()])].sort()) {
+      const want = expected.get(name) ?? [];
+      const have = got.get(name) ?? [];
+      for (let index = 0; index < Math.max(want.length, have.length); index += 1) {
+        const wanted = want[index];
+        const had = have[index];
+        if (wanted && had && isDeepStrictEqual(wanted.value, had.value)) continue;
+        const after = Math.min(wanted?.after ?? Infinity, had?.after ?? Infinity);
+        const text = `output "${name}" differs at value #${index + 1}\n`
+          + `  expected: ${wanted ? JSON.stringify(wanted.value) : '(no more values)'}\n`
+          + `  got:      ${had ? JSON.stringify(had.value) : '(no more values)'}\n`
+          + `  after:    ${label(after - 1)}`;
+        if (best === null || after < best.after) best = { after, text };
+        break;
+      }
+    }
+    divergence = best?.text ?? null;
+  }
+  if (divergence !== null) throw new TapeMismatchError(`tape ${file} does not replay: ${divergence}`);
+  return steps.length;
+}

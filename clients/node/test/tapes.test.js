@@ -1,0 +1,63 @@
+// replayTape: the tapes recorded against vmd (Tests/Tapes) replay green through the Node client;
+// a changed tape rejects with the divergence; bad tapes reject with BadTapeError.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { replayTape, TapeMismatchError, BadTapeError } from '../src/index.js';
+import { startDaemon, REPO_ROOT } from '../src/testing.js';
+
+const TAPES = path.join(REPO_ROOT, 'Tests', 'Tapes');
+let daemon;
+let scratch;
+
+before(async () => {
+  daemon = await startDaemon();
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'vmd-tapes-'));
+});
+
+after(async () => {
+  if (daemon) await daemon.stop();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+function writeTape(name, text) {
+  const file = path.join(scratch, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+for (const name of ['counter.tape', 'login.tape']) {
+  test(`the recorded ${name} replays green`, async () => {
+    assert.ok(await replayTape(path.join(TAPES, name), { path: daemon.socketPath }) >= 4);
+  });
+}
+
+test('a changed expectation rejects with the first divergence and its step', async () => {
+  const text = fs.readFileSync(path.join(TAPES, 'counter.tape'), 'utf8').replace('"value":40}', '"value":41}');
+  await assert.rejects(replayTape(writeTape('changed.tape', text), { path: daemon.socketPath }), (error) => {
+    assert.ok(error instanceof TapeMismatchError, String(error));
+    assert.match(error.message, /output "count" differs at value #4\n  expected: 41\n  got:      40\n  after:    step 3 \(line 7\): input set 40/);
+    return true;
+  });
+});
+
+test('a changed outcome rejects at its action', async () => {
+  const text = fs.readFileSync(path.join(TAPES, 'login.tape'), 'utf8').replace('{"result":"demo@example.com"}', '{"result":"someone@else"}');
+  await assert.rejects(replayTape(writeTape('outcome.tape', text), { path: daemon.socketPath }),
+    (error) => error instanceof TapeMismatchError && /step 3 \(line 7\): action submit had another outcome/.test(error.message));
+});
+
+for (const [text, expected] of [
+  ['', 'the tape is empty'],
+  ['{"tape":2,"type":"Counter"}\n', 'unsupported tape version 2'],
+  ['{"tape":1,"type":"Nope"}\n', 'Unknown type "Nope"'],
+  ['{"tape":1,"type":"Counter"}\n{"event":"input","inp', 'line 2: not JSON'],
+  ['{"tape":1,"type":"Counter"}\n{"event":"action","action":"reset"}\n', 'is the tape truncated?'],
+]) {
+  test(`a bad tape rejects with BadTapeError: ${expected}`, async () => {
+    await assert.rejects(replayTape(writeTape('bad.tape', text), { path: daemon.socketPath }),
+      (error) => error instanceof BadTapeError && error.message.includes(expected));
+  });
+}

@@ -1,0 +1,53 @@
+"""replay_tape: the tapes recorded against vmd (Tests/Tapes) replay green through the Python
+client; a changed tape raises TapeMismatch with the divergence; bad tapes raise BadTape."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO_ROOT
+from vmd_client import BadTape, TapeMismatch, replay_tape
+
+TAPES = REPO_ROOT / "Tests" / "Tapes"
+
+
+@pytest.mark.parametrize("name", ["counter.tape", "login.tape"])
+def test_the_recorded_tapes_replay_green(socket_path: str, name: str) -> None:
+    assert replay_tape(str(TAPES / name), socket_path) >= 4
+
+
+def test_a_changed_expectation_raises_the_first_divergence_and_its_step(socket_path: str, tmp_path: Path) -> None:
+    text = (TAPES / "counter.tape").read_text(encoding="utf-8")
+    changed = tmp_path / "changed.tape"
+    changed.write_text(text.replace('"value":40}', '"value":41}'), encoding="utf-8")
+    with pytest.raises(TapeMismatch) as raised:
+        replay_tape(str(changed), socket_path)
+    message = str(raised.value)
+    assert 'output "count" differs at value #4' in message
+    assert "expected: 41" in message and "got:      40" in message
+    assert "after:    step 3 (line 7): input set 40" in message
+
+
+def test_a_changed_outcome_raises_at_its_action(socket_path: str, tmp_path: Path) -> None:
+    text = (TAPES / "login.tape").read_text(encoding="utf-8")
+    changed = tmp_path / "login.tape"
+    changed.write_text(text.replace('{"result":"demo@example.com"}', '{"result":"someone@else"}'), encoding="utf-8")
+    with pytest.raises(TapeMismatch, match=r"step 3 \(line 7\): action submit had another outcome"):
+        replay_tape(str(changed), socket_path)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("", "the tape is empty"),
+    ('{"tape":2,"type":"Counter"}\n', "unsupported tape version 2"),
+    ('{"tape":1,"type":"Nope"}\n', 'Unknown type "Nope"'),
+    ('{"tape":1,"type":"Counter"}\n{"event":"input","inp', "line 2: not JSON"),
+    ('{"tape":1,"type":"Counter"}\n{"event":"action","action":"reset"}\n', "is the tape truncated?"),
+])
+def test_bad_tapes_raise_bad_tape(socket_path: str, tmp_path: Path, text: str, expected: str) -> None:
+    bad = tmp_path / "bad.tape"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(BadTape) as raised:
+        replay_tape(str(bad), socket_path)
+    assert expected in str(raised.value)

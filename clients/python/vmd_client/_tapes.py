@@ -1,0 +1,173 @@
+"""Replaying tapes (Protocol/PROTOCOL.md, section 17) against a running vmd, as `vmctl replay` does.
+
+A tape is NDJSON: a header ``{"tape": 1, "type", "args"}``, then input, action and output
+events. :func:`replay_tape` creates a fresh connection-scoped instance of the header's type,
+performs the inputs and actions in order (each action's outcome awaited), then compares
+per output the sequence of values, and each action's outcome, with the tape.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from ._errors import CallTimeout, UnknownType, VMDError
+from ._sync import Client
+from ._wire import MISSING
+
+TAPE_VERSION = 1
+
+
+class BadTape(ValueError):
+    """The file is not a usable tape: empty, truncated, another version, unknown type."""
+
+
+class TapeMismatch(AssertionError):
+    """The replay diverged from the tape; the message is the first divergence, expected
+    versus got, and the step that preceded it."""
+
+
+def _parse(text: str) -> Tuple[Dict[str, Any], List[Dict[str, Any]]]:
+    lines = [(number, line) for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
+    if not lines:
+        raise BadTape("the tape is empty")
+    events = []
+    for number, line in lines:
+        try:
+            value = json.loads(line)
+        except ValueError as error:
+            raise BadTape("line %d: not JSON (%s); is the tape truncated?" % (number, error)) from None
+        if not isinstance(value, dict):
+            raise BadTape("line %d: expected a JSON object" % number)
+        value["_line"] = number
+        events.append(value)
+    header = events.pop(0)
+    if "tape" not in header:
+        raise BadTape("line 1: not a tape header (no \"tape\" version)")
+    if header["tape"] != TAPE_VERSION or isinstance(header["tape"], bool):
+        raise BadTape("line 1: unsupported tape version %s; this client reads version %d"
+                      % (json.dumps(header["tape"]), TAPE_VERSION))
+    if not isinstance(header.get("type"), str):
+        raise BadTape("line 1: the header has no \"type\" string")
+    for event in events:
+        kind = event.get("event")
+        number = event["_line"]
+        if kind not in ("input", "action", "output"):
+            raise BadTape("line %d: unknown event %s" % (number, json.dumps(kind)))
+        if not isinstance(event.get(kind), str):
+            raise BadTape("line %d: an %s event needs a \"%s\" string" % (number, kind, kind))
+        if kind == "action":
+            outcome = event.get("outcome")
+            if not isinstance(outcome, dict) or (("result" in outcome) == ("error" in outcome)):
+                raise BadTape("line %d: an action event needs \"outcome\": {\"result\": ...} or "
+                              "{\"error\": ...} (is the tape truncated?)" % number)
+        if kind == "output" and "value" not in event:
+            raise BadTape("line %d: an output event needs a \"value\"" % number)
+    return header, events
+
+
+def _same_outcome(expected: Dict[str, Any], got: Dict[str, Any]) -> bool:
+    if "error" in expected:
+        error = expected["error"]
+        other = got.get("error")
+        return other is not None and error.get("code") == other.get("code") and \
+            (error.get("data") or {}).get("name") == (other.get("data") or {}).get("name")
+    return "error" not in got and expected.get("result") == got.get("result")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float = 2.0) -> int:
+    """Replays the tape at ``path`` against the vmd at ``socket_path`` (the usual rule when
+    ``None``). Returns the number of steps replayed; raises :class:`TapeMismatch` with the
+    first divergence, or :class:`BadTape`."""
+    with open(path, encoding="utf-8") as file:
+        header, events = _parse(file.read())
+    steps = [event for event in events if event["event"] != "output"]
+
+    def label(index: int) -> str:
+        if index < 0:
+            return "the instance's creation"
+        step = steps[index]
+        value = " " + _dump(step["value"]) if "value" in step else ""
+        return "step %d (line %d): %s %s%s" % (index + 1, step["_line"], step["event"], step[step["event"]], value)
+
+    expected: Dict[str, List[Tuple[Any, int]]] = {}
+    done = 0
+    for event in events:
+        if event["event"] == "output":
+            expected.setdefault(event["output"], []).append((event["value"], done))
+        else:
+            done += 1
+
+    with Client(socket_path) as vmd:
+        try:
+            created = vmd.create(header["type"], args=header.get("args") or None, scope="connection",
+                                 subscribe={"replay": True})
+        except UnknownType as error:
+            raise BadTape("%s: the daemon cannot create its instance: %s" % (path, error.message)) from None
+        subscription = created.subscription
+        got: Dict[str, List[Tuple[Any, int]]] = {}
+        steps_done = 0
+
+        def drain(wait: float) -> bool:
+            try:
+                output = subscription.next(timeout=wait)
+            except (CallTimeout, StopIteration):
+                return False
+            got.setdefault(output.output, []).append((output.value, steps_done))
+            return True
+
+        divergence: Optional[str] = None
+        for index, step in enumerate(steps):
+            while drain(0):
+                pass
+            value = step.get("value", MISSING)
+            if step["event"] == "input":
+                try:
+                    vmd.send(created.instance, step["input"], value)
+                except VMDError as error:
+                    divergence = divergence or "%s failed: %s\n  expected: accepted" % (label(index), error)
+            else:
+                try:
+                    outcome = {"result": vmd.execute(created.instance, step["action"], value)}
+                except VMDError as error:
+                    outcome = {"error": {"code": error.code, "message": error.message, "data": error.data}}
+                if divergence is None and not _same_outcome(step["outcome"], outcome):
+                    divergence = "%s had another outcome\n  expected: %s\n  got:      %s" % (
+                        label(index), _dump(step["outcome"]), _dump(outcome))
+            steps_done = index + 1
+
+        deadline = time.monotonic() + settle
+        while any(len(got.get(name, [])) < len(values) for name, values in expected.items()):
+            left = deadline - time.monotonic()
+            if left <= 0 or not drain(left):
+                break
+        while drain(0.05):
+            pass
+
+    if divergence is None:
+        best: Optional[Tuple[int, str]] = None
+        for name in sorted(set(expected) | set(got)):
+            want, have = expected.get(name, []), got.get(name, [])
+            for index in range(max(len(want), len(have))):
+                wanted = want[index] if index < len(want) else None
+                had = have[index] if index < len(have) else None
+                if wanted is not None and had is not None and wanted[0] == had[0]:
+                    continue
+                after = min(x[1] for x in (wanted, had) if x is not None)
+                text = "output \"%s\" differs at value #%d\n  expected: %s\n  got:      %s\n  after:    %s" % (
+                    name, index + 1,
+                    _dump(wanted[0]) if wanted is not None else "(no more values)",
+                    _dump(had[0]) if had is not None else "(no more values)",
+                    label(after - 1))
+                if best is None or after < best[0]:
+                    best = (after, text)
+                break
+        divergence = best[1] if best else None
+    if divergence is not None:
+        raise TapeMismatch("tape %s does not replay: %s" % (path, divergence))
+    return len(steps)
