@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"]),
         .target(name: "JSONRPC", dependencies: ["JSONCore"]),
         .target(name: "VMProtocol", dependencies: ["JSONRPC", "JSONCore"]),
-        .target(name: "ViewModelTesting", dependencies: ["ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
+        .target(name: "ViewModelTesting", dependencies: ["ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore", "VMProtocol"]),
 
         // Layer 2: what vmd serves, and how.
         .target(name: "ViewModelCatalog", dependencies: ["ViewModelKit", "ReactiveCore", "JSONCore", "Posix"]),

@@ -1,6 +1,7 @@
 import JSONCore
 import Posix
 import VMClient
+import VMProtocol
 
 /// `record INSTANCE [-o FILE]`: writes a tape (Tape.swift) of what happens to an instance.
 ///

@@ -1,6 +1,7 @@
 import JSONCore
 import Posix
 import VMClient
+import VMProtocol
 
 /// `replay FILE [--update]`: replays a tape (Tape.swift) against a fresh, connection-scoped
 /// instance and compares, per output, the sequence of values (and each action's outcome).
@@ -53,7 +54,7 @@ enum ReplayCommand {
                     got = ["result": session.lastResult?["value"] ?? .null]
                 }
                 let expected = object["outcome"]?.objectValue ?? [:]
-                if divergence == nil, !sameOutcome(expected, got) {
+                if divergence == nil, !Tape.sameOutcome(expected, got) {
                     divergence = "\(tape.describeStep(index)) had another outcome\n  expected: \(JSONValue.object(expected).encodedString())\n  got:      \(JSONValue.object(got).encodedString())"
                 }
                 object["outcome"] = .object(got)
@@ -106,15 +107,6 @@ enum ReplayCommand {
         }
     }
 
-    /// Results must be equal; errors match on their code and symbolic name (messages may be reworded).
-    private static func sameOutcome(_ expected: JSONObject, _ got: JSONObject) -> Bool {
-        if let error = expected["error"] {
-            guard let other = got["error"] else { return false }
-            return error["code"] == other["code"] && error["data"]?["name"] == other["data"]?["name"]
-        }
-        return got["error"] == nil && expected["result"] == got["result"]
-    }
-
     /// One emitted value: which output, its value, how many steps had been sent before it.
     struct Emitted {
         var output: String
@@ -126,30 +118,7 @@ enum ReplayCommand {
 
     /// The first output whose sequence differs, earliest by step.
     private static func outputDivergence(_ tape: Tape, _ outputs: [Emitted]) -> String? {
-        let expected = tape.expectations()
-        var got: [String: [Emitted]] = [:]
-        for emitted in outputs { got[emitted.output, default: []].append(emitted) }
-        var best: (steps: Int, text: String)? = nil
-        for name in Set(expected.keys).union(got.keys).sorted() {
-            let want = expected[name] ?? []
-            let have = got[name] ?? []
-            for index in 0..<max(want.count, have.count) {
-                let wanted = index < want.count ? want[index] : nil
-                let had = index < have.count ? have[index] : nil
-                if let wanted, let had, wanted.value == had.value { continue }
-                let steps = min(wanted?.afterSteps ?? Int.max, had?.afterSteps ?? Int.max)
-                let cause = steps == 0 ? "the instance's creation" : tape.describeStep(steps - 1)
-                let text = """
-                    output "\(name)" differs at value #\(index + 1)
-                      expected: \(wanted.map { $0.value.encodedString() } ?? "(no more values)")
-                      got:      \(had.map { $0.value.encodedString() } ?? "(no more values)")
-                      after:    \(cause)
-                    """
-                if best.map({ steps < $0.steps }) ?? true { best = (steps, text) }
-                break
-            }
-        }
-        return best?.text
+        tape.firstOutputDivergence(outputs.map { Tape.Emission(output: $0.output, value: $0.value, afterSteps: $0.afterSteps) })
     }
 
     private static func merge(steps: [Tape.Event], outputs: [Emitted], start: UInt64) -> [Tape.Event] {

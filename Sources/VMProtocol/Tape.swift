@@ -5,19 +5,28 @@ import JSONCore
 ///
 /// On disk a tape is NDJSON (Protocol/PROTOCOL.md, "Tapes"; schema Protocol/schemas/tape.json):
 /// a header line `{"tape": 1, "type", "args", "recordedAt", "instance"}`, then one event per line.
-struct Tape {
-    /// The only tape format version this vmctl reads and writes.
-    static let version: Int64 = 1
+///
+/// The one reader of the format in Swift: `vmctl record` and `vmctl replay` write and check tapes
+/// with it, and ViewModelTesting's `TapePlayer` replays them in-process.
+public struct Tape {
+    /// The only tape format version this package reads and writes.
+    public static let version: Int64 = 1
 
     /// The header line, every member kept (so `--update` rewrites it unchanged).
-    var header: JSONObject
-    var events: [Event]
+    public var header: JSONObject
+    public var events: [Event]
 
-    var type: String { header["type"]?.stringValue ?? "" }
-    var args: JSONValue? { header["args"].flatMap { $0.isNull ? nil : $0 } }
+    /// A tape from its header and events.
+    public init(header: JSONObject, events: [Event]) {
+        self.header = header
+        self.events = events
+    }
+
+    public var type: String { header["type"]?.stringValue ?? "" }
+    public var args: JSONValue? { header["args"].flatMap { $0.isNull ? nil : $0 } }
 
     /// One line after the header.
-    enum Event {
+    public enum Event {
         /// `{"event": "input", "t", "input", "value"?, "connection"?}`
         case input(JSONObject)
         /// `{"event": "action", "t", "action", "value"?, "connection"?, "outcome": {"result"} | {"error"}}`
@@ -25,26 +34,26 @@ struct Tape {
         /// `{"event": "output", "t", "output", "value", "replay"?}`
         case output(JSONObject)
 
-        var object: JSONObject {
+        public var object: JSONObject {
             switch self {
             case .input(let object), .action(let object), .output(let object): return object
             }
         }
 
         /// Inputs and actions are the steps a replay performs; outputs are what it expects.
-        var isStep: Bool {
+        public var isStep: Bool {
             if case .output = self { return false }
             return true
         }
     }
 
     /// Why a file is not a tape; replay exits 2 with it.
-    struct Malformed: Error {
-        var message: String
+    public struct Malformed: Error {
+        public var message: String
     }
 
     /// Reads a tape from its NDJSON text.
-    static func parse(_ text: String) throws(Malformed) -> Tape {
+    public static func parse(_ text: String) throws(Malformed) -> Tape {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         var numbered: [(Int, Substring)] = []
@@ -57,7 +66,7 @@ struct Tape {
             throw Malformed(message: "line \(first.0): not a tape header (no \"tape\" version member)")
         }
         guard version.int64Value == Tape.version else {
-            throw Malformed(message: "line \(first.0): unsupported tape version \(version.encodedString()); this vmctl reads version \(Tape.version)")
+            throw Malformed(message: "line \(first.0): unsupported tape version \(version.encodedString()); this reads version \(Tape.version)")
         }
         guard let type = header["type"]?.stringValue, !type.isEmpty else {
             throw Malformed(message: "line \(first.0): the header has no \"type\" string")
@@ -109,14 +118,14 @@ struct Tape {
     }
 
     /// The NDJSON text: the header, then one event per line, each line ending in a newline.
-    func text() -> String {
+    public func text() -> String {
         var text = JSONValue.object(header).encodedString() + "\n"
         for event in events { text += JSONValue.object(event.object).encodedString() + "\n" }
         return text
     }
 
     /// Per output, the values the tape expects, each with the number of steps before it.
-    func expectations() -> [String: [(value: JSONValue, afterSteps: Int)]] {
+    public func expectations() -> [String: [(value: JSONValue, afterSteps: Int)]] {
         var result: [String: [(value: JSONValue, afterSteps: Int)]] = [:]
         var steps = 0
         for event in events {
@@ -129,10 +138,10 @@ struct Tape {
     }
 
     /// The steps (inputs and actions), in order.
-    var steps: [Event] { events.filter(\.isStep) }
+    public var steps: [Event] { events.filter(\.isStep) }
 
     /// A one-line description of step `index` (0-based) for diffs: `step 3 (line 5): input increment 2`.
-    func describeStep(_ index: Int) -> String {
+    public func describeStep(_ index: Int) -> String {
         var seen = 0
         for (position, event) in events.enumerated() where event.isStep {
             if seen == index {
@@ -153,7 +162,7 @@ struct Tape {
     }
 
     /// `2026-11-23T21:40:06Z` for a time in nanoseconds since the Unix epoch.
-    static func timestamp(nanosecondsSinceEpoch: Int64) -> String {
+    public static func timestamp(nanosecondsSinceEpoch: Int64) -> String {
         let seconds = nanosecondsSinceEpoch / 1_000_000_000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
@@ -169,5 +178,65 @@ struct Tape {
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    // MARK: - Comparing a replay with the tape
+
+    /// Whether an action's outcome matches the tape's: results equal; errors equal by their
+    /// symbolic name (`data.name` on the wire, `name` in-process; the code follows from the
+    /// name), so a reworded message still matches.
+    public static func sameOutcome(_ expected: JSONObject, _ got: JSONObject) -> Bool {
+        if let error = expected["error"] {
+            guard let other = got["error"] else { return false }
+            return errorName(error) == errorName(other)
+        }
+        return got["error"] == nil && expected["result"] == got["result"]
+    }
+
+    private static func errorName(_ error: JSONValue) -> JSONValue? {
+        error["data"]?["name"] ?? error["name"]
+    }
+
+    /// One value an output emitted during a replay, after `afterSteps` steps.
+    public struct Emission {
+        public var output: String
+        public var value: JSONValue
+        public var afterSteps: Int
+
+        public init(output: String, value: JSONValue, afterSteps: Int) {
+            self.output = output
+            self.value = value
+            self.afterSteps = afterSteps
+        }
+    }
+
+    /// The first output whose values differ from the tape's, earliest by step, for a person:
+    /// the output, expected versus got, and the step after which they parted; `nil` when every
+    /// output emitted exactly the tape's values.
+    public func firstOutputDivergence(_ emitted: [Emission]) -> String? {
+        let expected = expectations()
+        var got: [String: [Emission]] = [:]
+        for emission in emitted { got[emission.output, default: []].append(emission) }
+        var best: (steps: Int, text: String)? = nil
+        for name in Set(expected.keys).union(got.keys).sorted() {
+            let want = expected[name] ?? []
+            let have = got[name] ?? []
+            for index in 0..<max(want.count, have.count) {
+                let wanted = index < want.count ? want[index] : nil
+                let had = index < have.count ? have[index] : nil
+                if let wanted, let had, wanted.value == had.value { continue }
+                let steps = min(wanted?.afterSteps ?? Int.max, had?.afterSteps ?? Int.max)
+                let cause = steps == 0 || steps == Int.max ? "the instance's creation" : describeStep(steps - 1)
+                let text = """
+                    output "\(name)" differs at value #\(index + 1)
+                      expected: \(wanted.map { $0.value.encodedString() } ?? "(no more values)")
+                      got:      \(had.map { $0.value.encodedString() } ?? "(no more values)")
+                      after:    \(cause)
+                    """
+                if best.map({ steps < $0.steps }) ?? true { best = (steps, text) }
+                break
+            }
+        }
+        return best?.text
     }
 }
