@@ -7,8 +7,8 @@ import Synchronization
 /// the bytes waiting to be written.
 ///
 /// Threads: callers (any task) register calls and queue bytes under the mutex; the client's
-/// event-loop thread does every read and write and routes what arrives. Following STYLE.md
-/// habit 7, state changes under the lock and deliveries (resuming a continuation, yielding to
+/// event-loop thread does every read and write and routes what arrives. As everywhere in the
+/// package, state changes under the lock and deliveries (resuming a continuation, yielding to
 /// a stream) happen after it is released; only the loop thread delivers, so the order of
 /// deliveries is the order of the wire.
 final class ClientCore: Sendable {

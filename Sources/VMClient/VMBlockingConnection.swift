@@ -6,7 +6,7 @@ import Posix
 ///
 /// No thread, no task, no event loop: `call` writes a line and reads until its reply, so a
 /// process that makes one call pays for one `connect`, one `write` and a `read` or two. That
-/// matters for a CLI called in shell loops (see FACTS.md: process start is most of its cost).
+/// matters for a CLI called in shell loops (process start is most of its cost).
 /// Notifications that arrive while a reply is awaited are kept, in order, for
 /// ``nextNotification(timeout:)``.
 ///

@@ -17,7 +17,7 @@ import Posix
 /// **Threads.** Each client owns one event-loop thread (Posix's event loop: epoll on Linux,
 /// poll elsewhere) that does every read and write on its socket; callers only queue bytes
 /// and await continuations. So no
-/// blocking system call ever runs on Swift's cooperative pool (STYLE.md habit 8), however
+/// blocking system call ever runs on Swift's cooperative pool, however
 /// slowly the daemon reads, and one thread serves any number of concurrent calls and
 /// subscriptions. (A blocking reader thread plus writes from the caller would be simpler,
 /// but a caller's `write` could then block a pool thread while the daemon's inbound side

@@ -8,7 +8,7 @@ import VMServer
 ///
 /// Threading: create it, start it and call it on the loop's thread; it is not Sendable. From
 /// other threads use ``control``. There is no thread and no task per connection: every
-/// connection is a registration on the one loop (FACTS.md: an epoll loop in Swift matches C).
+/// connection is a registration on the one loop (measured: an epoll loop in Swift matches C).
 public final class Daemon {
     /// Where the daemon is in its life.
     public enum State: Equatable, Sendable {

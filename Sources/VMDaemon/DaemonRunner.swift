@@ -23,7 +23,7 @@ public enum DaemonRunner {
     ) -> Int32 {
         let log = DaemonLog.forProcess(threshold: configuration.logLevel, format: configuration.logFormat,
                                        environment: environment)
-        // A peer that disconnects mid-write must cost an EPIPE, not the daemon (FACTS.md).
+        // A peer that disconnects mid-write must cost an EPIPE, not the daemon.
         Signal.ignoreBrokenPipe()
         log.info("starting", [
             "name": .string(configuration.name), "version": .string(configuration.version),

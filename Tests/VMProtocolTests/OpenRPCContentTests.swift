@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The wire contract v1 as the lead decided it (COMMON.md); the document must say exactly this.
+/// The wire contract v1 as Protocol/PROTOCOL.md specifies it; the document must say exactly this.
 enum ContractV1 {
     static let methods = [
         "daemon.info", "daemon.shutdown", "daemon.monitor", "daemon.unmonitor", "rpc.discover",

@@ -50,7 +50,7 @@ protocol Authenticating: Sendable {
     func signIn(email: String, password: String) async throws -> String
 }
 
-// MARK: - Seed 004's login, written with the kit (the README's snippet)
+// MARK: - The articles' login, written with the kit (the README's snippet)
 
 struct Login: ViewModel {
     typealias Services = any Authenticating

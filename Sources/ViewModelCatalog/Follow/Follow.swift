@@ -2,7 +2,7 @@ import JSONCore
 import ReactiveCore
 import ViewModelKit
 
-/// Seed 003's follow ("attention") button: whether you follow a user, loaded by a request
+/// The MVVM articles' follow ("attention") button: whether you follow a user, loaded by a request
 /// when the instance is created, flipped by `toggle` through the service.
 ///
 /// Every service call (the initial load, `toggle`, `reload`) goes through one ``Action``,

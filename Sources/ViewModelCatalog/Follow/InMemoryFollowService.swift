@@ -5,7 +5,7 @@ import ViewModelKit
 /// calls fail for demos and tests.
 ///
 /// - Every user starts as `initial` (Follow's `initial` argument, default `true`, as in
-///   seed 003 where the first request answers "following").
+///   the articles' example, where the first request answers "following").
 /// - With `failEvery` N > 0, every Nth call (the initial load is call 1) fails with a
 ///   readable message and changes nothing: `failEvery: 2` makes the first toggle fail.
 public actor InMemoryFollowService: FollowService {

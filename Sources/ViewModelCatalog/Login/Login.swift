@@ -2,7 +2,7 @@ import JSONCore
 import ReactiveCore
 import ViewModelKit
 
-/// Seed 004's login (with seed 001's Kickstarter outputs): an email and a password in,
+/// The MVVM articles' login (with Kickstarter-style outputs): an email and a password in,
 /// whether submitting is allowed, a loading flag and the outcome out.
 ///
 /// - `isLoginAllowed`: the email looks like an address and the password has at least 6

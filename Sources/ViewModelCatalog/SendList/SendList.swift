@@ -2,7 +2,7 @@ import JSONCore
 import ReactiveCore
 import ViewModelKit
 
-/// Seed 000's real-life example: "send stuff to a sending list with a database upload and
+/// The MVVM articles' real-life example: "send stuff to a sending list with a database upload and
 /// present a new scene".
 ///
 /// Recipients are added and removed (trimmed; adding one already listed, or removing one

@@ -2,7 +2,7 @@ import JSONCore
 import ReactiveCore
 import ViewModelKit
 
-/// The scene SendList opens after a successful send (seed 000's "present a new scene"):
+/// The scene SendList opens after a successful send (the MVVM articles' "present a new scene"):
 /// what was sent, read-only. SendList creates it as its child, so it is destroyed with
 /// the SendList; a client may also create one directly with the same arguments.
 public struct SendReceipt: ViewModel {

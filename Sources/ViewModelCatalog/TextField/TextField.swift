@@ -2,7 +2,7 @@ import JSONCore
 import ReactiveCore
 import ViewModelKit
 
-/// Seed 002's "complete monitoring" of a text field: a user's edits (`type`) and the
+/// The MVVM articles' "complete monitoring" of a text field: a user's edits (`type`) and the
 /// program's assignments (`set`) are two sources of the same text, so they are merged into
 /// one state output instead of watching only one of them.
 ///

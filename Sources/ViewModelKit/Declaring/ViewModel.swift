@@ -1,7 +1,7 @@
 import JSONCore
 
 /// A view-model type that vmd can host: its ports (inputs, outputs, actions) are declared
-/// once in ``Ports``, and its `init` binds them, following seed 000's recipe (everything
+/// once in ``Ports``, and its `init` binds them, following the MVVM recipe (everything
 /// bound in `init`, services injected, no state outside the reactive graph).
 ///
 /// The wire description (`vm.types`) is derived from the declaration alone, without creating
