@@ -68,8 +68,8 @@ let package = Package(
         .executableTarget(name: "greeterd", dependencies: ["ViewModelDaemon", "ViewModelKit", "ReactiveCore"], path: "Tests/TestApp"),
         .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "JSONRPC", "VMDaemon", "VMServer"]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
-        .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
-        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
+        .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "ReactiveTesting"]),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore", "ReactiveTesting"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelTesting", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "greeterd", "vmd-fuzz", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
-            "VMDaemon", "VMServer", "ReactiveCore",
+            "VMDaemon", "VMServer", "ReactiveCore", "ReactiveTesting",
         ]),
     ],
     swiftLanguageModes: [.v6]

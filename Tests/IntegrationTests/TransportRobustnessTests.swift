@@ -1,3 +1,4 @@
+import ReactiveTesting
 import Testing
 import VMTestSupport
 
@@ -7,7 +8,7 @@ struct TransportRobustnessTests {
     func garbageIsSurvived() throws {
         let harness = try ScriptedDaemon { $0.limits.maxFrameBytes = 4096 }
         defer { harness.stop() }
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         for round in 0..<40 {
             let client = try harness.connect()
             var bytes = (0..<Int(generator.next() % 20_000)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
@@ -24,15 +25,3 @@ struct TransportRobustnessTests {
     }
 }
 
-/// A small deterministic generator, so a failure can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,5 +1,6 @@
 import JSONCore
 import Posix
+import ReactiveTesting
 import Testing
 import VMClient
 import VMTestSupport
@@ -228,7 +229,7 @@ struct VMClientPatchTests {
             type: "TodoList", id: "todo", args: ["items": .array(seeds)], subscribe: VMSubscribeOptions(outputs: ["items"], patches: true))
         let subscription = try #require(created.subscription)
         var iterator = subscription.makeAsyncIterator()
-        var generator = SplitMix(seed: 14)  // TransportRobustnessTests.swift
+        var generator = SeededGenerator(seed: 14)
         var patches = 0
         var nextTitle = 0
         // The replay first.

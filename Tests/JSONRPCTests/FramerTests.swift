@@ -1,17 +1,7 @@
 import JSONRPC
+import ReactiveTesting
 import Testing
 
-/// A small deterministic generator so random chunkings are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// What a framer produced from a stream: frames and errors, in order.
 enum FramerEvent: Equatable, CustomStringConvertible {
@@ -45,7 +35,7 @@ enum Chunking: CustomStringConvertible, CaseIterable {
         case .whole: return [stream[...]]
         case .oneByte: return stream.indices.map { stream[$0...$0] }
         case .random1, .random2, .random3:
-            var generator = SplitMix64(state: self == .random1 ? 1 : self == .random2 ? 2 : 3)
+            var generator = SeededGenerator(seed: self == .random1 ? 1 : self == .random2 ? 2 : 3)
             var result: [ArraySlice<UInt8>] = []
             var start = 0
             while start < stream.count {

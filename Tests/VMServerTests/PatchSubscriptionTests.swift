@@ -1,4 +1,5 @@
 import JSONCore
+import ReactiveTesting
 import Testing
 import VMProtocol
 import VMServer
@@ -106,7 +107,7 @@ struct PatchSubscriptionTests {
 
     @Test("random edits: every patch subscriber's materialized value equals vm.get", arguments: [11, 12] as [UInt64])
     func randomEditsMaterialize(seed: UInt64) throws {
-        var rng = Seeded(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let fixture = try todoFixture()
         let writer = fixture.connect(), early = fixture.connect(), late = fixture.connect()
         _ = writer.call("vm.create", json(#"{"type":"TodoList","id":"l","args":\#(Self.threeItems)}"#))
@@ -151,14 +152,3 @@ struct PatchSubscriptionTests {
     }
 }
 
-/// SplitMix64, so that a failing run is reproducible by its seed.
-struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

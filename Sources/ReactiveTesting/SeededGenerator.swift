@@ -1,0 +1,19 @@
+/// A small deterministic random number generator (SplitMix64) for randomized tests: the same
+/// seed gives the same sequence on every machine, so a failing run replays from its seed.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    /// The generator's whole state; the seed before the first number.
+    public private(set) var state: UInt64
+
+    /// A generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
