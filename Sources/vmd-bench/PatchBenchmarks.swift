@@ -36,7 +36,7 @@ func runPatchBenchmarks() {
 
 private let clock = ContinuousClock()
 
-private func createList(_ bench: PatchBench, on id: ConnectionID, items: Int, done: Bool) {
+private func createList(_ bench: InProcessServer, on id: ConnectionID, items: Int, done: Bool) {
     var seeds: [JSONValue] = []
     seeds.reserveCapacity(items)
     for index in 0..<items {
@@ -48,7 +48,7 @@ private func createList(_ bench: PatchBench, on id: ConnectionID, items: Int, do
 
 /// Server time per change and bytes per subscriber per change, for subscribers with or without patches.
 private func measureToggles(items: Int, subscribers: Int, changes: Int, patches: Bool, queue: DispatchQueue) -> (seconds: Double, bytes: Double, value: Int) {
-    let bench = PatchBench(queue: queue)
+    let bench = InProcessServer(queue: queue)
     let writer = bench.connect()
     createList(bench, on: writer.id, items: items, done: false)
     let readers = (0..<subscribers).map { _ in bench.connect() }
@@ -82,7 +82,7 @@ private func benchmarkToggles(items: Int, subscribers: Int, changes: Int, rounds
         oneValueRuns.append(measureToggles(items: items, subscribers: 1, changes: changes, patches: false, queue: queue))
         // Baseline: encode the full list once and enqueue it on one sink, per change.
         let list: JSONValue = .array((0..<items).map { ["id": .integer(Int64($0 + 1)), "title": .string("Item number \($0) of the benchmark list"), "done": false] })
-        let sink = ByteSink()
+        let sink = CountingSink()
         var buffer: [UInt8] = []
         let time = clock.measure {
             for _ in 0..<changes {
@@ -117,7 +117,7 @@ private func benchmarkToggles(items: Int, subscribers: Int, changes: Int, rounds
 
 private func benchmarkClearDone(items: Int, subscribers: Int, rounds: Int, queue: DispatchQueue) {
     func once(patches: Bool) -> Double {
-        let bench = PatchBench(queue: queue)
+        let bench = InProcessServer(queue: queue)
         let writer = bench.connect()
         createList(bench, on: writer.id, items: items, done: true)
         let readers = (0..<subscribers).map { _ in bench.connect() }
@@ -146,71 +146,6 @@ private func benchmarkClearDone(items: Int, subscribers: Int, rounds: Int, queue
     let middle = rounds / 2
     print("(f) clearDone on \(items) done items, \(subscribers) subscribers (falls back to value):")
     print("    server time: patch subscribers \(micro(patchTimes.sorted()[middle])), value subscribers \(micro(valueTimes.sorted()[middle])); the unbounded diff alone \(micro(diffTimes.sorted()[middle])), the server's bounded attempt \(micro(boundedTimes.sorted()[middle]))")
-}
-
-/// A server on the catalog, driven in-process.
-private final class PatchBench {
-    let host: ViewModelHost
-    let server: Server
-    private var nextConnection: UInt64 = 0
-
-    init(queue: DispatchQueue) {
-        let scheduler = DispatchQueueScheduler(queue: queue)
-        do {
-            let registry = try Catalog.registry(configuration: CatalogConfiguration(stateDirectory: NSTemporaryDirectory() + "vmd-bench-\(getpid())"))
-            host = ViewModelHost(registry: registry, scheduler: scheduler)
-        } catch {
-            fatalError("the catalog does not register: \(error)")
-        }
-        let identity = ServerIdentity(
-            version: "bench", bootId: "00000000000000000000000000000000", pid: Int64(getpid()),
-            startedAt: scheduler.now, socketPath: "/nonexistent/vmd-bench.sock", uid: getuid())
-        server = Server(host: host, limits: VMLimits(maxInstances: 1_000_000), identity: identity)
-    }
-
-    func connect() -> (id: ConnectionID, sink: ByteSink) {
-        nextConnection += 1
-        let sink = ByteSink()
-        let id = ConnectionID(nextConnection)
-        server.connectionOpened(id, peer: PeerIdentity(pid: getpid(), uid: getuid(), gid: getgid()), sink: sink)
-        return (id, sink)
-    }
-
-    func feed(_ frame: [UInt8], on id: ConnectionID) {
-        frame.withUnsafeBytes { server.frameReceived($0, on: id) }
-    }
-
-    func request(_ message: JSONValue, on id: ConnectionID) {
-        feed(message.encodedBytes(), on: id)
-    }
-}
-
-/// Counts what the server writes; never holds bytes back.
-private final class ByteSink: ConnectionSink {
-    private(set) var messages = 0
-    private(set) var bytes = 0
-    var pendingBytes: Int { 0 }
-
-    func enqueue(message: UnsafeRawBufferPointer) {
-        messages += 1
-        bytes += message.count
-    }
-
-    func close() {}
-
-    func reset() {
-        messages = 0
-        bytes = 0
-    }
-}
-
-private func seconds(_ duration: Duration) -> Double {
-    let (whole, atto) = duration.components
-    return Double(whole) + Double(atto) / 1e18
-}
-
-private func fixed(_ value: Double) -> String {
-    "\((value * 100).rounded() / 100)"
 }
 
 private func micro(_ seconds: Double) -> String {

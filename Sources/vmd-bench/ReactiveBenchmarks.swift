@@ -76,15 +76,6 @@ private func runPlainChain(events: Int) -> Int {
     return accumulator.sum
 }
 
-private func median(_ times: [Duration]) -> Duration {
-    times.sorted()[times.count / 2]
-}
-
-private func seconds(_ duration: Duration) -> Double {
-    let (whole, atto) = duration.components
-    return Double(whole) + Double(atto) / 1e18
-}
-
 private func nanosPerEvent(_ duration: Duration, _ events: Int) -> String {
     formatRatio(seconds(duration) * 1e9 / Double(events))
 }

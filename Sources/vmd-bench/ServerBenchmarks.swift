@@ -52,7 +52,7 @@ private func benchmarkSends(subscribers: Int, sends: Int, rounds: Int, queue: Di
     var baselineTimes: [Duration] = []
     let clock = ContinuousClock()
     for _ in 0..<rounds {
-        let bench = ServerBench(queue: queue)
+        let bench = InProcessServer(queue: queue)
         let readers = (0..<subscribers).map { _ in bench.connect() }
         let writer = bench.connect()
         bench.request(#"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"type":"Counter","id":"counter-1"}}"#, on: writer.id)
@@ -127,7 +127,7 @@ private func benchmarkCreates(count: Int, queue: DispatchQueue) {
     let plainRSSAfter = residentBytes()
     precondition(plain.count == count)
 
-    let bench = ServerBench(queue: queue)
+    let bench = InProcessServer(queue: queue)
     let client = bench.connect()
     client.sink.checksErrors = true
     // One create first, so lazily built shared state (type tables, caches) is not counted.
@@ -158,80 +158,6 @@ private final class PlainCounter {
 
 // MARK: Plumbing
 
-/// A server on the catalog, driven in-process.
-private final class ServerBench {
-    let host: ViewModelHost
-    let server: Server
-    private var nextConnection: UInt64 = 0
-
-    init(queue: DispatchQueue) {
-        let scheduler = DispatchQueueScheduler(queue: queue)
-        let stateDirectory = NSTemporaryDirectory() + "vmd-bench-\(getpid())"
-        do {
-            let registry = try Catalog.registry(configuration: CatalogConfiguration(stateDirectory: stateDirectory))
-            host = ViewModelHost(registry: registry, scheduler: scheduler)
-        } catch {
-            fatalError("the catalog does not register: \(error)")
-        }
-        let identity = ServerIdentity(
-            version: "bench", bootId: "00000000000000000000000000000000", pid: Int64(getpid()),
-            startedAt: scheduler.now, socketPath: "/nonexistent/vmd-bench.sock", uid: getuid())
-        server = Server(host: host, limits: VMLimits(maxInstances: 1_000_000), identity: identity)
-    }
-
-    /// A new connection and its sink.
-    func connect() -> (id: ConnectionID, sink: CountingSink) {
-        nextConnection += 1
-        let sink = CountingSink()
-        let id = ConnectionID(nextConnection)
-        server.connectionOpened(id, peer: PeerIdentity(pid: getpid(), uid: getuid(), gid: getgid()), sink: sink)
-        return (id, sink)
-    }
-
-    func feed(_ frame: [UInt8], on id: ConnectionID) {
-        frame.withUnsafeBytes { server.frameReceived($0, on: id) }
-    }
-
-    /// Sends a request that must succeed.
-    func request(_ text: String, on id: ConnectionID) {
-        feed(Array(text.utf8), on: id)
-    }
-}
-
-/// Counts what the server writes; never holds bytes back.
-private final class CountingSink: ConnectionSink {
-    private(set) var messages = 0
-    private(set) var bytes = 0
-    private(set) var errors = 0
-    /// Whether to look for `"error":` in each message (creates only: it costs a scan).
-    var checksErrors = false
-    var pendingBytes: Int { 0 }
-
-    func enqueue(message: UnsafeRawBufferPointer) {
-        messages += 1
-        bytes += message.count
-        // `"error"` appears only in failures (a Counter's values are integers).
-        if checksErrors, containsError(message) { errors += 1 }
-    }
-
-    func close() {}
-
-    func reset() {
-        messages = 0
-        bytes = 0
-        errors = 0
-    }
-
-    private func containsError(_ message: UnsafeRawBufferPointer) -> Bool {
-        let needle = Array(#""error":"#.utf8)
-        guard message.count >= needle.count else { return false }
-        for start in 0...(message.count - needle.count) where message[start] == needle[0] {
-            if (0..<needle.count).allSatisfy({ message[start + $0] == needle[$0] }) { return true }
-        }
-        return false
-    }
-}
-
 /// Resident set size from /proc/self/statm.
 private func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
@@ -240,20 +166,7 @@ private func residentBytes() -> Int {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
-private func median(_ times: [Duration]) -> Duration {
-    times.sorted()[times.count / 2]
-}
-
-private func seconds(_ duration: Duration) -> Double {
-    let (whole, atto) = duration.components
-    return Double(whole) + Double(atto) / 1e18
-}
-
 private func rate(_ perSecond: Double) -> String {
     if perSecond >= 1e6 { return "\(fixed(perSecond / 1e6)) M" }
     return "\(Int((perSecond / 1e3).rounded())) k"
-}
-
-private func fixed(_ value: Double) -> String {
-    "\((value * 100).rounded() / 100)"
 }
