@@ -1,5 +1,6 @@
 import CommandLineKit
 import JSONCore
+import Posix
 import VMClient
 
 /// One run of vmctl: the parsed command line, the console, and the daemon connection,
@@ -60,6 +61,23 @@ final class Invocation {
         let connection = try connect()
         do {
             return try connection.call(method, params)
+        } catch {
+            throw .client(error, at: location)
+        }
+    }
+
+    /// The next notification on the connection, or `nil` once `deadline` (monotonic
+    /// nanoseconds; `nil` waits for ever) has passed, turning failures into exit statuses.
+    func nextNotification(before deadline: UInt64?) throws(CommandFailure) -> (method: String, params: JSONValue)? {
+        let connection = try connect()
+        var timeout: Duration? = nil
+        if let deadline {
+            let now = MonotonicClock.nanoseconds()
+            if now >= deadline { return nil }
+            timeout = .nanoseconds(Int64(clamping: deadline - now))
+        }
+        do {
+            return try connection.nextNotification(timeout: timeout)
         } catch {
             throw .client(error, at: location)
         }

@@ -47,23 +47,11 @@ enum RecordCommand {
         try sink.write(.object(header))
 
         var recorder = Recorder(instance: instance)
-        let connection = try run.connect()
+        _ = try run.connect()  // fails now, with its exit status, if the daemon is gone
         var written = 0
         defer { if recorder.hasPending { run.console.error("\(recorder.pendingCount) action(s) still running were left out of the tape") } }
         while true {
-            var timeout: Duration? = nil
-            if let deadline {
-                let now = MonotonicClock.nanoseconds()
-                if now >= deadline { break }
-                timeout = .nanoseconds(Int64(clamping: deadline - now))
-            }
-            let notification: (method: String, params: JSONValue)?
-            do {
-                notification = try connection.nextNotification(timeout: timeout)
-            } catch {
-                throw .client(error, at: run.location)
-            }
-            guard let notification else { break }
+            guard let notification = try run.nextNotification(before: deadline) else { break }
             let milliseconds = Int64(clamping: (MonotonicClock.nanoseconds() &- start) / 1_000_000)
             let params = notification.params
             var ended = false

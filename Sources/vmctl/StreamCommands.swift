@@ -88,24 +88,12 @@ enum StreamCommands {
     private static func stream(
         _ run: Invocation, _ limits: Limits, _ handle: (String, JSONValue) -> Verdict
     ) throws(CommandFailure) {
-        let connection = try run.connect()
+        _ = try run.connect()  // fails now, with its exit status, if the daemon is gone
         run.console.flush()
         var seen = 0
         var changed = 0
         while true {
-            var timeout: Duration? = nil
-            if let deadline = limits.deadline {
-                let now = MonotonicClock.nanoseconds()
-                if now >= deadline { return }
-                timeout = .nanoseconds(Int64(clamping: deadline - now))
-            }
-            let notification: (method: String, params: JSONValue)?
-            do {
-                notification = try connection.nextNotification(timeout: timeout)
-            } catch {
-                throw .client(error, at: run.location)
-            }
-            guard let notification else { return }  // the deadline passed
+            guard let notification = try run.nextNotification(before: limits.deadline) else { return }  // the deadline passed
             let verdict = handle(notification.method, notification.params)
             run.console.flush()
             switch verdict {
