@@ -13,11 +13,7 @@ struct HeapTrimTests {
         defer { harness.stop() }
         let client = try harness.connect()
         defer { client.close() }
-        // One write, so the burst reaches the daemon at once however busy the machine is.
-        try client.write(Array((0..<300).map { "[\($0)]\n" }.joined().utf8))
-        for index in 0..<300 {
-            #expect(try client.readLine() == "[\(index)]")
-        }
+        try Self.burst(on: client)
         #expect(Waiting.until(timeout: .seconds(5)) { harness.daemon.log.contains(Self.trimmed) })
         Waiting.pause(.milliseconds(300))
         #expect(harness.daemon.log.all.filter { $0.contains(Self.trimmed) }.count == 1)
@@ -29,10 +25,7 @@ struct HeapTrimTests {
         defer { harness.stop() }
         let client = try harness.connect()
         defer { client.close() }
-        try client.write(Array((0..<300).map { "[\($0)]\n" }.joined().utf8))
-        for index in 0..<300 {
-            #expect(try client.readLine() == "[\(index)]")
-        }
+        try Self.burst(on: client)
         // One request every 50 ms, as a monitor would poll: never a whole idle period
         // without a frame, yet only a trickle.
         var trimmed = false
@@ -58,13 +51,21 @@ struct HeapTrimTests {
         #expect(Waiting.until(timeout: .seconds(5)) { harness.daemon.log.contains(Self.trimmed) })
     }
 
+    /// 300 frames in one write, so the burst reaches the daemon at once however busy the
+    /// machine is; returns once every echo is read.
+    static func burst(on client: SocketClient) throws {
+        try client.write(Array((0..<300).map { "[\($0)]\n" }.joined().utf8))
+        for index in 0..<300 {
+            #expect(try client.readLine() == "[\(index)]")
+        }
+    }
+
     @Test("without trimsHeapAfterIdle nothing is trimmed")
     func disabled() throws {
         let harness = try ScriptedDaemon { $0.trimsHeapAfterIdle = nil }
         defer { harness.stop() }
         let client = try harness.connect()
-        try client.write(Array((0..<300).map { "[\($0)]\n" }.joined().utf8))
-        for _ in 0..<300 { _ = try client.readLine() }
+        try Self.burst(on: client)
         client.close()
         Waiting.pause(.milliseconds(300))
         #expect(!harness.daemon.log.contains(Self.trimmed))
