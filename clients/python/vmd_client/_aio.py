@@ -60,12 +60,7 @@ class AsyncSubscription(_AsyncStream):
 
     def _put(self, item: Any) -> None:
         # A patched value becomes the whole value here, on the connection's reader, in order.
-        if isinstance(item, Output):
-            try:
-                item = self._materializer.materialize(item)
-            except _wire.PatchError:
-                pass  # handed over as it came: value None, patch set
-        super()._put(item)
+        super()._put(self._materializer.accept(item))
 
     async def next(self, timeout: Any = MISSING) -> Output:
         """The next value; :class:`StopAsyncIteration` once the subscription has ended."""

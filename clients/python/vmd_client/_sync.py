@@ -135,12 +135,7 @@ class Subscription(_Stream):
 
     def _put(self, item: Any) -> None:
         # A patched value becomes the whole value here, on the connection's reader, in order.
-        if isinstance(item, Output):
-            try:
-                item = self._materializer.materialize(item)
-            except _wire.PatchError:
-                pass  # handed over as it came: value None, patch set
-        super()._put(item)
+        super()._put(self._materializer.accept(item))
 
     def next(self, timeout: Any = MISSING) -> Output:
         """The next value; :class:`StopIteration` once the subscription has ended."""

@@ -240,6 +240,16 @@ class Materializer:
         self._last[output.output] = output.value
         return output
 
+    def accept(self, item: Any) -> Any:
+        """What a subscription queues for ``item``: an output made whole; anything else, or an
+        output whose patch does not apply, as it came (value None, patch set)."""
+        if isinstance(item, Output):
+            try:
+                return self.materialize(item)
+            except PatchError:
+                pass
+        return item
+
 
 @dataclass(frozen=True)
 class Overflow:
