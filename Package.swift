@@ -1,7 +1,9 @@
 // swift-tools-version:6.0
 // vmd: a daemon that hosts view models and serves them over JSON-RPC 2.0 on a Unix socket.
-// The design card says "packages: none": this manifest declares no package dependencies.
-// Target dependencies below are the module graph; lower layers never import higher ones.
+// No package dependencies: the toolchain is all vmd needs (README.md, first paragraph).
+// Target dependencies below are the module graph: each lists exactly the modules of this package
+// that the target's files import. README.md ("Architecture") draws it in layers;
+// Tests/IntegrationTests/PackageGraph/PackageGraphTests.swift fails when the three disagree.
 import PackageDescription
 
 let package = Package(
@@ -25,7 +27,7 @@ let package = Package(
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
     ],
     targets: [
-        // Layer 0: leaves.
+        // Leaves.
         // No unsafe flags (SwiftPM refuses them in a versioned dependency): the generic event
         // paths are @inlinable instead, so they specialize in the modules that use them.
         .target(name: "ReactiveCore"),
@@ -34,24 +36,24 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CPosix"]),
         .target(name: "CommandLineKit", dependencies: []),
 
-        // Layer 1: the view-model kit and the wire.
+        // The view-model kit and the wire.
         .target(name: "ReactiveTesting", dependencies: ["ReactiveCore"]),
         .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"]),
         .target(name: "JSONRPC", dependencies: ["JSONCore"]),
         .target(name: "VMProtocol", dependencies: ["JSONRPC", "JSONCore"]),
         .target(name: "ViewModelTesting", dependencies: ["ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore", "VMProtocol"]),
 
-        // Layer 2: what vmd serves, and how.
+        // What vmd serves, and how.
         .target(name: "ViewModelCatalog", dependencies: ["ViewModelKit", "ReactiveCore", "JSONCore", "Posix"]),
         .target(name: "VMServer", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ReactiveCore"]),
-        .target(name: "VMDaemon", dependencies: ["VMServer", "Posix", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ReactiveCore"]),
+        .target(name: "VMDaemon", dependencies: ["VMServer", "Posix", "VMProtocol", "JSONRPC", "JSONCore", "ReactiveCore"]),
         .target(name: "VMClient", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "Posix"]),
         // The daemon entry point any app's main.swift calls (vmd's included).
         .target(name: "ViewModelDaemon", dependencies: [
             "VMDaemon", "VMServer", "VMProtocol", "ViewModelKit", "CommandLineKit", "Posix",
         ]),
 
-        // Layer 3: thin executables.
+        // Thin executables.
         .executableTarget(name: "vmd", dependencies: ["ViewModelDaemon", "ViewModelCatalog"]),
         .executableTarget(name: "vmctl", dependencies: ["VMClient", "CommandLineKit", "JSONCore", "Posix", "VMProtocol"]),
         .executableTarget(name: "vmd-bench", dependencies: [
@@ -66,16 +68,16 @@ let package = Package(
         // Test support and tests.
         // A daemon under another name with one type, for the entry point's integration tests.
         .executableTarget(name: "greeterd", dependencies: ["ViewModelDaemon", "ViewModelKit", "ReactiveCore"], path: "Tests/TestApp"),
-        .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "JSONRPC", "VMDaemon", "VMServer"]),
+        .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "VMDaemon", "VMServer"]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "ReactiveTesting"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore", "ReactiveTesting"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
-        .testTarget(name: "ViewModelCatalogTests", dependencies: ["ViewModelCatalog", "ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
-        .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol", "JSONRPC", "JSONCore"]),
-        .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ViewModelTesting", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
+        .testTarget(name: "ViewModelCatalogTests", dependencies: ["ViewModelCatalog", "ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore", "Posix"]),
+        .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol"]),
+        .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "greeterd", "vmd-fuzz", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
             "VMDaemon", "VMServer", "ReactiveCore", "ReactiveTesting",

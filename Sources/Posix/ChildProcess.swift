@@ -8,7 +8,7 @@ import CPosix
 /// How a child process ended.
 public enum Termination: Equatable, Sendable, CustomStringConvertible {
     case exited(Int32)
-    case signaled(Signal)
+    case signaled(UnixSignal)
 
     public var description: String {
         switch self {
@@ -84,10 +84,10 @@ public struct ChildProcess: Hashable, Sendable {
     public func poll() throws -> Termination? { try reap(blocking: false) }
 
     /// Sends `signal` to the child.
-    public func send(_ signal: Signal) throws { try Self.send(signal, to: pid) }
+    public func send(_ signal: UnixSignal) throws { try Self.send(signal, to: pid) }
 
     /// Sends `signal` to any process.
-    public static func send(_ signal: Signal, to pid: Int32) throws {
+    public static func send(_ signal: UnixSignal, to pid: Int32) throws {
         let number = signal.rawValue
         try retryingOnInterrupt("kill(\(pid), \(signal))") { kill(pid, number) }
     }
@@ -110,7 +110,7 @@ public struct ChildProcess: Hashable, Sendable {
             cposix_wait(target, blocking ? 0 : 1, &exited, &code, &signaled, &signalNumber)
         }
         guard result == pid else { return nil }
-        if signaled != 0 { return .signaled(Signal(rawValue: signalNumber)) }
+        if signaled != 0 { return .signaled(UnixSignal(rawValue: signalNumber)) }
         return .exited(code)
     }
 }

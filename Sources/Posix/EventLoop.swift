@@ -142,7 +142,7 @@ public final class EventLoop {
     /// A C handler writes the signal number into a pipe the loop watches (the self-pipe
     /// trick), so the signal may land on any thread of the process. Dispositions are process
     /// wide: the last loop to install a handler for a signal receives it.
-    public func onSignal(_ signal: Signal, _ handler: @escaping () -> Void) throws {
+    public func onSignal(_ signal: UnixSignal, _ handler: @escaping () -> Void) throws {
         let pipe = try ensureSignalPipe()
         signalHandlers[signal.rawValue] = handler
         let number = signal.rawValue
@@ -151,7 +151,7 @@ public final class EventLoop {
     }
 
     /// Restores `signal`'s default action and forgets its handler.
-    public func removeSignalHandler(_ signal: Signal) throws {
+    public func removeSignalHandler(_ signal: UnixSignal) throws {
         guard signalHandlers.removeValue(forKey: signal.rawValue) != nil else { return }
         let number = signal.rawValue
         try retryingOnInterrupt("sigaction(\(signal), SIG_DFL)") { cposix_forward_signal(number, -1) }

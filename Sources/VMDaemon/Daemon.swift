@@ -137,7 +137,7 @@ public final class Daemon {
     }
 
     /// SIGTERM or SIGINT: a graceful stop; a second SIGINT while stopping gives up on flushing.
-    func received(_ signal: Signal) {
+    func received(_ signal: UnixSignal) {
         if signal == .interrupt, state == .stopping {
             log.notice("second SIGINT: closing every connection now")
             abandonRemainingConnections()

@@ -24,7 +24,7 @@ public enum DaemonRunner {
         let log = DaemonLog.forProcess(threshold: configuration.logLevel, format: configuration.logFormat,
                                        environment: environment)
         // A peer that disconnects mid-write must cost an EPIPE, not the daemon.
-        Signal.ignoreBrokenPipe()
+        UnixSignal.ignoreBrokenPipe()
         log.info("starting", [
             "name": .string(configuration.name), "version": .string(configuration.version),
             "event-loop": .string(configuration.eventLoop.rawValue), "pid": LogValue(CurrentProcess.pid),

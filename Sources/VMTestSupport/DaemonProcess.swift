@@ -75,7 +75,7 @@ public final class DaemonProcess {
     }
 
     /// Sends `signal` (SIGTERM by default).
-    public func signal(_ signal: Signal = .terminate) throws {
+    public func signal(_ signal: UnixSignal = .terminate) throws {
         try child.send(signal)
     }
 

@@ -54,9 +54,9 @@ enum VMCtl {
         case ["call"]: try CallCommand.run(run)
         case ["record"]: try RecordCommand.run(run)
         case ["replay"]: try ReplayCommand.run(run)
-        case ["daemon", "start"]: try DaemonControl.start(run)
-        case ["daemon", "stop"]: try DaemonControl.stop(run)
-        case ["daemon", "status"]: try DaemonControl.status(run)
+        case ["daemon", "start"]: try DaemonCommands.start(run)
+        case ["daemon", "stop"]: try DaemonCommands.stop(run)
+        case ["daemon", "status"]: try DaemonCommands.status(run)
         case ["completion"]:
             let shell = CompletionShell(rawValue: run.argument("SHELL")) ?? .bash
             run.console.line(CompletionScript.render(shell, for: VMCtlSpec.root, dynamic: DynamicCompletion.command))

@@ -1,4 +1,4 @@
-// The daemon end to end (issue 3, W1–W5): the built `vmd` (run the release build) driven over
+// The daemon end to end (workloads W1–W5 below): the built `vmd` (run the release build) driven over
 // its Unix socket by a load client, against a raw Unix-socket line echo server (a bare epoll
 // loop in this process) measured in the same run. Figures are quoted as ratios to the echo.
 //

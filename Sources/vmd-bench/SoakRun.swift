@@ -25,7 +25,7 @@ final class SoakRun {
 
     init(settings: SoakSettings) throws {
         self.settings = settings
-        Signal.ignoreBrokenPipe()
+        UnixSignal.ignoreBrokenPipe()
         _ = try? ResourceLimits.raiseOpenFileLimit()
         directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmd-soak-XXXXXX")
         socketPath = directory + "/vmd.sock"

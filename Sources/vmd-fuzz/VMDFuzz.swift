@@ -1,4 +1,5 @@
-// vmd-fuzz: three fuzz targets over what a hostile peer controls (issue 11).
+// vmd-fuzz: three fuzz targets over what a hostile peer controls (run by .ci/fuzz; README.md,
+// "Benchmarks", lists it with the other reliability checks).
 //
 //   frames    FramingDetector / LineFramer / ContentLengthFramer, then JSONRPCDecoder per frame
 //   json      JSONParser, with a serialize → re-parse round trip on every accepted document

@@ -7,8 +7,8 @@ import VMTestSupport
 @Suite("vmd binary as a process")
 struct DaemonProcessTests {
     @Test("SIGTERM and SIGINT: subscribers get vm.closed reason shutdown, the socket is removed, exit 0",
-          arguments: [Signal.terminate, Signal.interrupt])
-    func signalStopsGracefully(signal: Signal) throws {
+          arguments: [UnixSignal.terminate, UnixSignal.interrupt])
+    func signalStopsGracefully(signal: UnixSignal) throws {
         let directory = try TemporarySocketDirectory()
         defer { directory.remove() }
         let vmd = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import VMTestSupport
 
-/// The papercuts a new vmctl user meets first (issue 16): values read by their schema, hints
+/// The papercuts a new vmctl user meets first: values read by their schema, hints
 /// that name vmctl commands, watch counting only changes, completion from the running daemon.
 @Suite("vmctl in the first ten minutes")
 struct VMCtlFirstMinutesTests {

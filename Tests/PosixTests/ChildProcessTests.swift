@@ -29,7 +29,7 @@ struct ChildProcessTests {
 
     @Test("a detached child leads its own session and gets default signal dispositions")
     func detachedChild() throws {
-        Signal.ignoreBrokenPipe() // must not leak into the child
+        UnixSignal.ignoreBrokenPipe() // must not leak into the child
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp(["log"]) }
         let log = directory.file("log")

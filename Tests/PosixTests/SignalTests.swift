@@ -12,7 +12,7 @@ struct SignalTests {
             received += 1
             onLoopThread = loop.isInLoopThread
         }
-        try Signal.user1.raiseInCurrentProcess()
+        try UnixSignal.user1.raiseInCurrentProcess()
         #expect(try runLoop(loop) { received == 1 })
         #expect(onLoopThread)
         try loop.removeSignalHandler(.user1)

@@ -30,6 +30,8 @@ from ._wire import (
     DEFAULT_MAX_FRAME_BYTES, MISSING, PROTOCOL_LEVEL, Closed, Created, MonitorMessage, Output, Overflow,
 )
 
+# vmd's release (Sources/VMProtocol/VMDVersion.swift); pyproject.toml reads it from here and
+# Tests/IntegrationTests/ClientVersionTests.swift checks that the two agree.
 __version__ = "0.1.0"
 
 __all__ = [

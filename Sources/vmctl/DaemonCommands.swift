@@ -3,7 +3,7 @@ import Posix
 import VMClient
 
 /// `daemon start|stop|status`: for people without a service manager.
-enum DaemonControl {
+enum DaemonCommands {
     static func status(_ run: Invocation) throws(CommandFailure) {
         let result = try run.call("daemon.info")
         let info = try readInfo(result)

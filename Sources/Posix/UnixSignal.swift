@@ -6,18 +6,19 @@ import Darwin
 import CPosix
 
 /// A signal number with names, so modules that do not import libc can speak of signals.
-public struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+/// (Not `Signal`: that is ReactiveCore's RxCocoa-style trait, and both modules meet in VMDaemon.)
+public struct UnixSignal: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let hangup = Signal(rawValue: SIGHUP)
-    public static let interrupt = Signal(rawValue: SIGINT)
-    public static let kill = Signal(rawValue: SIGKILL)
-    public static let user1 = Signal(rawValue: SIGUSR1)
-    public static let user2 = Signal(rawValue: SIGUSR2)
-    public static let brokenPipe = Signal(rawValue: SIGPIPE)
-    public static let terminate = Signal(rawValue: SIGTERM)
-    public static let child = Signal(rawValue: SIGCHLD)
+    public static let hangup = UnixSignal(rawValue: SIGHUP)
+    public static let interrupt = UnixSignal(rawValue: SIGINT)
+    public static let kill = UnixSignal(rawValue: SIGKILL)
+    public static let user1 = UnixSignal(rawValue: SIGUSR1)
+    public static let user2 = UnixSignal(rawValue: SIGUSR2)
+    public static let brokenPipe = UnixSignal(rawValue: SIGPIPE)
+    public static let terminate = UnixSignal(rawValue: SIGTERM)
+    public static let child = UnixSignal(rawValue: SIGCHLD)
 
     public var description: String {
         switch rawValue {
