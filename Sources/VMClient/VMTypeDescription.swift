@@ -62,6 +62,20 @@ public struct VMTypeDescription: Sendable, Hashable {
         }
     }
 
+    /// Reads a `vm.types` result: its `types`, an error naming the element's index.
+    public static func decodeTypesResult(_ result: JSONValue) throws(JSONDecodingError) -> [VMTypeDescription] {
+        let types: [JSONValue] = try JSONObjectDecoder(result).decode("types")
+        var described: [VMTypeDescription] = []
+        for (index, element) in types.enumerated() {
+            do throws(JSONDecodingError) {
+                described.append(try VMTypeDescription(json: element))
+            } catch {
+                throw error.prefixed(by: .index(index)).prefixed(by: .key("types"))
+            }
+        }
+        return described
+    }
+
     /// Decodes every element of the array member `key` (missing means empty), naming the
     /// index in errors.
     private static func each<T>(

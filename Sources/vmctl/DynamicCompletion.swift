@@ -1,5 +1,6 @@
 import CommandLineKit
 import JSONCore
+import VMProtocol
 import VMClient
 
 /// `vmctl __complete WORD...`: what the completion scripts offer that only the running
@@ -74,21 +75,25 @@ enum DynamicCompletion {
             return try? connection?.call(method, params, timeout: DynamicCompletion.patience)
         }
 
+        func call(_ method: any VMMethod.Type, _ params: JSONValue? = nil) -> JSONValue? {
+            call(method.name, params)
+        }
+
         func typeNames() -> [String] {
-            (call("vm.types")?["types"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+            (call(VMTypesMethod.self)?["types"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
         }
 
         func instanceNames() -> [String] {
-            (call("vm.list")?["instances"]?.arrayValue ?? []).compactMap { $0["instance"]?.stringValue }
+            (call(VMListMethod.self)?["instances"]?.arrayValue ?? []).compactMap { $0["instance"]?.stringValue }
         }
 
         func describe(_ type: String) -> JSONValue? {
-            call("vm.types", ["type": .string(type)])?["types"]?.arrayValue?.first { $0["name"]?.stringValue == type }
+            call(VMTypesMethod.self, ["type": .string(type)])?["types"]?.arrayValue?.first { $0["name"]?.stringValue == type }
         }
 
         /// The names in `list` ("inputs", "outputs", "actions") of `instance`'s type.
         func members(of instance: String, _ list: String, where keep: (JSONValue) -> Bool = { _ in true }) -> [String] {
-            let listed = call("vm.list")?["instances"]?.arrayValue ?? []
+            let listed = call(VMListMethod.self)?["instances"]?.arrayValue ?? []
             guard let type = listed.first(where: { $0["instance"]?.stringValue == instance })?["type"]?.stringValue else { return [] }
             return (describe(type)?[list]?.arrayValue ?? []).filter(keep).compactMap { $0["name"]?.stringValue }
         }
