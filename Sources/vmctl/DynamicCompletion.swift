@@ -5,7 +5,8 @@ import VMClient
 
 /// `vmctl __complete WORD...`: what the completion scripts offer that only the running
 /// daemon knows: types after `create`, instances after send/get/watch/exec/destroy, then that
-/// instance's inputs, outputs or actions, and creation arguments for `--arg`. Quiet and quick:
+/// instance's inputs, outputs or actions, creation arguments for `--arg`, and the protocol's
+/// methods after `call` (those vmctl knows without asking). Quiet and quick:
 /// no daemon, a slow one, or an error means no candidates, never a message.
 enum DynamicCompletion {
     /// The hidden command's name, which the completion scripts call.
@@ -51,6 +52,8 @@ enum DynamicCompletion {
             return daemon.members(of: context.positionals[0], "outputs").filter { !context.positionals.contains($0) }
         case (["exec"], 1):
             return daemon.members(of: context.positionals[0], "actions")
+        case (["call"], 0):
+            return MethodCommands.names
         default:
             return []
         }
