@@ -44,10 +44,10 @@ extension VMClient {
     // MARK: vm.*
 
     /// `vm.types`: every type the daemon serves, or only `type`.
-    public func types(_ type: String? = nil) async throws -> [VMTypeDescription] {
+    public func types(_ type: String? = nil) async throws -> [VMTypesMethod.TypeDescription] {
         let result = try await call(VMTypesMethod.name, VMTypesMethod.Params(type: type).jsonValue)
         return try decodeResult(of: VMTypesMethod.name) { () throws(JSONDecodingError) in
-            try VMTypeDescription.decodeTypesResult(result)
+            try VMTypesMethod.decodeResult(result)
         }
     }
 

@@ -34,9 +34,9 @@ enum QueryCommands {
     static func types(_ run: Invocation) throws(CommandFailure) {
         let name = run.parsed.positional("TYPE")
         let result = try run.call(VMTypesMethod.self, VMTypesMethod.Params(type: name).jsonValue)
-        let types: [VMTypeDescription]
+        let types: [VMTypesMethod.TypeDescription]
         do {
-            types = try VMTypeDescription.decodeTypesResult(result)
+            types = try VMTypesMethod.decodeResult(result)
         } catch {
             throw CommandFailure(status: .daemonError, message: "\(VMTypesMethod.name) answered an unexpected shape: \(error)")
         }
@@ -54,7 +54,7 @@ enum QueryCommands {
         }
     }
 
-    private static func describe(_ type: VMTypeDescription, into console: Console) {
+    private static func describe(_ type: VMTypesMethod.TypeDescription, into console: Console) {
         console.line(console.styled(type.name, Style.bold) + (type.summary.isEmpty ? "" : " — " + type.summary))
         let arguments = type.args["properties"]?.objectValue ?? JSONObject()
         section("Arguments", "vmctl create \(type.name) --arg KEY=VALUE", console)
