@@ -91,7 +91,7 @@ enum DynamicCompletion {
         }
 
         func describe(_ type: String) -> JSONValue? {
-            call(VMTypesMethod.self, ["type": .string(type)])?["types"]?.arrayValue?.first { $0["name"]?.stringValue == type }
+            call(VMTypesMethod.self, VMTypesMethod.Params(type: type).jsonValue)?["types"]?.arrayValue?.first { $0["name"]?.stringValue == type }
         }
 
         /// The names in `list` ("inputs", "outputs", "actions") of `instance`'s type.

@@ -32,6 +32,8 @@ enum RecordCommand {
             throw CommandFailure(status: .daemonError, message: "No instance \"\(instance)\" (unknownInstance)",
                                  hints: ["'vmctl list' shows the live instances."])
         }
+        // Written out rather than `VMSubscribeMethod.Params`, which leaves out `replay` when it is
+        // the default: a recording states it, as it always has.
         let subscribed = try run.call(VMSubscribeMethod.self, ["instance": .string(instance), "replay": true])
         guard let subscription = subscribed["subscription"]?.stringValue else {
             throw CommandFailure(status: .daemonError, message: "\(VMSubscribeMethod.name) answered no subscription id: \(subscribed)")

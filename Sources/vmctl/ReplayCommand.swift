@@ -12,6 +12,8 @@ enum ReplayCommand {
         let tape = try load(path)
         let settle = try run.seconds("timeout") ?? .seconds(2)
 
+        // Written out rather than `VMCreateMethod.Params`: the explicit `replay` and the member
+        // order are what replays have always sent, and a step's members go out as the tape has them.
         var create: JSONObject = ["type": .string(tape.type), "scope": "connection", "subscribe": ["replay": true]]
         if let args = tape.args { create["args"] = args }
         let created: JSONValue

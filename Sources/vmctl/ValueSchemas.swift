@@ -38,7 +38,7 @@ enum ValueTarget {
     }
 
     private static func describe(_ type: String, _ run: Invocation) -> JSONValue? {
-        guard let types = try? run.call(VMTypesMethod.self, ["type": .string(type)])["types"]?.arrayValue else { return nil }
+        guard let types = try? run.call(VMTypesMethod.self, VMTypesMethod.Params(type: type).jsonValue)["types"]?.arrayValue else { return nil }
         return types.first { $0["name"]?.stringValue == type }
     }
 
