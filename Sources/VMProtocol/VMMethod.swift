@@ -5,7 +5,7 @@
 ///
 /// Every conforming type is listed once in ``VMMethods/types``; `Protocol/ADDING-A-METHOD.md`
 /// lists what else a new method needs.
-public protocol VMMethod {
+public protocol VMMethod: Sendable {
     /// The method's name on the wire (`"vm.create"`).
     static var name: String { get }
 }

@@ -5,7 +5,7 @@ import VMProtocol
 /// MethodRegistryTests fails while a method has no row (Protocol/ADDING-A-METHOD.md).
 enum MethodCommands {
     /// A method and the command line that reaches it.
-    struct Row {
+    struct Row: Sendable {
         let method: any VMMethod.Type
         /// The subcommand path (`"daemon stop"`), or `"call ..."` when only the raw call fits.
         let command: String
