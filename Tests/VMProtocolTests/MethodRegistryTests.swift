@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 import Testing
 import VMProtocol
 
@@ -50,5 +51,25 @@ struct MethodRegistryTests {
         let text = try String(decoding: ProtocolFiles.bytes("PROTOCOL.md"), as: UTF8.self)
         let missing = VMMethods.all.filter { !text.contains("`\($0)") }
         #expect(missing.isEmpty, "PROTOCOL.md never names \(missing)")
+    }
+}
+
+@Suite("The wire types' schemas are the generated files")
+struct WireSchemaTests {
+    @Test("each wire type's jsonSchema refers to a file of Protocol/schemas by its $id")
+    func referencesResolve() throws {
+        let types: [any JSONConvertible.Type] = [
+            VMLimits.self, VMListMethod.Summary.self, VMTypesMethod.TypeDescription.self, DaemonInfoMethod.Result.self,
+            DaemonMonitorMethod.Result.self, VMCreateMethod.Result.self, VMExecuteMethod.Result.self, VMGetMethod.Result.self,
+            VMSubscribeMethod.Result.self,
+        ]
+        for type in types {
+            let reference = try #require(type.jsonSchema["$ref"]?.stringValue, "\(type)")
+            #expect(reference.hasPrefix(WireSchema.idPrefix))
+            let name = String(reference.dropFirst(WireSchema.idPrefix.count))
+            let bytes = try ProtocolFiles.bytes("schemas/\(name).json")
+            let schema = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+            #expect(schema?["$id"] as? String == reference, "\(type)")
+        }
     }
 }

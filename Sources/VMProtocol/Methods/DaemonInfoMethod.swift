@@ -54,9 +54,7 @@ public enum DaemonInfoMethod: VMMethod {
             uptimeSeconds = try members.decode("uptimeSeconds")
             instances = try members.decode("instances")
             connections = try members.decode("connections")
-            limits = try members.object["limits"].map { (value) throws(JSONDecodingError) in
-                do throws(JSONDecodingError) { return try VMLimits(json: value) } catch { throw error.prefixed(by: .key("limits")) }
-            } ?? VMLimits()
+            limits = try members.decode("limits", default: VMLimits())
             socket = try members.decode("socket")
             slowClient = try members.decodeCase("slowClient")
         }

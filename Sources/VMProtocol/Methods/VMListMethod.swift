@@ -52,16 +52,6 @@ public enum VMListMethod: VMMethod {
 
     /// Reads the result's `instances` (a client's side); an error names the element's index.
     public static func decodeResult(_ json: JSONValue) throws(JSONDecodingError) -> [Summary] {
-        let elements: [JSONValue] = try JSONObjectDecoder(json).decode("instances")
-        var summaries: [Summary] = []
-        summaries.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            do throws(JSONDecodingError) {
-                summaries.append(try Summary(json: element))
-            } catch {
-                throw error.prefixed(by: .index(index)).prefixed(by: .key("instances"))
-            }
-        }
-        return summaries
+        try JSONObjectDecoder(json).decode("instances")
     }
 }

@@ -135,16 +135,6 @@ extension VMTypesMethod {
 
     /// Reads a `vm.types` result's `types` (a client's side); an error names the element's index.
     public static func decodeResult(_ result: JSONValue) throws(JSONDecodingError) -> [TypeDescription] {
-        let types: [JSONValue] = try JSONObjectDecoder(result).decode("types")
-        var described: [TypeDescription] = []
-        described.reserveCapacity(types.count)
-        for (index, element) in types.enumerated() {
-            do throws(JSONDecodingError) {
-                described.append(try TypeDescription(json: element))
-            } catch {
-                throw error.prefixed(by: .index(index)).prefixed(by: .key("types"))
-            }
-        }
-        return described
+        try JSONObjectDecoder(result).decode("types")
     }
 }
