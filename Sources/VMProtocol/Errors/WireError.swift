@@ -29,13 +29,6 @@ public struct WireError: Error, Sendable, Hashable, WireErrorConvertible, Custom
         self.data = data
     }
 
-    /// An error whose `data` is already complete (it must carry `name`).
-    public init(code: VMErrorCode, message: String, data: JSONObject) {
-        self.code = code
-        self.message = message
-        self.data = data
-    }
-
     /// The wire form of any error: a ``WireErrorConvertible``'s own, anything else -32603.
     /// This is the one place where domain errors become wire errors.
     public init(_ error: any Error) {
