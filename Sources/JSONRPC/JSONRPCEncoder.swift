@@ -121,11 +121,6 @@ public enum JSONRPCEncoder {
         }
     }
 
-    /// The reply to an invalid entry of a frame (-32600 with the id that could be read).
-    public static func appendInvalid(id: RequestID, error: JSONRPCError, to buffer: inout [UInt8]) {
-        appendFailure(id: id, error: error, to: &buffer)
-    }
-
     /// A batch reply: `[` the already-encoded responses, comma-separated `]`. (A batch whose
     /// entries were all notifications gets no reply at all: do not call this with none.)
     public static func appendBatch(encodedResponses: [[UInt8]], to buffer: inout [UInt8]) {

@@ -2,8 +2,9 @@ import JSONCore
 
 /// The `error` member of a JSON-RPC response: code, message, optional data.
 ///
-/// The factory functions put the code's symbolic name in `data.name`, as vmd's wire contract
-/// requires of every error.
+/// The decoder's two factories put the code's symbolic name in `data.name`, as vmd's wire
+/// contract requires of every error; the errors vmd itself sends are built by VMProtocol's
+/// `WireError` from its table of codes and names.
 public struct JSONRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: JSONRPCErrorCode
     public var message: String
@@ -31,28 +32,6 @@ public struct JSONRPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// -32600 with a message saying what is wrong with the request.
     public static func invalidRequest(_ message: String) -> JSONRPCError {
         JSONRPCError(code: .invalidRequest, name: "invalidRequest", message: message)
-    }
-
-    /// -32601 naming the method.
-    public static func methodNotFound(_ method: String) -> JSONRPCError {
-        JSONRPCError(code: .methodNotFound, name: "methodNotFound",
-                     message: "method \"\(method)\" not found (rpc.discover lists the methods)",
-                     extra: ["method": .string(method)])
-    }
-
-    /// -32602 with a message saying which parameter is wrong.
-    public static func invalidParams(_ message: String, extra: JSONObject = [:]) -> JSONRPCError {
-        JSONRPCError(code: .invalidParams, name: "invalidParams", message: message, extra: extra)
-    }
-
-    /// -32603.
-    public static func internalError(_ message: String) -> JSONRPCError {
-        JSONRPCError(code: .internalError, name: "internalError", message: message)
-    }
-
-    /// -32800: the request was cancelled by `$/cancelRequest`.
-    public static func requestCancelled(_ message: String = "request cancelled by $/cancelRequest") -> JSONRPCError {
-        JSONRPCError(code: .requestCancelled, name: "requestCancelled", message: message)
     }
 
     /// The error as its JSON object `{"code", "message", "data"?}`.

@@ -1,10 +1,10 @@
 /// A JSON-RPC error code: an open set (a struct, not an enum) so that layers above add their
-/// own codes as static constants without touching this module.
+/// own codes without touching this module.
 ///
 /// JSON-RPC reserves -32768…-32000: -32700 and -32600…-32603 are the standard errors,
 /// -32099…-32000 is for implementation-defined server errors. LSP's -32800
-/// (request cancelled) is included because vmd uses it. vmd's application codes
-/// (-31000…-31099, outside the reserved band) are declared in VMProtocol.
+/// (request cancelled) is included because vmd uses it. vmd's error table, names included,
+/// is VMProtocol's `VMErrorCode`, which refers to these constants for the standard codes.
 public struct JSONRPCErrorCode: RawRepresentable, Sendable, Hashable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     public let rawValue: Int
 
@@ -30,18 +30,5 @@ public struct JSONRPCErrorCode: RawRepresentable, Sendable, Hashable, Expressibl
     /// The part of the reserved band left to implementations ("server error").
     public static let serverErrorRange = -32099 ... -32000
 
-    /// The symbolic name of the standard codes ("parseError", …); `nil` for other codes.
-    public var standardName: String? {
-        switch rawValue {
-        case -32700: return "parseError"
-        case -32600: return "invalidRequest"
-        case -32601: return "methodNotFound"
-        case -32602: return "invalidParams"
-        case -32603: return "internalError"
-        case -32800: return "requestCancelled"
-        default: return nil
-        }
-    }
-
-    public var description: String { standardName.map { "\(rawValue) (\($0))" } ?? String(rawValue) }
+    public var description: String { String(rawValue) }
 }

@@ -46,13 +46,13 @@ public final class VMClient: Sendable {
     /// Buffers the newest 1,024 events when nobody reads it.
     public let events: AsyncStream<VMClientEvent>
     /// `daemon.info` as answered at connect time (`nil` when the check was turned off).
-    public let connectInfo: VMDaemonInfo?
+    public let connectInfo: DaemonInfoMethod.Result?
 
     let core: ClientCore
     private let thread: EventLoopThread
 
     private init(location: VMSocketLocation, events: AsyncStream<VMClientEvent>, core: ClientCore,
-                 thread: EventLoopThread, connectInfo: VMDaemonInfo?) {
+                 thread: EventLoopThread, connectInfo: DaemonInfoMethod.Result?) {
         self.location = location
         self.events = events
         self.core = core
@@ -91,12 +91,15 @@ public final class VMClient: Sendable {
             thread.join()
             throw error
         }
-        var info: VMDaemonInfo? = nil
+        var info: DaemonInfoMethod.Result? = nil
         if options.checksProtocolLevel {
             do {
                 let result = try await core.call(DaemonInfoMethod.name, nil)
-                info = try decodeResult(of: DaemonInfoMethod.name) { () throws(JSONDecodingError) in try VMDaemonInfo(json: result) }
-                if let level = info?.protocolLevel, level != 1 { throw VMClientError.unsupportedProtocolLevel(level) }
+                // The level first: a daemon of another level may answer in another shape.
+                if let level = result["protocol"]?.intValue, level != OpenRPCDocument.protocolLevel {
+                    throw VMClientError.unsupportedProtocolLevel(level)
+                }
+                info = try decodeResult(of: DaemonInfoMethod.name) { () throws(JSONDecodingError) in try DaemonInfoMethod.Result(json: result) }
             } catch {
                 thread.handle.submit { loop in core.shutdown(on: loop) }
                 thread.join()

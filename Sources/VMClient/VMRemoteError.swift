@@ -26,9 +26,9 @@ public struct VMRemoteError: Error, Sendable, Hashable, CustomStringConvertible 
         self.init(code: error.code.rawValue, message: error.message, data: error.data)
     }
 
-    /// ``code`` as the protocol's open error code: compare with `.unknownInstance`,
-    /// `.invalidValue`, ... (codes newer than this client compare unequal to all of them).
-    public var errorCode: VMErrorCode { VMErrorCode(rawValue: code) }
+    /// ``code`` as an entry of the protocol's error table: compare with `.unknownInstance`,
+    /// `.invalidValue`, ...; `nil` for a code newer than this client.
+    public var errorCode: VMErrorCode? { VMErrorCode(number: code) }
 
     /// `data.name`, the symbolic name of ``code`` (`"invalidValue"`), when present.
     public var name: String? { data?["name"]?.stringValue }

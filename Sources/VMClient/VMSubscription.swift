@@ -1,4 +1,5 @@
 import JSONCore
+import VMProtocol
 
 /// The values of a subscription, in `seq` order, as an `AsyncSequence`.
 ///
@@ -33,38 +34,12 @@ public struct VMMonitor: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator { stream.makeAsyncIterator() }
 }
 
-/// Options of `vm.subscribe` (and of `vm.create`'s `subscribe`).
-public struct VMSubscribeOptions: Sendable, Hashable {
-    /// The outputs to watch; `nil` watches every output.
-    public var outputs: [String]?
-    /// Send the current value of every watched state output first (the daemon's default).
-    public var replay: Bool
-
-    /// Let the daemon send new state values as RFC 6902 patches when shorter; the client
-    /// still hands over whole values (``VMOutputEvent/value``), the patch beside them.
-    public var patches: Bool
-
-    public init(outputs: [String]? = nil, replay: Bool = true, patches: Bool = false) {
-        self.outputs = outputs
-        self.replay = replay
-        self.patches = patches
-    }
-
-    var jsonValue: JSONValue {
-        var object = JSONObject()
-        if let outputs { object["outputs"] = .array(outputs.map(JSONValue.string)) }
-        if !replay { object["replay"] = false }
-        if patches { object["patches"] = true }
-        return .object(object)
-    }
-}
-
 /// What `vm.create` answered, with the subscription it opened when asked to.
 public struct VMCreatedInstance: Sendable {
     /// The instance id (`"counter-1"`, or the id asked for).
     public let instance: String
     public let type: String
-    public let scope: String
+    public let scope: InstanceScope
     /// The values of the new instance from its first one (O3), when `subscribe` was given.
     public let subscription: VMSubscription?
 }

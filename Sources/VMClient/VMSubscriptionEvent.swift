@@ -2,7 +2,7 @@ import JSONCore
 
 /// One value of a watched output: a `vm.output` notification.
 ///
-/// On a subscription with ``VMSubscribeOptions/patches`` a notification may carry an RFC 6902
+/// On a subscription with `SubscribeOptions.patches` a notification may carry an RFC 6902
 /// `patch` instead of the value; the client applies it to the value it last delivered for
 /// that output, so ``value`` is always the whole new value, and ``patch`` is the patch as it
 /// came (`nil` when the daemon sent the value).

@@ -1,11 +1,15 @@
-/// The protocol's table of contents: every method and notification name of this revision.
+/// The protocol's table of contents: every method and notification of this revision.
 public enum VMMethods {
-    /// Methods a client may call, in `openrpc.json`'s order.
-    public static let all: [String] = [
-        DaemonInfoMethod.name, DaemonShutdownMethod.name, DaemonMonitorMethod.name, DaemonUnmonitorMethod.name,
-        RPCDiscoverMethod.name, VMTypesMethod.name, VMCreateMethod.name, VMDestroyMethod.name, VMListMethod.name,
-        VMSendMethod.name, VMExecuteMethod.name, VMGetMethod.name, VMSubscribeMethod.name, VMUnsubscribeMethod.name,
+    /// Every method type a client may call, in `openrpc.json`'s order: the one registry a
+    /// test compares with the OpenRPC document, the schema files, VMClient and vmctl.
+    public static let types: [any VMMethod.Type] = [
+        DaemonInfoMethod.self, DaemonShutdownMethod.self, DaemonMonitorMethod.self, DaemonUnmonitorMethod.self,
+        RPCDiscoverMethod.self, VMTypesMethod.self, VMCreateMethod.self, VMDestroyMethod.self, VMListMethod.self,
+        VMSendMethod.self, VMExecuteMethod.self, VMGetMethod.self, VMSubscribeMethod.self, VMUnsubscribeMethod.self,
     ]
+
+    /// The names of ``types``, in the same order.
+    public static let all: [String] = types.map { $0.name }
 
     /// Notifications, in `x-notifications`' order.
     public static let notifications: [String] = [

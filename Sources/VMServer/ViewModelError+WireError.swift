@@ -2,11 +2,28 @@ import JSONCore
 import VMProtocol
 import ViewModelKit
 
-/// The kit's errors carry their wire name, message and data already (PROTOCOL.md §10); the
-/// code follows from the name. A name this revision does not know would be a kit bug: -32603.
+/// The kit's errors carry their message and data already (PROTOCOL.md §10); their code comes
+/// from an exhaustive `switch`, so a new kit error does not compile until it has one, and
+/// `data.name` comes from the same table entry as the code.
 extension ViewModelError: WireErrorConvertible {
+    /// The table entry of this error.
+    public var wireCode: VMErrorCode {
+        switch self {
+        case .unknownType: .unknownType
+        case .unknownInstance: .unknownInstance
+        case .unknownInput: .unknownInput
+        case .unknownOutput: .unknownOutput
+        case .unknownAction: .unknownAction
+        case .invalidValue: .invalidValue
+        case .actionNotEnabled: .actionNotEnabled
+        case .actionFailed: .actionFailed
+        case .instanceExists: .instanceExists
+        case .notStateOutput: .notStateOutput
+        case .limitReached: .limitReached
+        }
+    }
+
     public var wireError: WireError {
-        guard let code = VMErrorCode(name: name) else { return .internalError() }
-        return WireError(code: code, message: message, data: data)
+        WireError(code: wireCode, message: message, extra: data)
     }
 }

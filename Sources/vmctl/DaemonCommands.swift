@@ -1,11 +1,12 @@
 import JSONCore
+import VMProtocol
 import Posix
 import VMClient
 
 /// `daemon start|stop|status`: for people without a service manager.
 enum DaemonCommands {
     static func status(_ run: Invocation) throws(CommandFailure) {
-        let result = try run.call("daemon.info")
+        let result = try run.call(DaemonInfoMethod.self)
         let info = try readInfo(result)
         run.print(result) { console in
             console.line(console.styled("vmd is running", Style.green)
@@ -58,15 +59,15 @@ enum DaemonCommands {
 
     static func stop(_ run: Invocation) throws(CommandFailure) {
         let wait = try run.seconds("wait") ?? .seconds(10)
-        let info: VMDaemonInfo
+        let info: DaemonInfoMethod.Result
         do {
-            info = try readInfo(try run.call("daemon.info"))
+            info = try readInfo(try run.call(DaemonInfoMethod.self))
         } catch let failure where failure.status == .unreachable {
             run.console.note("vmd is not running (nothing answers at \(run.location)).")
             if run.json { run.console.line(#"{"stopped":false}"#) }
             return
         }
-        try run.call("daemon.shutdown")
+        try run.call(DaemonShutdownMethod.self)
         let deadline = MonotonicClock.nanoseconds() &+ nanoseconds(wait)
         let pause = Pause()
         while (try? FileSystem.info(run.location.path)) != nil {
@@ -84,21 +85,21 @@ enum DaemonCommands {
     // MARK: - Helpers
 
     /// `daemon.info` from whoever answers at `location`, or `nil`.
-    private static func probe(_ location: VMSocketLocation) -> VMDaemonInfo? {
+    private static func probe(_ location: VMSocketLocation) -> DaemonInfoMethod.Result? {
         guard let connection = try? VMBlockingConnection.connect(to: location, timeout: .seconds(1)),
-              let result = try? connection.call("daemon.info", timeout: .seconds(2)) else { return nil }
-        return try? VMDaemonInfo(json: result)
+              let result = try? connection.call(DaemonInfoMethod.self, timeout: .seconds(2)) else { return nil }
+        return try? DaemonInfoMethod.Result(json: result)
     }
 
-    private static func readInfo(_ result: JSONValue) throws(CommandFailure) -> VMDaemonInfo {
+    private static func readInfo(_ result: JSONValue) throws(CommandFailure) -> DaemonInfoMethod.Result {
         do {
-            return try VMDaemonInfo(json: result)
+            return try DaemonInfoMethod.Result(json: result)
         } catch {
-            throw CommandFailure(status: .daemonError, message: "daemon.info answered an unexpected shape: \(error)")
+            throw CommandFailure(status: .daemonError, message: "\(DaemonInfoMethod.name) answered an unexpected shape: \(error)")
         }
     }
 
-    private static func report(_ info: VMDaemonInfo, started: Bool, log: String?) -> JSONValue {
+    private static func report(_ info: DaemonInfoMethod.Result, started: Bool, log: String?) -> JSONValue {
         var object: JSONObject = ["started": .bool(started), "pid": .integer(Int64(info.pid)), "socket": .string(info.socket)]
         if let log { object["log"] = .string(log) }
         return .object(object)

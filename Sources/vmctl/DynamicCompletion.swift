@@ -1,10 +1,12 @@
 import CommandLineKit
 import JSONCore
+import VMProtocol
 import VMClient
 
 /// `vmctl __complete WORD...`: what the completion scripts offer that only the running
 /// daemon knows: types after `create`, instances after send/get/watch/exec/destroy, then that
-/// instance's inputs, outputs or actions, and creation arguments for `--arg`. Quiet and quick:
+/// instance's inputs, outputs or actions, creation arguments for `--arg`, and the protocol's
+/// methods after `call` (those vmctl knows without asking). Quiet and quick:
 /// no daemon, a slow one, or an error means no candidates, never a message.
 enum DynamicCompletion {
     /// The hidden command's name, which the completion scripts call.
@@ -50,6 +52,8 @@ enum DynamicCompletion {
             return daemon.members(of: context.positionals[0], "outputs").filter { !context.positionals.contains($0) }
         case (["exec"], 1):
             return daemon.members(of: context.positionals[0], "actions")
+        case (["call"], 0):
+            return MethodCommands.names
         default:
             return []
         }
@@ -74,21 +78,25 @@ enum DynamicCompletion {
             return try? connection?.call(method, params, timeout: DynamicCompletion.patience)
         }
 
+        func call(_ method: any VMMethod.Type, _ params: JSONValue? = nil) -> JSONValue? {
+            call(method.name, params)
+        }
+
         func typeNames() -> [String] {
-            (call("vm.types")?["types"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+            (call(VMTypesMethod.self)?["types"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
         }
 
         func instanceNames() -> [String] {
-            (call("vm.list")?["instances"]?.arrayValue ?? []).compactMap { $0["instance"]?.stringValue }
+            (call(VMListMethod.self)?["instances"]?.arrayValue ?? []).compactMap { $0["instance"]?.stringValue }
         }
 
         func describe(_ type: String) -> JSONValue? {
-            call("vm.types", ["type": .string(type)])?["types"]?.arrayValue?.first { $0["name"]?.stringValue == type }
+            call(VMTypesMethod.self, VMTypesMethod.Params(type: type).jsonValue)?["types"]?.arrayValue?.first { $0["name"]?.stringValue == type }
         }
 
         /// The names in `list` ("inputs", "outputs", "actions") of `instance`'s type.
         func members(of instance: String, _ list: String, where keep: (JSONValue) -> Bool = { _ in true }) -> [String] {
-            let listed = call("vm.list")?["instances"]?.arrayValue ?? []
+            let listed = call(VMListMethod.self)?["instances"]?.arrayValue ?? []
             guard let type = listed.first(where: { $0["instance"]?.stringValue == instance })?["type"]?.stringValue else { return [] }
             return (describe(type)?[list]?.arrayValue ?? []).filter(keep).compactMap { $0["name"]?.stringValue }
         }

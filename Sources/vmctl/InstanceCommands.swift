@@ -1,11 +1,11 @@
 import JSONCore
+import VMProtocol
 import VMClient
 
 /// `create`, `list` and `destroy`: the lives of instances.
 enum InstanceCommands {
     static func create(_ run: Invocation) throws(CommandFailure) {
-        var params: JSONObject = ["type": .string(run.argument("TYPE"))]
-        if let id = run.parsed.value("id") { params["id"] = .string(id) }
+        var params = VMCreateMethod.Params(type: run.argument("TYPE"), id: run.parsed.value("id"))
         let pairs = run.parsed.values("arg")
         if !pairs.isEmpty {
             var args = JSONObject()
@@ -17,22 +17,25 @@ enum InstanceCommands {
                 let word = String(pair[pair.index(after: equals)...])
                 args[key] = try run.value(word, for: .argument(type: run.argument("TYPE"), key: key))
             }
-            params["args"] = .object(args)
+            params.args = .object(args)
         }
-        if let scope = run.parsed.value("scope") { params["scope"] = .string(scope) }
-        let result = try run.call("vm.create", .object(params))
+        if let scope = run.parsed.value("scope") {
+            guard let parsed = InstanceScope(rawValue: scope) else {
+                throw .usage("invalid value '\(scope)' for --scope: expected daemon or connection", run.parsed)
+            }
+            params.scope = parsed
+        }
+        let result = try run.call(VMCreateMethod.self, params.jsonValue)
         run.print(result) { console in console.line(result["instance"]?.stringValue ?? result.encodedString()) }
     }
 
     static func list(_ run: Invocation) throws(CommandFailure) {
-        let result = try run.call("vm.list")
-        let instances: [VMInstanceSummary]
+        let result = try run.call(VMListMethod.self)
+        let instances: [VMListMethod.Summary]
         do {
-            instances = try (result["instances"]?.arrayValue ?? []).map { (value) throws(JSONDecodingError) in
-                try VMInstanceSummary(json: value)
-            }
+            instances = try VMListMethod.decodeResult(result)
         } catch {
-            throw CommandFailure(status: .daemonError, message: "vm.list answered an unexpected shape: \(error)")
+            throw CommandFailure(status: .daemonError, message: "\(VMListMethod.name) answered an unexpected shape: \(error)")
         }
         run.print(result) { console in
             guard !instances.isEmpty else {
@@ -41,7 +44,7 @@ enum InstanceCommands {
             }
             var table = TextTable("INSTANCE", "TYPE", "SCOPE", "SUBSCRIBERS", "PARENT")
             for instance in instances {
-                table.add(instance.instance, instance.type, instance.scope, String(instance.subscribers),
+                table.add(instance.instance, instance.type, instance.scope.rawValue, String(instance.subscribers),
                           instance.parent ?? "")
             }
             table.render(into: console)
@@ -49,7 +52,7 @@ enum InstanceCommands {
     }
 
     static func destroy(_ run: Invocation) throws(CommandFailure) {
-        let result = try run.call("vm.destroy", ["instance": .string(run.argument("INSTANCE"))])
+        let result = try run.call(VMDestroyMethod.self, VMDestroyMethod.Params(instance: run.argument("INSTANCE")).jsonValue)
         run.print(result) { _ in }  // quiet on success, like rm
     }
 }

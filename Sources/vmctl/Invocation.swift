@@ -1,5 +1,6 @@
 import CommandLineKit
 import JSONCore
+import VMProtocol
 import Posix
 import VMClient
 
@@ -64,6 +65,12 @@ final class Invocation {
         } catch {
             throw .client(error, at: location)
         }
+    }
+
+    /// Calls `method` (by its VMProtocol type) with `params`, as ``call(_:_:)-(String,_)``.
+    @discardableResult
+    func call(_ method: any VMMethod.Type, _ params: JSONValue? = nil) throws(CommandFailure) -> JSONValue {
+        try call(method.name, params)
     }
 
     /// The next notification on the connection, or `nil` once `deadline` (monotonic

@@ -1,15 +1,16 @@
 import JSONCore
+import VMProtocol
 import VMClient
 
 /// `info` and `types`: what the daemon is and what it serves.
 enum QueryCommands {
     static func info(_ run: Invocation) throws(CommandFailure) {
-        let result = try run.call("daemon.info")
-        let info: VMDaemonInfo
+        let result = try run.call(DaemonInfoMethod.self)
+        let info: DaemonInfoMethod.Result
         do {
-            info = try VMDaemonInfo(json: result)
+            info = try DaemonInfoMethod.Result(json: result)
         } catch {
-            throw CommandFailure(status: .daemonError, message: "daemon.info answered an unexpected shape: \(error)")
+            throw CommandFailure(status: .daemonError, message: "\(DaemonInfoMethod.name) answered an unexpected shape: \(error)")
         }
         run.print(result) { console in
             var table = TextTable("", "")
@@ -17,29 +18,27 @@ enum QueryCommands {
             table.add("protocol", String(info.protocolLevel))
             table.add("pid", String(info.pid))
             table.add("uptime", formatUptime(info.uptimeSeconds))
-            table.add("boot id", info.bootID)
+            table.add("boot id", info.bootId)
             table.add("socket", info.socket)
             table.add("instances", String(info.instances))
             table.add("connections", String(info.connections))
-            table.add("slow clients", info.slowClient)
+            table.add("slow clients", info.slowClient.rawValue)
             table.render(into: console)
             console.line("limits")
             var limits = TextTable("", "")
-            for limit in info.limits { limits.add(limit.name, ValueText.plain(limit.value)) }
+            for (name, value) in info.limits.jsonValue.objectValue ?? [:] { limits.add(name, ValueText.plain(value)) }
             limits.render(into: console, indent: "  ")
         }
     }
 
     static func types(_ run: Invocation) throws(CommandFailure) {
         let name = run.parsed.positional("TYPE")
-        let result = try run.call("vm.types", name.map { ["type": .string($0)] })
-        let types: [VMTypeDescription]
+        let result = try run.call(VMTypesMethod.self, VMTypesMethod.Params(type: name).jsonValue)
+        let types: [VMTypesMethod.TypeDescription]
         do {
-            types = try (result["types"]?.arrayValue ?? []).map { (value) throws(JSONDecodingError) in
-                try VMTypeDescription(json: value)
-            }
+            types = try VMTypesMethod.decodeResult(result)
         } catch {
-            throw CommandFailure(status: .daemonError, message: "vm.types answered an unexpected shape: \(error)")
+            throw CommandFailure(status: .daemonError, message: "\(VMTypesMethod.name) answered an unexpected shape: \(error)")
         }
         run.print(result) { console in
             if name == nil {
@@ -55,7 +54,7 @@ enum QueryCommands {
         }
     }
 
-    private static func describe(_ type: VMTypeDescription, into console: Console) {
+    private static func describe(_ type: VMTypesMethod.TypeDescription, into console: Console) {
         console.line(console.styled(type.name, Style.bold) + (type.summary.isEmpty ? "" : " — " + type.summary))
         let arguments = type.args["properties"]?.objectValue ?? JSONObject()
         section("Arguments", "vmctl create \(type.name) --arg KEY=VALUE", console)

@@ -25,16 +25,18 @@ enum RecordCommand {
             }
         }
 
-        let monitor = try run.call("daemon.monitor")["monitor"]?.stringValue
-        let listed = try run.call("vm.list")
+        let monitor = try run.call(DaemonMonitorMethod.self)["monitor"]?.stringValue
+        let listed = try run.call(VMListMethod.self)
         guard let summary = listed["instances"]?.arrayValue?.first(where: { $0["instance"]?.stringValue == instance }),
               let type = summary["type"]?.stringValue else {
             throw CommandFailure(status: .daemonError, message: "No instance \"\(instance)\" (unknownInstance)",
                                  hints: ["'vmctl list' shows the live instances."])
         }
-        let subscribed = try run.call("vm.subscribe", ["instance": .string(instance), "replay": true])
+        // Written out rather than `VMSubscribeMethod.Params`, which leaves out `replay` when it is
+        // the default: a recording states it, as it always has.
+        let subscribed = try run.call(VMSubscribeMethod.self, ["instance": .string(instance), "replay": true])
         guard let subscription = subscribed["subscription"]?.stringValue else {
-            throw CommandFailure(status: .daemonError, message: "vm.subscribe answered no subscription id: \(subscribed)")
+            throw CommandFailure(status: .daemonError, message: "\(VMSubscribeMethod.name) answered no subscription id: \(subscribed)")
         }
         let start = MonotonicClock.nanoseconds()
 
@@ -56,14 +58,14 @@ enum RecordCommand {
             let params = notification.params
             var ended = false
             switch notification.method {
-            case "daemon.message" where params["monitor"]?.stringValue == monitor:
+            case DaemonMessageNotification.name where params["monitor"]?.stringValue == monitor:
                 recorder.observe(params, at: milliseconds)
-            case "vm.output" where params["subscription"]?.stringValue == subscription:
+            case VMOutputNotification.name where params["subscription"]?.stringValue == subscription:
                 var event: JSONObject = ["event": "output", "t": .integer(milliseconds),
                                          "output": params["output"] ?? .null, "value": params["value"] ?? .null]
                 if params["replay"]?.boolValue == true { event["replay"] = true }
                 recorder.append(event)
-            case "vm.closed" where params["subscription"]?.stringValue == subscription:
+            case VMClosedNotification.name where params["subscription"]?.stringValue == subscription:
                 ended = true
             default:
                 break
@@ -98,7 +100,7 @@ enum RecordCommand {
         mutating func observe(_ params: JSONValue, at milliseconds: Int64) {
             guard let connection = params["connection"], let message = params["message"] else { return }
             let incoming = params["direction"]?.stringValue == "in"
-            if own == nil, incoming, message["method"]?.stringValue == "vm.list" {
+            if own == nil, incoming, message["method"]?.stringValue == VMListMethod.name {
                 own = connection  // vmctl's own vm.list: the first request it makes after monitoring
                 return
             }
@@ -111,13 +113,13 @@ enum RecordCommand {
         private mutating func request(_ message: JSONValue, connection: JSONValue, at milliseconds: Int64) {
             guard let params = message["params"], params["instance"]?.stringValue == instance else { return }
             switch message["method"]?.stringValue {
-            case "vm.send":
+            case VMSendMethod.name:
                 guard let input = params["input"] else { return }
                 var event: JSONObject = ["event": "input", "t": .integer(milliseconds), "input": input]
                 if let value = params["value"] { event["value"] = value }
                 event["connection"] = connection
                 events.append(event)
-            case "vm.execute":
+            case VMExecuteMethod.name:
                 guard let action = params["action"], let id = message["id"], !id.isNull else { return }
                 var event: JSONObject = ["event": "action", "t": .integer(milliseconds), "action": action]
                 if let value = params["value"] { event["value"] = value }

@@ -12,12 +12,14 @@ enum ReplayCommand {
         let tape = try load(path)
         let settle = try run.seconds("timeout") ?? .seconds(2)
 
+        // Written out rather than `VMCreateMethod.Params`: the explicit `replay` and the member
+        // order are what replays have always sent, and a step's members go out as the tape has them.
         var create: JSONObject = ["type": .string(tape.type), "scope": "connection", "subscribe": ["replay": true]]
         if let args = tape.args { create["args"] = args }
         let created: JSONValue
         let connection = try run.connect()
         do throws(VMClientError) {
-            created = try connection.call("vm.create", .object(create))
+            created = try connection.call(VMCreateMethod.self, .object(create))
         } catch {
             if case .remote(let remote) = error, remote.name == "unknownType" || remote.name == "invalidParams" {
                 throw CommandFailure(status: .usage, message: "bad tape \(path): the daemon cannot create its instance: \(remote.message)")
@@ -25,7 +27,7 @@ enum ReplayCommand {
             throw .client(error, at: run.location)
         }
         guard let instance = created["instance"]?.stringValue, let subscription = created["subscription"]?.stringValue else {
-            throw CommandFailure(status: .daemonError, message: "vm.create answered an unexpected shape: \(created)")
+            throw CommandFailure(status: .daemonError, message: "\(VMCreateMethod.name) answered an unexpected shape: \(created)")
         }
 
         var session = Session(connection: try run.connect(), subscription: subscription, location: run.location)
@@ -40,7 +42,7 @@ enum ReplayCommand {
             case .input:
                 var params: JSONObject = ["instance": .string(instance), "input": object["input"] ?? .null]
                 if let value = object["value"] { params["value"] = value }
-                if let failure = try session.call("vm.send", params), divergence == nil {
+                if let failure = try session.call(VMSendMethod.self, params), divergence == nil {
                     divergence = "\(tape.describeStep(index)) failed: \(failure.encodedString())\n  expected: accepted"
                 }
                 replayed.append(.input(object))
@@ -48,7 +50,7 @@ enum ReplayCommand {
                 var params: JSONObject = ["instance": .string(instance), "action": object["action"] ?? .null]
                 if let value = object["value"] { params["value"] = value }
                 let got: JSONObject
-                if let failure = try session.call("vm.execute", params) {
+                if let failure = try session.call(VMExecuteMethod.self, params) {
                     got = ["error": failure]
                 } else {
                     got = ["result": session.lastResult?["value"] ?? .null]
@@ -159,7 +161,7 @@ enum ReplayCommand {
         }
 
         /// Calls `method`; the remote error as JSON when it failed, else `nil` (result in `lastResult`).
-        mutating func call(_ method: String, _ params: JSONObject) throws(CommandFailure) -> JSONValue? {
+        mutating func call(_ method: any VMMethod.Type, _ params: JSONObject) throws(CommandFailure) -> JSONValue? {
             do {
                 lastResult = try connection.call(method, .object(params))
                 return nil
@@ -197,7 +199,7 @@ enum ReplayCommand {
                 throw .client(error, at: location)
             }
             guard let next else { return false }
-            if next.method == "vm.output", next.params["subscription"]?.stringValue == subscription {
+            if next.method == VMOutputNotification.name, next.params["subscription"]?.stringValue == subscription {
                 outputs.append(Emitted(
                     output: next.params["output"]?.stringValue ?? "", value: next.params["value"] ?? .null,
                     afterSteps: steps, replay: next.params["replay"]?.boolValue == true,

@@ -1,4 +1,5 @@
 import JSONCore
+import VMProtocol
 import Posix
 import VMClient
 
@@ -7,26 +8,24 @@ import VMClient
 enum StreamCommands {
     static func watch(_ run: Invocation) throws(CommandFailure) {
         let instance = run.argument("INSTANCE")
-        var params: JSONObject = ["instance": .string(instance)]
         let outputs = run.parsed.positionals("OUTPUT")
-        if !outputs.isEmpty { params["outputs"] = .array(outputs.map(JSONValue.string)) }
-        if run.parsed.flag("no-replay") { params["replay"] = false }
-        if run.parsed.flag("patches") { params["patches"] = true }
+        let options = SubscribeOptions(
+            outputs: outputs.isEmpty ? nil : outputs, replay: !run.parsed.flag("no-replay"), patches: run.parsed.flag("patches"))
         let limits = try Limits(run, countsChanges: true)
-        let result = try run.call("vm.subscribe", .object(params))
+        let result = try run.call(VMSubscribeMethod.self, VMSubscribeMethod.Params(instance: instance, options: options).jsonValue)
         guard let subscription = result["subscription"]?.stringValue else {
-            throw CommandFailure(status: .daemonError, message: "vm.subscribe answered no subscription id: \(result)")
+            throw CommandFailure(status: .daemonError, message: "\(VMSubscribeMethod.name) answered no subscription id: \(result)")
         }
         try stream(run, limits) { method, params in
             guard params["subscription"]?.stringValue == subscription else { return .skip }
             switch method {
-            case "vm.output":
+            case VMOutputNotification.name:
                 printOutput(params, run)
                 return params["replay"]?.boolValue == true ? .counted : .countedChange
-            case "vm.overflow":
+            case VMOverflowNotification.name:
                 printOverflow(params, run)
                 return .skip
-            case "vm.closed":
+            case VMClosedNotification.name:
                 if run.json {
                     run.console.line(params.encodedString())
                 } else {
@@ -42,10 +41,10 @@ enum StreamCommands {
 
     static func monitor(_ run: Invocation) throws(CommandFailure) {
         let limits = try Limits(run)
-        let result = try run.call("daemon.monitor")
+        let result = try run.call(DaemonMonitorMethod.self)
         let monitor = result["monitor"]?.stringValue
         try stream(run, limits) { method, params in
-            guard method == "daemon.message", params["monitor"]?.stringValue == monitor else { return .skip }
+            guard method == DaemonMessageNotification.name, params["monitor"]?.stringValue == monitor else { return .skip }
             if run.json {
                 run.console.line(params.encodedString())
             } else {

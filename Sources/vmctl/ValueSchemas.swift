@@ -1,4 +1,5 @@
 import JSONCore
+import VMProtocol
 
 /// Where a VALUE word goes, and how vmctl asks the daemon (`vm.list`, `vm.types`) for the
 /// schema that reads it. A lookup that fails leaves the word to its plain JSON reading: the
@@ -32,12 +33,12 @@ enum ValueTarget {
     }
 
     private static func type(of instance: String, _ run: Invocation) -> String? {
-        guard let listed = try? run.call("vm.list")["instances"]?.arrayValue else { return nil }
+        guard let listed = try? run.call(VMListMethod.self)["instances"]?.arrayValue else { return nil }
         return listed.first { $0["instance"]?.stringValue == instance }?["type"]?.stringValue
     }
 
     private static func describe(_ type: String, _ run: Invocation) -> JSONValue? {
-        guard let types = try? run.call("vm.types", ["type": .string(type)])["types"]?.arrayValue else { return nil }
+        guard let types = try? run.call(VMTypesMethod.self, VMTypesMethod.Params(type: type).jsonValue)["types"]?.arrayValue else { return nil }
         return types.first { $0["name"]?.stringValue == type }
     }
 

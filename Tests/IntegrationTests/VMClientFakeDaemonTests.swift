@@ -4,6 +4,7 @@ import Posix
 import Synchronization
 import Testing
 import VMClient
+import VMProtocol
 
 /// The client's machinery against a scripted daemon: reply matching, typed errors, ordering
 /// of subscription values, end of sequences, unaddressed errors and reconnection.
@@ -28,7 +29,7 @@ struct VMClientFakeDaemonTests {
         defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
-        #expect(client.connectInfo?.bootID == "boot-1")
+        #expect(client.connectInfo?.bootId == "boot-1")
         #expect(client.connectInfo?.protocolLevel == 1)
         let created = try await client.create(type: "Counter", args: ["start": 5])
         #expect(created.instance == "counter-1")
@@ -64,7 +65,7 @@ struct VMClientFakeDaemonTests {
         defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
-        let created = try await client.create(type: "Counter", args: ["start": 1], subscribe: VMSubscribeOptions())
+        let created = try await client.create(type: "Counter", args: ["start": 1], subscribe: SubscribeOptions())
         let subscription = try #require(created.subscription)
         try await client.send(instance: created.instance, input: "increment")
         try await client.send(instance: created.instance, input: "increment", value: 10)
@@ -143,7 +144,7 @@ struct VMClientFakeDaemonTests {
         let policy = VMReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(100))
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket), options: .init(reconnect: policy))
         defer { client.close() }
-        let created = try await client.create(type: "Counter", subscribe: VMSubscribeOptions())
+        let created = try await client.create(type: "Counter", subscribe: SubscribeOptions())
         let subscription = try #require(created.subscription)
 
         first.stop()
@@ -171,7 +172,7 @@ struct VMClientFakeDaemonTests {
         #expect(newBoot == "boot-2")
         #expect(client.isConnected)
         let info = try await client.info()
-        #expect(info.bootID == "boot-2")
+        #expect(info.bootId == "boot-2")
     }
 
     @Test("cancelling the task that iterates a subscription unsubscribes it in the daemon")
@@ -186,7 +187,7 @@ struct VMClientFakeDaemonTests {
         defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
-        let created = try await client.create(type: "Counter", subscribe: VMSubscribeOptions())
+        let created = try await client.create(type: "Counter", subscribe: SubscribeOptions())
         let subscription = try #require(created.subscription)
         let consumer = Task {
             var count = 0

@@ -26,7 +26,7 @@ struct VMClientRetryTests {
                     count += 1
                     return count
                 }
-                return [FakeDaemon.reply(id, ["instance": .string("sendlist-\(number)")])]
+                return [FakeDaemon.reply(id, ["instance": .string("sendlist-\(number)"), "type": "SendList", "scope": "daemon"])]
             case "vm.send":
                 return [FakeDaemon.reply(id, .null)]
             case "vm.execute":

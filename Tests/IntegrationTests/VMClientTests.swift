@@ -3,6 +3,7 @@ import Posix
 import ReactiveTesting
 import Testing
 import VMClient
+import VMProtocol
 import VMTestSupport
 
 /// VMClient against the real vmd: typed helpers, subscriptions, typed errors, vm.error
@@ -18,8 +19,8 @@ struct VMClientTests {
         let info = try await client.info()
         #expect(info.protocolLevel == 1)
         #expect(info.socket == connected.directory.socketPath)
-        #expect(info.bootID == client.connectInfo?.bootID)
-        #expect(info.limits.contains { $0.name == "maxFrameBytes" })
+        #expect(info.bootId == client.connectInfo?.bootId)
+        #expect(info.limits.maxFrameBytes > 0)
 
         let counter = try #require(try await client.types("Counter").first)
         #expect(counter.name == "Counter")
@@ -30,7 +31,7 @@ struct VMClientTests {
 
         let created = try await client.create(type: "Counter", id: "c1", args: ["start": 5])
         #expect(created.instance == "c1")
-        #expect(created.scope == "daemon")
+        #expect(created.scope == .daemon)
         try await client.send(instance: "c1", input: "increment", value: 2)
         #expect(try await client.get(instance: "c1", output: "count") == 7)
         #expect(try await client.execute(instance: "c1", action: "reset") == 0)
@@ -48,7 +49,7 @@ struct VMClientTests {
         let connected = try await ConnectedDaemon.start()
         defer { connected.stop() }
         let client = connected.client
-        let created = try await client.create(type: "Counter", args: ["start": 1], subscribe: VMSubscribeOptions())
+        let created = try await client.create(type: "Counter", args: ["start": 1], subscribe: SubscribeOptions())
         let subscription = try #require(created.subscription)
         try await client.send(instance: created.instance, input: "increment")
         try await client.send(instance: created.instance, input: "set", value: 9)
@@ -66,7 +67,7 @@ struct VMClientTests {
 
         let other = try await client.create(type: "Counter", id: "c2")
         _ = other
-        let watched = try await client.subscribe(instance: "c2", options: VMSubscribeOptions(outputs: ["count"]))
+        let watched = try await client.subscribe(instance: "c2", options: SubscribeOptions(outputs: ["count"]))
         try await client.unsubscribe(watched)
         var afterUnsubscribe: [VMSubscriptionEvent] = []
         for try await event in watched { afterUnsubscribe.append(event) }
@@ -139,7 +140,7 @@ struct VMClientTests {
         defer { connected.stop() }
         let client = connected.client
         let login = try await client.create(type: "Login", id: "login", args: ["latencyMs": 10_000],
-                                            subscribe: VMSubscribeOptions(outputs: ["isLoading"]))
+                                            subscribe: SubscribeOptions(outputs: ["isLoading"]))
         try await client.send(instance: "login", input: "email", value: "demo@example.com")
         try await client.send(instance: "login", input: "password", value: "secret")
         let running = Task { try await client.execute(instance: "login", action: "submit") }
@@ -164,8 +165,8 @@ struct VMClientTests {
         let policy = VMReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
         let client = try await VMClient.connect(to: VMSocketLocation(path: directory.socketPath), options: .init(reconnect: policy))
         defer { client.close() }
-        let firstBoot = try #require(client.connectInfo?.bootID)
-        let created = try await client.create(type: "Counter", subscribe: VMSubscribeOptions())
+        let firstBoot = try #require(client.connectInfo?.bootId)
+        let created = try await client.create(type: "Counter", subscribe: SubscribeOptions())
         first.stop()
         // The subscription ends (vm.closed "shutdown", or the lost connection); nothing is re-created.
         var lastEvent: VMSubscriptionEvent? = nil
@@ -226,7 +227,7 @@ struct VMClientPatchTests {
         let client = connected.client
         let seeds: [JSONValue] = (0..<40).map { ["title": .string("item \($0) with a title long enough to make patches pay")] }
         let created = try await client.create(
-            type: "TodoList", id: "todo", args: ["items": .array(seeds)], subscribe: VMSubscribeOptions(outputs: ["items"], patches: true))
+            type: "TodoList", id: "todo", args: ["items": .array(seeds)], subscribe: SubscribeOptions(outputs: ["items"], patches: true))
         let subscription = try #require(created.subscription)
         var iterator = subscription.makeAsyncIterator()
         var generator = SeededGenerator(seed: 14)

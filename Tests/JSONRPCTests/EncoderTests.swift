@@ -16,8 +16,8 @@ struct EncoderTests {
             == #"{"jsonrpc":"2.0","id":1,"method":"vm.get","params":{"instance":"c-1"}}"#)
         #expect(text { JSONRPCEncoder.appendNotification(method: "n", params: nil, to: &$0) } == #"{"jsonrpc":"2.0","method":"n"}"#)
         #expect(text { JSONRPCEncoder.appendSuccess(id: "a", result: nil, to: &$0) } == #"{"jsonrpc":"2.0","id":"a","result":null}"#)
-        #expect(text { JSONRPCEncoder.appendFailure(id: .null, error: .methodNotFound("x.y"), to: &$0) }
-            == #"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"method \"x.y\" not found (rpc.discover lists the methods)","data":{"name":"methodNotFound","method":"x.y"}}}"#)
+        #expect(text { JSONRPCEncoder.appendFailure(id: .null, error: JSONRPCError(code: .methodNotFound, name: "methodNotFound", message: "no x.y", extra: ["method": "x.y"]), to: &$0) }
+            == #"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"no x.y","data":{"name":"methodNotFound","method":"x.y"}}}"#)
         #expect(text { JSONRPCEncoder.appendFailure(id: 3, error: JSONRPCError(code: -1, message: "m"), to: &$0) }
             == #"{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"m"}}"#)
     }
@@ -50,9 +50,9 @@ struct EncoderTests {
         #expect(text { JSONRPCEncoder.appendSuccess(id: 2, to: &$0) { $0.member("value", .integer(5)) } }
             == #"{"jsonrpc":"2.0","id":2,"result":{"value":5}}"#)
         let parts = [JSONRPCEncoder.encode(.response(JSONRPCResponse(id: 1, result: 1))),
-                     JSONRPCEncoder.encode(.response(JSONRPCResponse(id: 2, error: .requestCancelled())))]
+                     JSONRPCEncoder.encode(.response(JSONRPCResponse(id: 2, error: JSONRPCError(code: .requestCancelled, name: "requestCancelled", message: "cancelled"))))]
         #expect(text { JSONRPCEncoder.appendBatch(encodedResponses: parts, to: &$0) }
-            == #"[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":2,"error":{"code":-32800,"message":"request cancelled by $/cancelRequest","data":{"name":"requestCancelled"}}}]"#)
+            == #"[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":2,"error":{"code":-32800,"message":"cancelled","data":{"name":"requestCancelled"}}}]"#)
     }
 
     static let messages: [JSONRPCMessage] = [
@@ -60,7 +60,7 @@ struct EncoderTests {
         .request(JSONRPCRequest(id: .numberLiteral("1.50"), method: "a")),
         .notification(JSONRPCNotification(method: "$/cancelRequest", params: ["id": 7])),
         .response(JSONRPCResponse(id: "q", result: ["value": [true]])),
-        .response(JSONRPCResponse(id: .null, error: .invalidParams("bad", extra: ["path": "$.x"]))),
+        .response(JSONRPCResponse(id: .null, error: JSONRPCError(code: .invalidParams, name: "invalidParams", message: "bad", extra: ["path": "$.x"]))),
     ]
 
     @Test("every message decodes back to itself", arguments: messages)

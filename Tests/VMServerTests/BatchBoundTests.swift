@@ -42,7 +42,7 @@ struct BatchBoundTests {
         #expect(refusals.count == 200 - lists.count)
         // Ids are echoed in order, and a refused request says why and that it did not run.
         #expect(replies.map { $0["id"]?.intValue } == (100..<300).map { Optional($0) })
-        #expect(refusals.first?["error"]?["code"] == .integer(Int64(VMErrorCode.limitReached.rawValue)))
+        #expect(refusals.first?["error"]?["code"] == .integer(Int64(VMErrorCode.limitReached.number)))
         #expect(refusals.first?["error"]?["message"]?.stringValue?.contains("did not run") == true)
         // The bound, one reply that crossed it, and 200 short refusals at most.
         #expect(queued < Self.bound + single + 200 * 300)

@@ -6,18 +6,19 @@ import VMProtocol
 struct ProtocolLayerTests {
     @Test("every code has its symbolic name and lies in its documented band")
     func codesAndNames() {
-        #expect(VMErrorCode.all.count == 21)
-        for code in VMErrorCode.all {
-            let name = try? #require(code.name)
-            #expect(VMErrorCode(name: name ?? "") == code)
+        #expect(VMErrorCode.allCases.count == 22)
+        for code in VMErrorCode.allCases {
+            #expect(VMErrorCode(name: code.name) == code)
+            #expect(VMErrorCode(number: code.number) == code, "\(code.name) shares its number")
             if code == .requestCancelled { continue }  // LSP's -32800, just below JSON-RPC's band
-            let inReserved = VMErrorCode.reservedRange.contains(code.rawValue)
-            let inApplication = VMErrorCode.applicationRange.contains(code.rawValue)
+            let inReserved = VMErrorCode.reservedRange.contains(code.number)
+            let inApplication = VMErrorCode.applicationRange.contains(code.number)
             #expect(inReserved != inApplication, "\(code) must be in exactly one band")
         }
-        #expect(VMErrorCode(rawValue: -31099).name == nil)
-        #expect(VMErrorCode.requestCancelled.rawValue == -32800)
-        #expect(VMErrorCode.permissionDenied.rawValue == -31015)
+        #expect(VMErrorCode(number: -31099) == nil)
+        #expect(VMErrorCode.requestCancelled.number == -32800)
+        #expect(VMErrorCode.permissionDenied.number == -31015)
+        #expect(VMErrorCode.unknownSession.number == -31016)
     }
 
     @Test("an error that is not a wire error becomes internalError")

@@ -4,23 +4,23 @@ import JSONRPC
 /// The errors the protocol layer and the server raise themselves; the view-model kit's
 /// errors carry their own message and data.
 extension WireError {
-    /// -32700 for a frame that is not JSON (or not UTF-8).
+    /// ``VMErrorCode/parseError`` for a frame that is not JSON (or not UTF-8).
     public static func parseError(_ error: JSONParseError) -> WireError {
         WireError(
             code: .parseError,
             message: "Parse error at byte \(error.offset): \(error.message). Send one complete JSON value per frame.")
     }
 
-    /// -32600; `problem` says what is wrong ("\"jsonrpc\" must be \"2.0\"").
+    /// ``VMErrorCode/invalidRequest``; `problem` says what is wrong ("\"jsonrpc\" must be \"2.0\"").
     public static func invalidRequest(_ problem: String) -> WireError {
         WireError(code: .invalidRequest, message: "Invalid request: \(sentenceBody(problem)).")
     }
 
-    /// -32600 for `[]`.
+    /// ``VMErrorCode/invalidRequest`` for `[]`.
     public static let emptyBatch = WireError(
         code: .invalidRequest, message: "Invalid request: an empty batch; send at least one request in it.")
 
-    /// -32601 naming the method.
+    /// ``VMErrorCode/methodNotFound`` naming the method.
     public static func methodNotFound(_ method: String) -> WireError {
         WireError(
             code: .methodNotFound,
@@ -28,7 +28,7 @@ extension WireError {
             extra: ["method": .string(method)])
     }
 
-    /// -32602 at `path` (a JSON Pointer into params: `""` for params itself, `"/instance"`).
+    /// ``VMErrorCode/invalidParams`` at `path` (a JSON Pointer into params: `""` for params itself, `"/instance"`).
     /// `got` is the JSON type found, or `"missing"`; `nil` members are left out.
     public static func invalidParams(path: String, expected: String?, got: String?, detail: String? = nil) -> WireError {
         var extra: JSONObject = ["path": .string(path)]
@@ -46,23 +46,23 @@ extension WireError {
         return WireError(code: .invalidParams, message: message, extra: extra)
     }
 
-    /// -32602 for a member of params the method does not define.
+    /// ``VMErrorCode/invalidParams`` for a member of params the method does not define.
     public static func unknownParam(_ name: String, method: String) -> WireError {
         invalidParams(
             path: "/" + jsonPointerEscaped(name), expected: nil, got: nil,
             detail: "\(method) has no parameter \(quoted(name)); rpc.discover lists its parameters")
     }
 
-    /// -32603; the details belong in the daemon's log, not on the wire.
+    /// ``VMErrorCode/internalError``; the details belong in the daemon's log, not on the wire.
     public static func internalError() -> WireError {
         WireError(code: .internalError, message: "Internal error; the daemon log has the details.")
     }
 
-    /// -32800 for a `vm.execute` cancelled by `$/cancelRequest`.
+    /// ``VMErrorCode/requestCancelled`` for a `vm.execute` cancelled by `$/cancelRequest`.
     public static let requestCancelled = WireError(
         code: .requestCancelled, message: "Request cancelled by $/cancelRequest.")
 
-    /// -31009: `timeoutMs` expired and the execution was cancelled.
+    /// ``VMErrorCode/actionTimedOut``: `timeoutMs` expired and the execution was cancelled.
     public static func actionTimedOut(instance: String, action: String, timeoutMs: Int64) -> WireError {
         WireError(
             code: .actionTimedOut,
@@ -70,7 +70,7 @@ extension WireError {
             extra: ["instance": .string(instance), "action": .string(action), "timeoutMs": .integer(timeoutMs)])
     }
 
-    /// -31010: limit `limit` (its name in `daemon.info`'s `limits`) of `value` would be exceeded.
+    /// ``VMErrorCode/limitReached``: limit `limit` (its name in `daemon.info`'s `limits`) of `value` would be exceeded.
     public static func limitReached(_ limit: String, value: Int) -> WireError {
         let advice = switch limit {
         case "maxBatchItems": "send at most \(value) items per batch, or restart vmd with a larger --max-batch-items."
@@ -89,7 +89,7 @@ extension WireError {
             extra: ["limit": .string(limit), "value": .integer(Int64(value))])
     }
 
-    /// -31012: no subscription (or monitor) `id` on this connection.
+    /// ``VMErrorCode/unknownSubscription``: no subscription (or monitor) `id` on this connection.
     public static func unknownSubscription(_ id: String, monitor: Bool = false) -> WireError {
         WireError(
             code: .unknownSubscription,
@@ -97,11 +97,11 @@ extension WireError {
             extra: ["subscription": .string(id)])
     }
 
-    /// -31014: the daemon is stopping.
+    /// ``VMErrorCode/shuttingDown``: the daemon is stopping.
     public static let shuttingDown = WireError(
         code: .shuttingDown, message: "The daemon is shutting down; retry once it has restarted.")
 
-    /// -31015: `method` is allowed only to the daemon's own uid.
+    /// ``VMErrorCode/permissionDenied``: `method` is allowed only to the daemon's own uid.
     public static func permissionDenied(method: String, daemonUID: UInt32, peerUID: UInt32) -> WireError {
         WireError(
             code: .permissionDenied,

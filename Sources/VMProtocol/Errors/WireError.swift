@@ -22,15 +22,8 @@ public struct WireError: Error, Sendable, Hashable, WireErrorConvertible, Custom
     /// An error of `code`; `data` gets `name` (from `code`) first, then `extra`'s members.
     public init(code: VMErrorCode, message: String, extra: JSONObject = [:]) {
         var data = JSONObject(minimumCapacity: extra.count + 1)
-        data.append(uniqueKey: "name", .string(code.name ?? "internalError"))
+        data.append(uniqueKey: "name", .string(code.name))
         for (key, value) in extra where key != "name" { data.append(uniqueKey: key, value) }
-        self.code = code
-        self.message = message
-        self.data = data
-    }
-
-    /// An error whose `data` is already complete (it must carry `name`).
-    public init(code: VMErrorCode, message: String, data: JSONObject) {
         self.code = code
         self.message = message
         self.data = data
@@ -53,7 +46,7 @@ public struct WireError: Error, Sendable, Hashable, WireErrorConvertible, Custom
 
     /// `{"code", "message", "data"}` as a JSON value (for `vm.error` and tests).
     public var jsonValue: JSONValue {
-        ["code": .integer(Int64(code.rawValue)), "message": .string(message), "data": .object(data)]
+        ["code": .integer(Int64(code.number)), "message": .string(message), "data": .object(data)]
     }
 
     /// The same error in JSONRPC's type (for its encoder).

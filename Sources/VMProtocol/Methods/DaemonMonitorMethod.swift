@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `daemon.monitor {}` → `{monitor}`, then `daemon.message` notifications; same-uid peers only.
-public enum DaemonMonitorMethod {
+public enum DaemonMonitorMethod: VMMethod {
     public static let name = "daemon.monitor"
 
     /// Checks the (empty) params.
@@ -9,6 +9,20 @@ public enum DaemonMonitorMethod {
         try ParamsReader(params).rejectUnknown(allowed: [], method: name)
     }
 
+    /// `{"monitor": id}`: the id `daemon.message` notifications and `daemon.unmonitor` name.
+    public struct Result: Sendable, Hashable {
+        public var monitor: String
+
+        public init(monitor: String) { self.monitor = monitor }
+
+        /// Reads the result (a client's side).
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            monitor = try JSONObjectDecoder(json).decode("monitor")
+        }
+
+        public var jsonValue: JSONValue { ["monitor": .string(monitor)] }
+    }
+
     /// `{"monitor": id}`.
-    public static func result(monitor: String) -> JSONValue { ["monitor": .string(monitor)] }
+    public static func result(monitor: String) -> JSONValue { Result(monitor: monitor).jsonValue }
 }

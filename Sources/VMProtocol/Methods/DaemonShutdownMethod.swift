@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `daemon.shutdown {}` → `{stopping: true}`; same-uid peers only.
-public enum DaemonShutdownMethod {
+public enum DaemonShutdownMethod: VMMethod {
     public static let name = "daemon.shutdown"
 
     /// Checks the (empty) params.

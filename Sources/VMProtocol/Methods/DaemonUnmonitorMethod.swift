@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `daemon.unmonitor {monitor}` → `{unmonitored: true}`; same-uid peers only.
-public enum DaemonUnmonitorMethod {
+public enum DaemonUnmonitorMethod: VMMethod {
     public static let name = "daemon.unmonitor"
 
     public struct Params: Sendable, Hashable {
@@ -15,6 +15,9 @@ public enum DaemonUnmonitorMethod {
             try reader.rejectUnknown(allowed: ["monitor"], method: DaemonUnmonitorMethod.name)
             monitor = try reader.string("monitor", nonEmpty: true)
         }
+
+        /// The params object (a client's side).
+        public var jsonValue: JSONValue { ["monitor": .string(monitor)] }
     }
 
     /// `{"unmonitored": true}`.

@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `rpc.discover {}` → the OpenRPC document (``OpenRPCDocument``) as a JSON value.
-public enum RPCDiscoverMethod {
+public enum RPCDiscoverMethod: VMMethod {
     public static let name = "rpc.discover"
 
     /// Checks the (empty) params.

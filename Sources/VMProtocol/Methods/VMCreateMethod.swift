@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `vm.create {type, id?, args?, scope?, subscribe?}` → `{instance, type, scope, subscription?}`.
-public enum VMCreateMethod {
+public enum VMCreateMethod: VMMethod {
     public static let name = "vm.create"
 
     public struct Params: Sendable, Hashable {
@@ -49,6 +49,21 @@ public enum VMCreateMethod {
                 try SubscribeOptions(createMember: object)
             }
         }
+
+        /// The params object (a client's side): `type`, then what differs from the defaults
+        /// (`scope` only when not ``InstanceScope/daemon``).
+        public var jsonValue: JSONValue {
+            var object: JSONObject = ["type": .string(type)]
+            if let id { object["id"] = .string(id) }
+            if let args { object["args"] = args }
+            if scope != .daemon { object["scope"] = .string(scope.rawValue) }
+            if let subscribe {
+                var options = JSONObject()
+                subscribe.appendMembers(to: &options)
+                object["subscribe"] = .object(options)
+            }
+            return .object(object)
+        }
     }
 
     /// The pattern a client-chosen instance id must match.
@@ -70,10 +85,40 @@ public enum VMCreateMethod {
         }
     }
 
+    /// `{"instance", "type", "scope", "subscription"?}`: the new instance, and the subscription
+    /// opened with it when params asked for one.
+    public struct Result: Sendable, Hashable {
+        /// The instance id (the one asked for, or a generated one such as `"counter-1"`).
+        public var instance: String
+        public var type: String
+        public var scope: InstanceScope
+        public var subscription: String?
+
+        public init(instance: String, type: String, scope: InstanceScope, subscription: String? = nil) {
+            self.instance = instance
+            self.type = type
+            self.scope = scope
+            self.subscription = subscription
+        }
+
+        /// Reads the result (a client's side).
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let members = try JSONObjectDecoder(json)
+            instance = try members.decode("instance")
+            type = try members.decode("type")
+            scope = try members.decodeCase("scope")
+            subscription = try members.decode("subscription")
+        }
+
+        public var jsonValue: JSONValue {
+            var object: JSONObject = ["instance": .string(instance), "type": .string(type), "scope": .string(scope.rawValue)]
+            if let subscription { object["subscription"] = .string(subscription) }
+            return .object(object)
+        }
+    }
+
     /// `{"instance", "type", "scope", "subscription"?}`.
     public static func result(instance: String, type: String, scope: InstanceScope, subscription: String?) -> JSONValue {
-        var object: JSONObject = ["instance": .string(instance), "type": .string(type), "scope": .string(scope.rawValue)]
-        if let subscription { object["subscription"] = .string(subscription) }
-        return .object(object)
+        Result(instance: instance, type: type, scope: scope, subscription: subscription).jsonValue
     }
 }

@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `vm.destroy {instance}` → `{destroyed: true}`.
-public enum VMDestroyMethod {
+public enum VMDestroyMethod: VMMethod {
     public static let name = "vm.destroy"
 
     public struct Params: Sendable, Hashable {
@@ -14,6 +14,9 @@ public enum VMDestroyMethod {
             try reader.rejectUnknown(allowed: ["instance"], method: VMDestroyMethod.name)
             instance = try reader.string("instance")
         }
+
+        /// The params object (a client's side).
+        public var jsonValue: JSONValue { ["instance": .string(instance)] }
     }
 
     /// `{"destroyed": true}`.

@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `vm.execute {instance, action, value?, timeoutMs?}` → `{value}`.
-public enum VMExecuteMethod {
+public enum VMExecuteMethod: VMMethod {
     public static let name = "vm.execute"
 
     /// The range `timeoutMs` must be in.
@@ -30,8 +30,36 @@ public enum VMExecuteMethod {
             value = reader.value("value")
             timeoutMs = try reader.optionalInteger("timeoutMs", in: VMExecuteMethod.timeoutRange)
         }
+
+        /// The params object (a client's side); `value` and `timeoutMs` only when given.
+        public var jsonValue: JSONValue {
+            var object: JSONObject = ["instance": .string(instance), "action": .string(action)]
+            if let value { object["value"] = value }
+            if let timeoutMs { object["timeoutMs"] = .integer(timeoutMs) }
+            return .object(object)
+        }
+    }
+
+    /// `{"value": value}`: what the action returned.
+    public struct Result: Sendable, Hashable {
+        public var value: JSONValue
+
+        public init(value: JSONValue) { self.value = value }
+
+        /// Reads the result (a client's side); `value` must be present (it may be `null`).
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let members = try JSONObjectDecoder(json)
+            guard let value = members.object["value"] else {
+                throw JSONDecodingError(
+                    path: JSONPath([.key("value")]), expected: "a JSON value", got: "missing",
+                    detail: "required member \"value\" is missing")
+            }
+            self.value = value
+        }
+
+        public var jsonValue: JSONValue { ["value": value] }
     }
 
     /// `{"value": value}`.
-    public static func result(value: JSONValue) -> JSONValue { ["value": value] }
+    public static func result(value: JSONValue) -> JSONValue { Result(value: value).jsonValue }
 }

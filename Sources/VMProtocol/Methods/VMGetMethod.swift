@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `vm.get {instance, output}` → `{value}` (state outputs only).
-public enum VMGetMethod {
+public enum VMGetMethod: VMMethod {
     public static let name = "vm.get"
 
     public struct Params: Sendable, Hashable {
@@ -19,8 +19,31 @@ public enum VMGetMethod {
             instance = try reader.string("instance")
             output = try reader.string("output", nonEmpty: true)
         }
+
+        /// The params object (a client's side).
+        public var jsonValue: JSONValue { ["instance": .string(instance), "output": .string(output)] }
+    }
+
+    /// `{"value": value}`: the output's current value.
+    public struct Result: Sendable, Hashable {
+        public var value: JSONValue
+
+        public init(value: JSONValue) { self.value = value }
+
+        /// Reads the result (a client's side); `value` must be present (it may be `null`).
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let members = try JSONObjectDecoder(json)
+            guard let value = members.object["value"] else {
+                throw JSONDecodingError(
+                    path: JSONPath([.key("value")]), expected: "a JSON value", got: "missing",
+                    detail: "required member \"value\" is missing")
+            }
+            self.value = value
+        }
+
+        public var jsonValue: JSONValue { ["value": value] }
     }
 
     /// `{"value": value}`.
-    public static func result(value: JSONValue) -> JSONValue { ["value": value] }
+    public static func result(value: JSONValue) -> JSONValue { Result(value: value).jsonValue }
 }

@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `vm.list {}` → `{instances: [{instance, type, scope, subscribers, parent?}]}` in creation order.
-public enum VMListMethod {
+public enum VMListMethod: VMMethod {
     public static let name = "vm.list"
 
     /// Checks the (empty) params.
@@ -25,6 +25,16 @@ public enum VMListMethod {
             self.parent = parent
         }
 
+        /// Reads one element of the result's `instances` (a client's side).
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let members = try JSONObjectDecoder(json)
+            instance = try members.decode("instance")
+            type = try members.decode("type")
+            scope = try members.decodeCase("scope")
+            subscribers = try members.decode("subscribers", default: 0)
+            parent = try members.decode("parent")
+        }
+
         public var jsonValue: JSONValue {
             var object: JSONObject = [
                 "instance": .string(instance), "type": .string(type), "scope": .string(scope.rawValue),
@@ -38,5 +48,10 @@ public enum VMListMethod {
     /// `{"instances": [...]}`.
     public static func result(_ instances: [Summary]) -> JSONValue {
         ["instances": .array(instances.map(\.jsonValue))]
+    }
+
+    /// Reads the result's `instances` (a client's side); an error names the element's index.
+    public static func decodeResult(_ json: JSONValue) throws(JSONDecodingError) -> [Summary] {
+        try JSONObjectDecoder(json).decode("instances")
     }
 }

@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `vm.send {instance, input, value?}` → `null`; may be a notification (fire-and-forget).
-public enum VMSendMethod {
+public enum VMSendMethod: VMMethod {
     public static let name = "vm.send"
 
     public struct Params: Sendable, Hashable {
@@ -22,6 +22,13 @@ public enum VMSendMethod {
             instance = try reader.string("instance")
             input = try reader.string("input", nonEmpty: true)
             value = reader.value("value")
+        }
+
+        /// The params object (a client's side); `value` only when given.
+        public var jsonValue: JSONValue {
+            var object: JSONObject = ["instance": .string(instance), "input": .string(input)]
+            if let value { object["value"] = value }
+            return .object(object)
         }
     }
 

@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `vm.types {type?}` → `{types: [TypeDescription]}` in name order.
-public enum VMTypesMethod {
+public enum VMTypesMethod: VMMethod {
     public static let name = "vm.types"
 
     public struct Params: Sendable, Hashable {
@@ -15,6 +15,9 @@ public enum VMTypesMethod {
             try reader.rejectUnknown(allowed: ["type"], method: VMTypesMethod.name)
             type = try reader.optionalString("type", nonEmpty: true)
         }
+
+        /// The params object (a client's side); `nil` (no params) when all types are asked for.
+        public var jsonValue: JSONValue? { type.map { ["type": .string($0)] } }
     }
 
     /// `{"types": descriptions}`.

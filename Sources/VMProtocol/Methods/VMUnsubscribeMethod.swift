@@ -1,7 +1,7 @@
 import JSONCore
 
 /// `vm.unsubscribe {subscription}` → `{unsubscribed: true}`.
-public enum VMUnsubscribeMethod {
+public enum VMUnsubscribeMethod: VMMethod {
     public static let name = "vm.unsubscribe"
 
     public struct Params: Sendable, Hashable {
@@ -14,6 +14,9 @@ public enum VMUnsubscribeMethod {
             try reader.rejectUnknown(allowed: ["subscription"], method: VMUnsubscribeMethod.name)
             subscription = try reader.string("subscription", nonEmpty: true)
         }
+
+        /// The params object (a client's side).
+        public var jsonValue: JSONValue { ["subscription": .string(subscription)] }
     }
 
     /// `{"unsubscribed": true}`.

@@ -17,6 +17,22 @@ public struct SubscribeOptions: Sendable, Hashable {
         self.patches = patches
     }
 
+    /// The options object (a client's side): only the members that differ from the defaults,
+    /// so `SubscribeOptions()` is `{}`.
+    public var jsonValue: JSONValue {
+        var object = JSONObject()
+        appendMembers(to: &object)
+        return .object(object)
+    }
+
+    /// Adds the members that differ from the defaults to `object`, in the order `outputs`,
+    /// `replay`, `patches`.
+    func appendMembers(to object: inout JSONObject) {
+        if let outputs { object["outputs"] = .array(outputs.map(JSONValue.string)) }
+        if !replay { object["replay"] = false }
+        if patches { object["patches"] = true }
+    }
+
     /// Reads `outputs`, `replay` and `patches` from `reader` (params of `vm.subscribe`).
     init(reading reader: ParamsReader) throws(WireError) {
         outputs = try reader.optionalNames("outputs")

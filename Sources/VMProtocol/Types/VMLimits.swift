@@ -32,6 +32,21 @@ public struct VMLimits: Sendable, Hashable {
         self.maxOutboundBytes = maxOutboundBytes
     }
 
+    /// Reads a `limits` object (a client's side); a member left out keeps the protocol's
+    /// default, a member this revision does not know is ignored.
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        let members = try JSONObjectDecoder(json)
+        let defaults = VMLimits()
+        maxFrameBytes = try members.decode("maxFrameBytes", default: defaults.maxFrameBytes)
+        maxDepth = try members.decode("maxDepth", default: defaults.maxDepth)
+        maxConnections = try members.decode("maxConnections", default: defaults.maxConnections)
+        maxInstances = try members.decode("maxInstances", default: defaults.maxInstances)
+        maxSubscriptionsPerConnection = try members.decode(
+            "maxSubscriptionsPerConnection", default: defaults.maxSubscriptionsPerConnection)
+        maxBatchItems = try members.decode("maxBatchItems", default: defaults.maxBatchItems)
+        maxOutboundBytes = try members.decode("maxOutboundBytes", default: defaults.maxOutboundBytes)
+    }
+
     /// The `limits` object, members in the protocol's order.
     public var jsonValue: JSONValue {
         [

@@ -44,8 +44,8 @@ final class MemorySink: ConnectionSink {
     static func check(_ message: JSONValue) {
         #expect(message["jsonrpc"] == "2.0", "\(message)")
         guard let error = message["error"] ?? message["params"]?["error"] else { return }
-        let code = VMErrorCode(rawValue: error["code"]?.intValue ?? 0)
-        #expect(code.name != nil && error["data"]?["name"]?.stringValue == code.name, "code and data.name disagree: \(error)")
+        let code = VMErrorCode(number: error["code"]?.intValue ?? 0)
+        #expect(code != nil && error["data"]?["name"]?.stringValue == code?.name, "code and data.name disagree: \(error)")
         #expect(error["message"]?.stringValue?.isEmpty == false)
     }
 

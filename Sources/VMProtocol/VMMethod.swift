@@ -1,0 +1,11 @@
+/// One method of the protocol: a namespace holding its wire name and, as nested types, its
+/// `Params` and `Result` where it has them. The same types serve both ends: the server decodes
+/// `Params` (`init(_:)`) and encodes `Result` (`jsonValue`); a client encodes `Params`
+/// (`jsonValue`) and decodes `Result` (`init(json:)`).
+///
+/// Every conforming type is listed once in ``VMMethods/types``; `Protocol/ADDING-A-METHOD.md`
+/// lists what else a new method needs.
+public protocol VMMethod: Sendable {
+    /// The method's name on the wire (`"vm.create"`).
+    static var name: String { get }
+}
