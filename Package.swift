@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
         .testTarget(name: "ViewModelCatalogTests", dependencies: ["ViewModelCatalog", "ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore", "Posix"]),
-        .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol"]),
+        .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol", "JSONCore"]),
         .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "greeterd", "vmd-fuzz", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
