@@ -66,7 +66,9 @@ let package = Package(
         // Test support and tests.
         // A daemon under another name with one type, for the entry point's integration tests.
         .executableTarget(name: "greeterd", dependencies: ["ViewModelDaemon", "ViewModelKit", "ReactiveCore"], path: "Tests/TestApp"),
-        .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "JSONRPC", "VMDaemon", "VMServer"]),
+        .target(name: "VMTestSupport", dependencies: [
+            "Posix", "JSONCore", "JSONRPC", "VMDaemon", "VMServer", "VMProtocol", "ViewModelKit", "ViewModelCatalog", "ReactiveTesting",
+        ]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "ReactiveTesting"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore", "ReactiveTesting"]),

@@ -106,21 +106,3 @@ public struct InProcessDaemonError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
 }
-
-/// Lines written by another thread, readable from the test.
-public final class LineRecorder: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    public init() {}
-
-    public func append(_ line: String) {
-        lines.withLock { $0.append(line) }
-    }
-
-    public var all: [String] { lines.withLock { $0 } }
-
-    /// Whether some line contains `text`.
-    public func contains(_ text: String) -> Bool {
-        lines.withLock { $0.contains { $0.contains(text) } }
-    }
-}

@@ -16,6 +16,18 @@ public enum Waiting {
         }
     }
 
+    /// ``until(timeout:interval:_:)`` for a condition that awaits (a session's reply).
+    public static func asyncUntil(
+        timeout: Duration = .seconds(10), interval: Duration = .milliseconds(2), _ condition: () async throws -> Bool
+    ) async rethrows -> Bool {
+        let deadline = Deadline(after: timeout)
+        while true {
+            if try await condition() { return true }
+            if deadline.hasPassed { return false }
+            pause(interval)
+        }
+    }
+
     /// Blocks the calling thread for `duration` (a `poll` on a pipe nobody writes).
     public static func pause(_ duration: Duration) {
         _ = try? idlePipe.read.wait(for: .readable, timeout: duration)

@@ -4,73 +4,73 @@ import VMTestSupport
 
 /// Every catalog view model driven through the real `vmd` over its socket, as a client would:
 /// exact replies, and exact `vm.output` sequences (values, seq, replay marks) read back in the
-/// compact form of ``CatalogSession/describe(_:relativeTo:)``. Each test has a daemon (and a
+/// compact form of ``RPCSession/describe(_:relativeTo:)``. Each test has a daemon (and a
 /// state directory) of its own.
 @Suite("The catalog over vmd's socket")
 struct CatalogOverSocketTests {
     // MARK: Counter
 
     @Test("Counter counts from start through increment, decrement, set and reset, with gap-free seqs")
-    func counterHappyPath() throws {
-        let vmd = try CatalogDaemon()
+    func counterHappyPath() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (counter, sub) = try session.create("Counter", args: ["start": 5])
-        #expect(try session.take(1, of: sub) == ["count=5 #1 replay"])
+        let (counter, sub) = try await session.create("Counter", args: ["start": 5])
+        #expect(try await session.take(1, of: sub) == ["count=5 #1 replay"])
 
-        #expect(try session.send(counter, "increment")["result"] == .null)
+        #expect(try await session.send(counter, "increment")["result"] == .null)
         #expect(session.drain(sub) == ["count=6 #2"])
-        try session.send(counter, "increment", 3)
+        try await session.send(counter, "increment", 3)
         #expect(session.drain(sub) == ["count=9 #3"])
-        try session.send(counter, "decrement")
+        try await session.send(counter, "decrement")
         #expect(session.drain(sub) == ["count=8 #4"])
-        try session.send(counter, "decrement", 10)
+        try await session.send(counter, "decrement", 10)
         #expect(session.drain(sub) == ["count=-2 #5"])
-        try session.send(counter, "increment", .null)
+        try await session.send(counter, "increment", .null)
         #expect(session.drain(sub) == ["count=-1 #6"])
-        try session.send(counter, "set", 42)
+        try await session.send(counter, "set", 42)
         #expect(session.drain(sub) == ["count=42 #7"])
-        try session.send(counter, "set", 42)
+        try await session.send(counter, "set", 42)
         #expect(session.drain(sub) == [], "setting the count it has publishes nothing")
 
-        let reset = try session.result("vm.execute", CatalogSession.execute(counter, "reset"))
+        let reset = try await session.result("vm.execute", RPCSession.execute(counter, "reset"))
         #expect(reset == ["value": 0])
         #expect(session.drain(sub) == ["count=0 #8"])
-        #expect(try session.get(counter, "count") == 0)
+        #expect(try await session.get(counter, "count") == 0)
     }
 
     @Test("a second connection's subscription replays the current count, or waits for the next with replay false")
-    func counterSubscribeReplay() throws {
-        let vmd = try CatalogDaemon()
+    func counterSubscribeReplay() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let owner = try vmd.session()
-        let replaying = try vmd.session()
-        let live = try vmd.session()
+        let owner = try await vmd.connect()
+        let replaying = try await vmd.connect()
+        let live = try await vmd.connect()
         defer { owner.close(); replaying.close(); live.close() }
-        let (counter, _) = try owner.create("Counter", args: ["start": 7], subscribe: false)
-        try owner.send(counter, "increment", 2)
+        let (counter, _) = try await owner.create("Counter", args: ["start": 7], subscribe: false)
+        try await owner.send(counter, "increment", 2)
 
-        let replaySub = try #require(try replaying.result("vm.subscribe", ["instance": .string(counter)])["subscription"]?.stringValue)
-        #expect(try replaying.take(1, of: replaySub) == ["count=9 #1 replay"])
-        let liveSub = try #require(try live.result("vm.subscribe", ["instance": .string(counter), "replay": false])["subscription"]?.stringValue)
+        let replaySub = try #require(try await replaying.result("vm.subscribe", ["instance": .string(counter)])["subscription"]?.stringValue)
+        #expect(try await replaying.take(1, of: replaySub) == ["count=9 #1 replay"])
+        let liveSub = try #require(try await live.result("vm.subscribe", ["instance": .string(counter), "replay": false])["subscription"]?.stringValue)
 
-        try owner.send(counter, "decrement")
-        #expect(try replaying.take(1, of: replaySub) == ["count=8 #2"])
-        #expect(try live.take(1, of: liveSub) == ["count=8 #1"])
+        try await owner.send(counter, "decrement")
+        #expect(try await replaying.take(1, of: replaySub) == ["count=8 #2"])
+        #expect(try await live.take(1, of: liveSub) == ["count=8 #1"])
         #expect(owner.drain("") == [], "the owner did not subscribe")
     }
 
     @Test("a string sent to Counter's set is invalidValue with path, expected and got; the count is kept")
-    func counterInvalidValue() throws {
-        let vmd = try CatalogDaemon()
+    func counterInvalidValue() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (counter, sub) = try session.create("Counter", args: ["start": 1])
-        #expect(try session.take(1, of: sub) == ["count=1 #1 replay"])
+        let (counter, sub) = try await session.create("Counter", args: ["start": 1])
+        #expect(try await session.take(1, of: sub) == ["count=1 #1 replay"])
 
-        let reply = try session.send(counter, "set", "ten")
+        let reply = try await session.send(counter, "set", "ten")
         #expect(reply.errorCodeAndName == (-31006, "invalidValue"))
         let data = reply["error"]?["data"]
         #expect(data?["path"] == "")
@@ -79,15 +79,15 @@ struct CatalogOverSocketTests {
         #expect(reply["error"]?["message"]?.stringValue?.contains("set") == true)
 
         // Fire and forget: the same failure comes back as vm.error.
-        try session.notify("vm.send", ["instance": .string(counter), "input": "set", "value": "ten"])
-        let errors = try session.take(1, of: sub)
+        try await session.notify("vm.send", ["instance": .string(counter), "input": "set", "value": "ten"])
+        let errors = try await session.take(1, of: sub)
         #expect(errors.count == 1)
         #expect(errors.first?.hasPrefix("vm.error ") == true)
         #expect(errors.first?.contains(#""name":"invalidValue""#) == true)
-        #expect(try session.get(counter, "count") == 1)
+        #expect(try await session.get(counter, "count") == 1)
         #expect(session.drain(sub) == [])
 
-        let badArgs = try session.call("vm.create", ["type": "Counter", "args": ["start": "five"]])
+        let badArgs = try await session.call("vm.create", ["type": "Counter", "args": ["start": "five"]])
         #expect(badArgs.errorCodeAndName == (-31006, "invalidValue"))
         #expect(badArgs["error"]?["data"]?["path"] == "/start")
     }
@@ -95,88 +95,88 @@ struct CatalogOverSocketTests {
     // MARK: Login
 
     @Test("Login: validity of email and password flips isLoginAllowed; submit is refused while invalid")
-    func loginValidation() throws {
-        let vmd = try CatalogDaemon()
+    func loginValidation() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (login, sub) = try session.create("Login", args: ["latencyMs": 20])
-        #expect(try session.take(2, of: sub) == ["isLoginAllowed=false #1 replay", "isLoading=false #2 replay"])
+        let (login, sub) = try await session.create("Login", args: ["latencyMs": 20])
+        #expect(try await session.take(2, of: sub) == ["isLoginAllowed=false #1 replay", "isLoading=false #2 replay"])
 
-        let refused = try session.call("vm.execute", CatalogSession.execute(login, "submit"))
+        let refused = try await session.call("vm.execute", RPCSession.execute(login, "submit"))
         #expect(refused.errorCodeAndName == (-31007, "actionNotEnabled"))
-        try session.send(login, "email", "demo@example.com")
+        try await session.send(login, "email", "demo@example.com")
         #expect(session.drain(sub) == [], "a password is still missing")
-        try session.send(login, "password", "secret")
+        try await session.send(login, "password", "secret")
         #expect(session.drain(sub) == ["isLoginAllowed=true #3"])
-        try session.send(login, "password", "short")
+        try await session.send(login, "password", "short")
         #expect(session.drain(sub) == ["isLoginAllowed=false #4"])
-        try session.send(login, "password", "secret")
+        try await session.send(login, "password", "secret")
         #expect(session.drain(sub) == ["isLoginAllowed=true #5"])
-        try session.send(login, "email", "not an address")
+        try await session.send(login, "email", "not an address")
         #expect(session.drain(sub) == ["isLoginAllowed=false #6"])
-        let stillRefused = try session.call("vm.execute", CatalogSession.execute(login, "submit"))
+        let stillRefused = try await session.call("vm.execute", RPCSession.execute(login, "submit"))
         #expect(stillRefused.errorCodeAndName == (-31007, "actionNotEnabled"))
         #expect(session.drain(sub) == [], "a refused submit does not start loading")
-        #expect(try session.get(login, "isLoginAllowed") == false)
+        #expect(try await session.get(login, "isLoginAllowed") == false)
     }
 
     @Test("Login with the demo account: isLoading true, loginSuccess, isLoading false, then the result")
-    func loginSuccess() throws {
-        let vmd = try CatalogDaemon()
+    func loginSuccess() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (login, sub) = try Self.filledLogin(session, password: "secret", latencyMs: 20)
+        let (login, sub) = try await Self.filledLogin(session, password: "secret", latencyMs: 20)
 
-        let reply = try session.result("vm.execute", CatalogSession.execute(login, "submit"))
+        let reply = try await session.result("vm.execute", RPCSession.execute(login, "submit"))
         #expect(reply == ["value": "demo@example.com"])
         #expect(session.drain(sub) == ["isLoading=true #4", #"loginSuccess="demo@example.com" #5"#, "isLoading=false #6"])
-        #expect(try session.get(login, "isLoading") == false)
+        #expect(try await session.get(login, "isLoading") == false)
     }
 
     @Test("Login with a wrong password fails with a readable actionFailed and a loginFailure event")
-    func loginWrongPassword() throws {
-        let vmd = try CatalogDaemon()
+    func loginWrongPassword() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (login, sub) = try Self.filledLogin(session, password: "wrong!!", latencyMs: 20)
+        let (login, sub) = try await Self.filledLogin(session, password: "wrong!!", latencyMs: 20)
 
-        let reply = try session.call("vm.execute", CatalogSession.execute(login, "submit"))
+        let reply = try await session.call("vm.execute", RPCSession.execute(login, "submit"))
         #expect(reply.errorCodeAndName == (-31008, "actionFailed"))
         #expect(reply["error"]?["data"]?["error"]?["message"] == "Wrong email or password.")
         #expect(reply["error"]?["message"]?.stringValue?.contains("Wrong email or password.") == true)
         // Same order as on success: the outcome (loginFailure), then isLoading false.
         #expect(session.drain(sub) == ["isLoading=true #4", #"loginFailure="Wrong email or password." #5"#, "isLoading=false #6"])
         // The form is still valid: submitting again is allowed (and fails the same way).
-        #expect(try session.call("vm.execute", CatalogSession.execute(login, "submit")).errorCodeAndName == (-31008, "actionFailed"))
+        #expect(try await session.call("vm.execute", RPCSession.execute(login, "submit")).errorCodeAndName == (-31008, "actionFailed"))
     }
 
     @Test("a second submit while the first runs is actionNotEnabled; the first still succeeds, once")
-    func loginOneSubmitAtATime() throws {
-        let vmd = try CatalogDaemon()
+    func loginOneSubmitAtATime() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (login, sub) = try Self.filledLogin(session, password: "secret", latencyMs: 300)
+        let (login, sub) = try await Self.filledLogin(session, password: "secret", latencyMs: 300)
 
-        let first = try session.start("vm.execute", CatalogSession.execute(login, "submit"))
-        let second = try session.call("vm.execute", CatalogSession.execute(login, "submit"))
+        let first = try await session.request("vm.execute", RPCSession.execute(login, "submit"))
+        let second = try await session.call("vm.execute", RPCSession.execute(login, "submit"))
         #expect(second.errorCodeAndName == (-31007, "actionNotEnabled"))
         // Meanwhile the instance answers other calls at once (O7).
-        #expect(try session.get(login, "isLoading") == true)
-        let firstReply = try session.response(to: first)
+        #expect(try await session.get(login, "isLoading") == true)
+        let firstReply = try await session.response(to: first)
         #expect(firstReply["result"] == ["value": "demo@example.com"])
         #expect(session.drain(sub) == ["isLoading=true #4", #"loginSuccess="demo@example.com" #5"#, "isLoading=false #6"])
     }
 
     /// A Login with the demo email and `password` typed, its replay and validity read.
-    private static func filledLogin(_ session: CatalogSession, password: String, latencyMs: Int64) throws -> (String, String) {
-        let (login, sub) = try session.create("Login", args: ["latencyMs": .integer(latencyMs)])
-        #expect(try session.take(2, of: sub) == ["isLoginAllowed=false #1 replay", "isLoading=false #2 replay"])
-        try session.send(login, "email", "demo@example.com")
-        try session.send(login, "password", .string(password))
+    private static func filledLogin(_ session: RPCSession, password: String, latencyMs: Int64) async throws -> (String, String) {
+        let (login, sub) = try await session.create("Login", args: ["latencyMs": .integer(latencyMs)])
+        #expect(try await session.take(2, of: sub) == ["isLoginAllowed=false #1 replay", "isLoading=false #2 replay"])
+        try await session.send(login, "email", "demo@example.com")
+        try await session.send(login, "password", .string(password))
         #expect(session.drain(sub) == ["isLoginAllowed=true #3"])
         return (login, sub)
     }
@@ -184,65 +184,65 @@ struct CatalogOverSocketTests {
     // MARK: Follow
 
     @Test("Follow's initial load is delivered through create+subscribe, nothing lost; toggle flips it")
-    func followLoadAndToggle() throws {
-        let vmd = try CatalogDaemon()
+    func followLoadAndToggle() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (follow, sub) = try session.create("Follow", args: ["userId": "ada", "initial": true, "latencyMs": 20])
-        let start = try session.takeThrough(of: sub) { Self.isOutput($0, "isLoading", false, live: true) }
+        let (follow, sub) = try await session.create("Follow", args: ["userId": "ada", "initial": true, "latencyMs": 20])
+        let start = try await session.takeThrough(of: sub) { Self.isOutput($0, "isLoading", false, live: true) }
         #expect(start == ["isFollowing=false #1 replay", "isLoading=true #2 replay", "isFollowing=true #3", "isLoading=false #4"])
 
-        let off = try session.result("vm.execute", CatalogSession.execute(follow, "toggle"))
+        let off = try await session.result("vm.execute", RPCSession.execute(follow, "toggle"))
         #expect(off == ["value": false])
         #expect(session.drain(sub) == ["isLoading=true #5", "isFollowing=false #6", "isLoading=false #7"])
-        let on = try session.result("vm.execute", CatalogSession.execute(follow, "toggle"))
+        let on = try await session.result("vm.execute", RPCSession.execute(follow, "toggle"))
         #expect(on == ["value": true])
         #expect(session.drain(sub) == ["isLoading=true #8", "isFollowing=true #9", "isLoading=false #10"])
-        #expect(try session.get(follow, "isFollowing") == true)
+        #expect(try await session.get(follow, "isFollowing") == true)
     }
 
     @Test("toggle is refused while the initial load runs, and while another toggle runs")
-    func followRapidToggles() throws {
-        let vmd = try CatalogDaemon()
+    func followRapidToggles() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (follow, sub) = try session.create("Follow", args: ["initial": false, "latencyMs": 150])
-        let early = try session.call("vm.execute", CatalogSession.execute(follow, "toggle"))
+        let (follow, sub) = try await session.create("Follow", args: ["initial": false, "latencyMs": 150])
+        let early = try await session.call("vm.execute", RPCSession.execute(follow, "toggle"))
         #expect(early.errorCodeAndName == (-31007, "actionNotEnabled"), "the state is not known yet")
-        let loaded = try session.takeThrough(of: sub) { Self.isOutput($0, "isLoading", false, live: true) }
+        let loaded = try await session.takeThrough(of: sub) { Self.isOutput($0, "isLoading", false, live: true) }
         #expect(loaded == ["isFollowing=false #1 replay", "isLoading=true #2 replay", "isLoading=false #3"],
                 "a first answer equal to the initial state publishes no change")
 
-        let first = try session.start("vm.execute", CatalogSession.execute(follow, "toggle"))
-        let second = try session.call("vm.execute", CatalogSession.execute(follow, "toggle"))
+        let first = try await session.request("vm.execute", RPCSession.execute(follow, "toggle"))
+        let second = try await session.call("vm.execute", RPCSession.execute(follow, "toggle"))
         #expect(second.errorCodeAndName == (-31007, "actionNotEnabled"))
-        #expect(try session.response(to: first)["result"] == ["value": true])
+        #expect(try await session.response(to: first)["result"] == ["value": true])
         #expect(session.drain(sub) == ["isLoading=true #4", "isFollowing=true #5", "isLoading=false #6"])
     }
 
     @Test("with failEvery, a failed toggle is a failure event and actionFailed; isLoading ends; the next toggle works")
-    func followFailure() throws {
-        let vmd = try CatalogDaemon()
+    func followFailure() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
         // Call 1 (the load) succeeds, call 2 (the first toggle) fails, call 3 succeeds.
-        let (follow, sub) = try session.create("Follow", args: ["initial": true, "latencyMs": 0, "failEvery": 2])
-        let loaded = try session.takeThrough(of: sub) { Self.isOutput($0, "isLoading", false, live: true) }
+        let (follow, sub) = try await session.create("Follow", args: ["initial": true, "latencyMs": 0, "failEvery": 2])
+        let loaded = try await session.takeThrough(of: sub) { Self.isOutput($0, "isLoading", false, live: true) }
         #expect(loaded == ["isFollowing=false #1 replay", "isLoading=true #2 replay", "isFollowing=true #3", "isLoading=false #4"])
 
-        let failed = try session.call("vm.execute", CatalogSession.execute(follow, "toggle"))
+        let failed = try await session.call("vm.execute", RPCSession.execute(follow, "toggle"))
         #expect(failed.errorCodeAndName == (-31008, "actionFailed"))
         let message = try #require(failed["error"]?["data"]?["error"]?["message"]?.stringValue)
         #expect(message.contains("did not answer"))
         // As with Login and as on success: the failure event, then isLoading ends.
-        #expect(session.drain(sub) == ["isLoading=true #5", "failure=\(JSONValue.string(message).serialized) #6", "isLoading=false #7"])
-        #expect(try session.get(follow, "isLoading") == false)
-        #expect(try session.get(follow, "isFollowing") == true, "a failed call leaves the state as it was")
+        #expect(session.drain(sub) == ["isLoading=true #5", "failure=\(JSONValue.string(message).encodedString()) #6", "isLoading=false #7"])
+        #expect(try await session.get(follow, "isLoading") == false)
+        #expect(try await session.get(follow, "isFollowing") == true, "a failed call leaves the state as it was")
 
-        #expect(try session.result("vm.execute", CatalogSession.execute(follow, "toggle")) == ["value": false])
+        #expect(try await session.result("vm.execute", RPCSession.execute(follow, "toggle")) == ["value": false])
         #expect(session.drain(sub) == ["isLoading=true #8", "isFollowing=false #9", "isLoading=false #10"])
     }
 
@@ -255,78 +255,78 @@ struct CatalogOverSocketTests {
     // MARK: TextField
 
     @Test("TextField: type and set both flow into text; length follows; repeats publish nothing")
-    func textField() throws {
-        let vmd = try CatalogDaemon()
+    func textField() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (field, sub) = try session.create("TextField")
-        #expect(try session.take(2, of: sub) == [#"text="" #1 replay"#, "length=0 #2 replay"])
+        let (field, sub) = try await session.create("TextField")
+        #expect(try await session.take(2, of: sub) == [#"text="" #1 replay"#, "length=0 #2 replay"])
 
-        try session.send(field, "type", "hi")
+        try await session.send(field, "type", "hi")
         #expect(session.drain(sub) == [#"text="hi" #3"#, "length=2 #4"])
-        try session.send(field, "set", "hi")
-        try session.send(field, "type", "hi")
+        try await session.send(field, "set", "hi")
+        try await session.send(field, "type", "hi")
         #expect(session.drain(sub) == [], "the same text again, by either source, is not repeated")
-        try session.send(field, "set", "hello")
+        try await session.send(field, "set", "hello")
         #expect(session.drain(sub) == [#"text="hello" #5"#, "length=5 #6"])
-        try session.send(field, "type", "world")
+        try await session.send(field, "type", "world")
         #expect(session.drain(sub) == [#"text="world" #7"#], "same length: length is not repeated")
-        try session.send(field, "set", "🇫🇷")
+        try await session.send(field, "set", "🇫🇷")
         #expect(session.drain(sub) == [#"text="🇫🇷" #8"#, "length=1 #9"])
-        #expect(try session.get(field, "text") == "🇫🇷")
-        #expect(try session.get(field, "length") == 1)
-        #expect(try session.send(field, "type", 5).errorCodeAndName == (-31006, "invalidValue"))
+        #expect(try await session.get(field, "text") == "🇫🇷")
+        #expect(try await session.get(field, "length") == 1)
+        #expect(try await session.send(field, "type", 5).errorCodeAndName == (-31006, "invalidValue"))
     }
 
     // MARK: SendList
 
     @Test("SendList: recipients and message decide canSend; blank or empty lists cannot send")
-    func sendListEditing() throws {
-        let vmd = try CatalogDaemon()
+    func sendListEditing() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (list, sub) = try session.create("SendList")
-        #expect(try session.take(3, of: sub) == ["recipients=[] #1 replay", "canSend=false #2 replay", "isSending=false #3 replay"])
+        let (list, sub) = try await session.create("SendList")
+        #expect(try await session.take(3, of: sub) == ["recipients=[] #1 replay", "canSend=false #2 replay", "isSending=false #3 replay"])
 
-        try session.send(list, "addRecipient", "  ada@example.com ")
+        try await session.send(list, "addRecipient", "  ada@example.com ")
         #expect(session.drain(sub) == [#"recipients=["ada@example.com"] #4"#])
-        try session.send(list, "addRecipient", "ada@example.com")
+        try await session.send(list, "addRecipient", "ada@example.com")
         #expect(session.drain(sub) == [], "a recipient already listed is not added twice")
-        try session.send(list, "addRecipient", "bob@example.com")
+        try await session.send(list, "addRecipient", "bob@example.com")
         #expect(session.drain(sub) == [#"recipients=["ada@example.com","bob@example.com"] #5"#])
-        try session.send(list, "removeRecipient", "nobody@example.com")
+        try await session.send(list, "removeRecipient", "nobody@example.com")
         #expect(session.drain(sub) == [])
-        try session.send(list, "message", "   ")
+        try await session.send(list, "message", "   ")
         #expect(session.drain(sub) == [], "a blank message cannot be sent")
-        #expect(try session.call("vm.execute", CatalogSession.execute(list, "send")).errorCodeAndName == (-31007, "actionNotEnabled"))
-        try session.send(list, "message", "Hello")
+        #expect(try await session.call("vm.execute", RPCSession.execute(list, "send")).errorCodeAndName == (-31007, "actionNotEnabled"))
+        try await session.send(list, "message", "Hello")
         #expect(session.drain(sub) == ["canSend=true #6"])
-        try session.send(list, "removeRecipient", " bob@example.com")
+        try await session.send(list, "removeRecipient", " bob@example.com")
         #expect(session.drain(sub) == [#"recipients=["ada@example.com"] #7"#])
-        try session.send(list, "removeRecipient", "ada@example.com")
+        try await session.send(list, "removeRecipient", "ada@example.com")
         // recipients is published before the canSend derived from it.
         #expect(session.drain(sub) == ["recipients=[] #8", "canSend=false #9"])
-        #expect(try session.send(list, "addRecipient", "   ").errorCodeAndName == (-31006, "invalidValue"))
+        #expect(try await session.send(list, "addRecipient", "   ").errorCodeAndName == (-31006, "invalidValue"))
         #expect(session.drain(sub) == [])
     }
 
     @Test("SendList's send navigates to a SendReceipt child that vm.list, vm.get and the parent's destruction know")
-    func sendListSendAndChild() throws {
-        let vmd = try CatalogDaemon()
+    func sendListSendAndChild() async throws {
+        let vmd = try SocketDaemon()
         defer { vmd.stop() }
-        let session = try vmd.session()
-        let watcher = try vmd.session()
+        let session = try await vmd.connect()
+        let watcher = try await vmd.connect()
         defer { session.close(); watcher.close() }
-        let (list, sub) = try session.create("SendList")
-        #expect(try session.take(3, of: sub).count == 3)
-        try session.send(list, "addRecipient", "ada@example.com")
-        try session.send(list, "addRecipient", "bob@example.com")
-        try session.send(list, "message", "Hello")
+        let (list, sub) = try await session.create("SendList")
+        #expect(try await session.take(3, of: sub).count == 3)
+        try await session.send(list, "addRecipient", "ada@example.com")
+        try await session.send(list, "addRecipient", "bob@example.com")
+        try await session.send(list, "message", "Hello")
         #expect(session.drain(sub).count == 3)
 
-        let sent = try session.result("vm.execute", CatalogSession.execute(list, "send"))
+        let sent = try await session.result("vm.execute", RPCSession.execute(list, "send"))
         let receipt = try #require(sent["value"]?["instance"]?.stringValue)
         #expect(sent == ["value": ["uploadId": 1, "type": "SendReceipt", "instance": .string(receipt)]])
         #expect(session.drain(sub) == [
@@ -335,48 +335,47 @@ struct CatalogOverSocketTests {
             "isSending=false #9",
         ])
 
-        let instances = try session.result("vm.list", [:])["instances"]
+        let instances = try await session.result("vm.list", [:])["instances"]
         #expect(instances == [
             ["instance": .string(list), "type": "SendList", "scope": "daemon", "subscribers": 1],
             ["instance": .string(receipt), "type": "SendReceipt", "scope": "daemon", "subscribers": 0, "parent": .string(list)],
         ])
-        #expect(try session.get(receipt, "uploadId") == 1)
-        #expect(try session.get(receipt, "message") == "Hello")
-        #expect(try session.get(receipt, "recipients") == ["ada@example.com", "bob@example.com"])
+        #expect(try await session.get(receipt, "uploadId") == 1)
+        #expect(try await session.get(receipt, "message") == "Hello")
+        #expect(try await session.get(receipt, "recipients") == ["ada@example.com", "bob@example.com"])
 
         // The client presents the scene by subscribing to it.
-        let receiptSub = try #require(try watcher.result("vm.subscribe", ["instance": .string(receipt)])["subscription"]?.stringValue)
-        #expect(try watcher.take(3, of: receiptSub) == [
+        let receiptSub = try #require(try await watcher.result("vm.subscribe", ["instance": .string(receipt)])["subscription"]?.stringValue)
+        #expect(try await watcher.take(3, of: receiptSub) == [
             "uploadId=1 #1 replay", #"message="Hello" #2 replay"#, #"recipients=["ada@example.com","bob@example.com"] #3 replay"#,
         ])
 
-        #expect(try session.result("vm.destroy", ["instance": .string(list)]) == ["destroyed": true])
+        #expect(try await session.result("vm.destroy", ["instance": .string(list)]) == ["destroyed": true])
         #expect(session.drain(sub) == ["closed destroyed"])
-        #expect(try watcher.take(1, of: receiptSub) == ["closed parentDestroyed"])
-        #expect(try session.result("vm.list", [:]) == ["instances": []])
-        #expect(try session.call("vm.get", ["instance": .string(receipt), "output": "message"]).errorCodeAndName == (-31002, "unknownInstance"))
+        #expect(try await watcher.take(1, of: receiptSub) == ["closed parentDestroyed"])
+        #expect(try await session.result("vm.list", [:]) == ["instances": []])
+        #expect(try await session.call("vm.get", ["instance": .string(receipt), "output": "message"]).errorCodeAndName == (-31002, "unknownInstance"))
     }
     @Test("a send the store cannot keep fails with actionFailed, announces nothing and keeps the list")
-    func sendListStoreFailure() throws {
-        let directory = try TemporarySocketDirectory()
-        // The state directory would be inside the daemon's log, a regular file: it cannot be made.
-        let vmd = try CatalogDaemon(directory: directory, socketPath: directory.socketPath, stateDirectory: directory.file("vmd.log") + "/state")
+    func sendListStoreFailure() async throws {
+        // The state directory would be inside a device file: it cannot be made.
+        let vmd = try SocketDaemon(stateDirectory: "/dev/null/state")
         defer { vmd.stop() }
-        let session = try vmd.session()
+        let session = try await vmd.connect()
         defer { session.close() }
-        let (list, sub) = try session.create("SendList")
-        #expect(try session.take(3, of: sub).count == 3)
-        try session.send(list, "addRecipient", "ada@example.com")
-        try session.send(list, "message", "Hello")
+        let (list, sub) = try await session.create("SendList")
+        #expect(try await session.take(3, of: sub).count == 3)
+        try await session.send(list, "addRecipient", "ada@example.com")
+        try await session.send(list, "message", "Hello")
         #expect(session.drain(sub) == [#"recipients=["ada@example.com"] #4"#, "canSend=true #5"])
 
-        let reply = try session.call("vm.execute", CatalogSession.execute(list, "send"))
+        let reply = try await session.call("vm.execute", RPCSession.execute(list, "send"))
         #expect(reply.errorCodeAndName == (-31008, "actionFailed"))
         let message = try #require(reply["error"]?["data"]?["error"]?["message"]?.stringValue)
         #expect(message.contains("Nothing was stored"), "\(message)")
         #expect(session.drain(sub) == ["isSending=true #6", "isSending=false #7"], "no navigate")
-        #expect(try session.result("vm.list", [:])["instances"]?.arrayValue?.count == 1, "no receipt was opened")
-        #expect(try session.get(list, "recipients") == ["ada@example.com"])
-        #expect(try session.get(list, "canSend") == true)
+        #expect(try await session.result("vm.list", [:])["instances"]?.arrayValue?.count == 1, "no receipt was opened")
+        #expect(try await session.get(list, "recipients") == ["ada@example.com"])
+        #expect(try await session.get(list, "canSend") == true)
     }
 }

@@ -51,7 +51,7 @@ struct DescriptorExhaustionTests {
         // Let the daemon accept what it can, then run the first async work of the process.
         Waiting.pause(.milliseconds(300))
         let outcome = try? session.call("vm.execute", CatalogSession.execute(login, "submit"))
-        #expect(outcome?["result"] != nil, "\(outcome?.serialized ?? "no reply")")
+        #expect(outcome?["result"] != nil, "\(outcome?.encodedString() ?? "no reply")")
         #expect(try process.child.poll() == nil, "vmd died; its log:\n\(process.log.suffix(2000))")
         // The last ones are over the clamped --max-connections: each is told so.
         let refusal = try crowd[crowd.count - 1].readMessage()
@@ -85,7 +85,7 @@ struct DescriptorExhaustionTests {
         #expect(refusal["error"]?["data"]?["limit"] == "maxConnections")
         #expect(try crowd[crowd.count - 1].waitForClose())
         let outcome = try session.call("vm.execute", CatalogSession.execute(login, "submit"))
-        #expect(outcome["result"] != nil, "\(outcome.serialized)")
+        #expect(outcome["result"] != nil, "\(outcome.encodedString())")
         #expect(try process.child.poll() == nil, "vmd died; its log:\n\(process.log)")
         let lines = process.log.split(separator: "\n").filter { $0.contains("out of file descriptors") }
         #expect(lines.count == 1, "\(lines)")

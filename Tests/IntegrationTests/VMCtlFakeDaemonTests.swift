@@ -1,6 +1,7 @@
 import JSONCore
 import Posix
 import Testing
+import VMTestSupport
 
 /// The real `vmctl` binary against the scripted counter daemon: exit statuses, both output
 /// modes, values as JSON and as strings. The scripted daemon answers each
@@ -19,7 +20,7 @@ struct VMCtlFakeDaemonTests {
             let socket = directory + "/vmd.sock"
             let world = FakeCounterWorld(bootID: "boot-1", socket: socket)
             daemon = try FakeDaemon(path: socket) { world.respond($0, $1, $2) }
-            vmctl = VMCtlRunner(executable: try Self.vmctlPath(), socketPath: socket, scratch: directory)
+            vmctl = VMCtlRunner(executable: try BuiltProducts.executable("vmctl"), socketPath: socket, scratch: directory)
         }
 
         /// Stops the daemon and removes the directory; call it from `defer`, which also keeps
@@ -27,19 +28,6 @@ struct VMCtlFakeDaemonTests {
         func tearDown() {
             daemon.stop()
             try? FileSystem.removeDirectory(directory)
-        }
-
-        /// The built vmctl beside the test bundle (`.build/debug/vmctl`).
-        static func vmctlPath() throws -> String {
-            var candidates: [String] = []
-            if let zeroth = CommandLine.arguments.first, let directory = FileSystem.parentDirectory(of: zeroth) {
-                candidates += [directory + "/vmctl", (FileSystem.parentDirectory(of: directory) ?? ".") + "/vmctl"]
-            }
-            candidates.append((CurrentProcess.workingDirectory ?? ".") + "/.build/debug/vmctl")
-            for candidate in candidates where (try? FileSystem.info(candidate, followingSymlinks: true))??.kind == .regular {
-                return candidate
-            }
-            throw RunnerError("no built vmctl among \(candidates)")
         }
     }
 

@@ -1,0 +1,63 @@
+import JSONCore
+import ReactiveTesting
+import VMServer
+
+/// An ``RPCChannel`` straight into an ``InMemoryServer``'s `Server`, through its
+/// `ConnectionHandler` methods: no socket, no framing, virtual time.
+///
+/// Frames are handed to `frameReceived` at once. Reading first takes what the server already
+/// wrote; while nothing is there it moves virtual time on in steps of ``step`` and gives work
+/// on other threads (the kit's tasks, which post back through the scheduler's inbox) a moment
+/// to arrive, until the real-time `timeout` passes. Timers (`timeoutMs`, a Login's latency)
+/// therefore fire in their virtual order, and a test waits for them no longer than they take
+/// to compute.
+public final class InMemoryChannel: RPCChannel {
+    /// How far virtual time moves per round while a read waits.
+    public static let step: Duration = .milliseconds(25)
+
+    private let server: Server
+    private let scheduler: TestScheduler
+    private let id: ConnectionID
+    private let sink = InMemorySink()
+    private var isOpen = true
+
+    init(server: Server, scheduler: TestScheduler, id: ConnectionID, peer: PeerIdentity) {
+        self.server = server
+        self.scheduler = scheduler
+        self.id = id
+        server.connectionOpened(id, peer: peer, sink: sink)
+    }
+
+    public func send(_ frame: String) async throws {
+        guard isOpen, !sink.isClosed else { throw RPCSessionError.closed("the server closed the connection") }
+        var bytes = Array(frame.utf8)
+        bytes.withUnsafeMutableBytes { server.frameReceived(UnsafeRawBufferPointer($0), on: id) }
+    }
+
+    public func receive(timeout: Duration) async throws -> JSONValue {
+        let deadline = Deadline(after: timeout)
+        scheduler.advance()
+        while true {
+            if let bytes = sink.next() {
+                do {
+                    return try JSONValue(parsing: bytes)
+                } catch {
+                    throw RPCSessionError.malformed("the server wrote invalid JSON (\(error)): \(String(decoding: bytes, as: UTF8.self))")
+                }
+            }
+            if sink.isClosed { throw RPCSessionError.closed("the server closed the connection") }
+            if deadline.hasPassed { throw RPCSessionError.timedOut("no message within \(timeout)") }
+            if scheduler.pendingEnqueuedCount == 0 {
+                _ = await scheduler.waitForEnqueued(count: 1, timeout: .milliseconds(1))
+            }
+            scheduler.advance(by: Self.step)
+        }
+    }
+
+    /// Tells the server the peer went away (as a socket's end of file would).
+    public func close() {
+        guard isOpen else { return }
+        isOpen = false
+        server.connectionClosed(id)
+    }
+}
