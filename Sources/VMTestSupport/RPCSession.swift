@@ -37,6 +37,12 @@ public final class RPCSession {
         self.transport = transport
     }
 
+    /// A session on a new connection to the daemon listening on `socketPath` (retrying, bounded,
+    /// while it starts), for a daemon a test started itself.
+    public convenience init(socketPath: String) throws {
+        self.init(channel: try SocketChannel(path: socketPath), transport: .socket)
+    }
+
     /// Hangs up.
     public func close() { channel.close() }
 

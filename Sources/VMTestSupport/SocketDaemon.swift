@@ -30,7 +30,7 @@ public final class SocketDaemon: RPCEndpoint {
     }
 
     public func connect() async throws -> RPCSession {
-        RPCSession(channel: try SocketChannel(path: socketPath), transport: .socket)
+        try RPCSession(socketPath: socketPath)
     }
 
     /// Stops vmd (if it still runs) and removes the directory, the state it wrote included.

@@ -161,7 +161,7 @@ struct DaemonProcessTests {
             let text = String(decoding: try FileSystem.readFile(directory.file("fds")), as: UTF8.self)
             return Int(text.filter(\.isNumber)) ?? -1
         }
-        let settle = RPCSession(channel: try SocketChannel(path: directory.socketPath), transport: .socket)
+        let settle = try RPCSession(socketPath: directory.socketPath)
         try await settle.result("daemon.info")
         let baseline = try openDescriptors()
         for round in 0..<200 {
