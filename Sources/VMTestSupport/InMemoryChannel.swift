@@ -6,24 +6,29 @@ import VMServer
 /// `ConnectionHandler` methods: no socket, no framing, virtual time.
 ///
 /// Frames are handed to `frameReceived` at once. Reading first takes what the server already
-/// wrote; while nothing is there it moves virtual time on in steps of ``step`` and gives work
-/// on other threads (the kit's tasks, which post back through the scheduler's inbox) a moment
-/// to arrive, until the real-time `timeout` passes. Timers (`timeoutMs`, a Login's latency)
-/// therefore fire in their virtual order, and a test waits for them no longer than they take
-/// to compute.
+/// wrote. When nothing is there, a channel on an ``InMemoryServer/Clock/automatic`` clock moves
+/// virtual time on in steps of ``step`` and gives work on other threads (the kit's tasks, which
+/// post back through the scheduler's inbox) a moment to arrive, until the real-time `timeout`
+/// passes: timers (`timeoutMs`, a Login's latency) fire in their virtual order, and a test
+/// waits for them no longer than they take to compute. On a ``InMemoryServer/Clock/manual``
+/// clock it reports at once that nothing came; the test moves time itself.
 public final class InMemoryChannel: RPCChannel {
     /// How far virtual time moves per round while a read waits.
     public static let step: Duration = .milliseconds(25)
 
+    /// The connection's id on the server.
+    public let id: ConnectionID
+    /// Where the server writes, for tests that play a slow reader or read raw bytes.
+    public let sink = InMemorySink()
     private let server: Server
     private let scheduler: TestScheduler
-    private let id: ConnectionID
-    private let sink = InMemorySink()
+    private let clock: InMemoryServer.Clock
     private var isOpen = true
 
-    init(server: Server, scheduler: TestScheduler, id: ConnectionID, peer: PeerIdentity) {
+    init(server: Server, scheduler: TestScheduler, clock: InMemoryServer.Clock, id: ConnectionID, peer: PeerIdentity) {
         self.server = server
         self.scheduler = scheduler
+        self.clock = clock
         self.id = id
         server.connectionOpened(id, peer: peer, sink: sink)
     }
@@ -36,7 +41,7 @@ public final class InMemoryChannel: RPCChannel {
 
     public func receive(timeout: Duration) async throws -> JSONValue {
         let deadline = Deadline(after: timeout)
-        scheduler.advance()
+        if clock == .automatic { scheduler.advance() }
         while true {
             if let bytes = sink.next() {
                 do {
@@ -46,6 +51,7 @@ public final class InMemoryChannel: RPCChannel {
                 }
             }
             if sink.isClosed { throw RPCSessionError.closed("the server closed the connection") }
+            if clock == .manual { throw RPCSessionError.timedOut("nothing written (the clock is manual)") }
             if deadline.hasPassed { throw RPCSessionError.timedOut("no message within \(timeout)") }
             if scheduler.pendingEnqueuedCount == 0 {
                 _ = await scheduler.waitForEnqueued(count: 1, timeout: .milliseconds(1))

@@ -1,4 +1,5 @@
 import JSONCore
+import VMProtocol
 
 /// A JSON-RPC conversation with vmd's server for tests, the same over every transport:
 /// requests numbered and matched to their replies by id, every other message kept in arrival
@@ -18,7 +19,10 @@ import JSONCore
 /// }
 /// ```
 ///
-/// Every wait is bounded; ``defaultTimeout`` is the one default.
+/// Every wait is bounded; ``defaultTimeout`` is the one default. Every message read is checked
+/// on the way in: JSON-RPC 2.0, and each error's `code` agrees with its `data.name`
+/// (PROTOCOL.md section 10), inside batch responses too; a message that fails throws
+/// ``RPCSessionError/malformed(_:)``.
 public final class RPCSession {
     /// How long a read waits unless the call says otherwise.
     public static let defaultTimeout: Duration = .seconds(10)
@@ -91,6 +95,16 @@ public final class RPCSession {
         return result
     }
 
+    /// The `error` of `method`'s reply; a success throws ``RPCSessionError/missing(_:)``, quoting it.
+    @discardableResult
+    public func failure(_ method: String, _ params: JSONValue? = nil, timeout: Duration = defaultTimeout) async throws -> JSONValue {
+        let reply = try await call(method, params, timeout: timeout)
+        guard let error = reply["error"] else {
+            throw RPCSessionError.missing("\(method) \((params ?? .null).encodedString()) did not fail: \(reply.encodedString())")
+        }
+        return error
+    }
+
     /// The reply whose id is `id` (a single response, not a notification), waiting at most
     /// `timeout`; everything read before it stays queued.
     public func response(to id: JSONValue, timeout: Duration = defaultTimeout) async throws -> JSONValue {
@@ -104,7 +118,7 @@ public final class RPCSession {
     /// The oldest message not yet taken, of any kind (waiting at most `timeout` when none is queued).
     public func nextMessage(timeout: Duration = defaultTimeout) async throws -> JSONValue {
         if !queued.isEmpty { return queued.removeFirst() }
-        return try await channel.receive(timeout: timeout)
+        return try await receive(timeout: timeout)
     }
 
     /// The first notification of `method` not yet taken (waiting at most `timeout`); the
@@ -119,7 +133,7 @@ public final class RPCSession {
     public func waitForQueued(_ count: Int, timeout: Duration = defaultTimeout) async throws {
         let deadline = Deadline(after: timeout)
         while queued.count < count {
-            queued.append(try await channel.receive(timeout: deadline.remaining))
+            queued.append(try await receive(timeout: deadline.remaining))
         }
     }
 
@@ -128,6 +142,18 @@ public final class RPCSession {
         try await waitForQueued(count, timeout: timeout)
         defer { queued.removeFirst(count) }
         return Array(queued.prefix(count))
+    }
+
+    /// Takes every queued message and everything already received, without waiting: for the
+    /// in-memory server, all it has written; over a socket, what has arrived so far.
+    public func takeAvailable() async throws -> [JSONValue] {
+        while true {
+            do {
+                queued.append(try await receive(timeout: .zero))
+            } catch RPCSessionError.timedOut {
+                return takeQueued()
+            }
+        }
     }
 
     /// Takes every queued message; reads nothing. After a request's reply, these are the
@@ -150,8 +176,29 @@ public final class RPCSession {
                 }
                 index += 1
             }
-            queued.append(try await channel.receive(timeout: deadline.remaining))
+            queued.append(try await receive(timeout: deadline.remaining))
         }
+    }
+
+    /// The channel's next message, checked (see the type's description).
+    private func receive(timeout: Duration) async throws -> JSONValue {
+        let message = try await channel.receive(timeout: timeout)
+        for single in message.arrayValue ?? [message] {
+            if let problem = Self.problem(in: single) {
+                throw RPCSessionError.malformed("\(problem): \(single.encodedString())")
+            }
+        }
+        return message
+    }
+
+    /// What is wrong with one (non-batch) message, if anything.
+    private static func problem(in message: JSONValue) -> String? {
+        guard message["jsonrpc"] == "2.0" else { return "not JSON-RPC 2.0" }
+        guard let error = message["error"] ?? message["params"]?["error"] else { return nil }
+        let code = VMErrorCode(rawValue: error["code"]?.intValue ?? 0)
+        guard let name = code.name, error["data"]?["name"]?.stringValue == name else { return "error code and data.name disagree" }
+        guard error["message"]?.stringValue?.isEmpty == false else { return "error without a message" }
+        return nil
     }
 
     /// Reads until a message satisfies `isWanted` and takes that one alone.
@@ -161,7 +208,7 @@ public final class RPCSession {
         while true {
             let message: JSONValue
             do {
-                message = try await channel.receive(timeout: deadline.remaining)
+                message = try await receive(timeout: deadline.remaining)
             } catch RPCSessionError.timedOut {
                 throw RPCSessionError.timedOut("timed out waiting for \(what); queued: \(queued.map { $0.encodedString() })")
             }
