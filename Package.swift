@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "ReactiveTesting"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore", "ReactiveTesting"]),
-        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "VMTestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
         .testTarget(name: "ViewModelCatalogTests", dependencies: ["ViewModelCatalog", "ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore"]),

@@ -3,19 +3,20 @@ import JSONRPC
 import Posix
 import Synchronization
 import Testing
+import VMTestSupport
 import VMClient
 
 /// The client's machinery against a scripted daemon: reply matching, typed errors, ordering
 /// of subscription values, end of sequences, unaddressed errors and reconnection.
 @Suite("VMClient against a scripted daemon")
 struct VMClientFakeDaemonTests {
-    /// A private directory with a short path (sun_path holds 107 bytes).
-    private static func socketPath() throws -> (directory: String, socket: String) {
-        let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmct-XXXXXX")
-        return (directory, directory + "/vmd.sock")
+    /// A private directory with a short path (sun_path holds 107 bytes), and the socket in it.
+    private static func socketPath() throws -> (directory: TemporarySocketDirectory, socket: String) {
+        let directory = try TemporarySocketDirectory()
+        return (directory, directory.socketPath)
     }
 
-    private static func startCounterDaemon(bootID: String = "boot-1") throws -> (FakeDaemon, String, String) {
+    private static func startCounterDaemon(bootID: String = "boot-1") throws -> (FakeDaemon, TemporarySocketDirectory, String) {
         let (directory, socket) = try socketPath()
         let world = FakeCounterWorld(bootID: bootID, socket: socket)
         let daemon = try FakeDaemon(path: socket) { world.respond($0, $1, $2) }
@@ -25,7 +26,7 @@ struct VMClientFakeDaemonTests {
     @Test("connect reads daemon.info and typed helpers return typed values")
     func typedHelpers() async throws {
         let (daemon, directory, socket) = try Self.startCounterDaemon()
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
         #expect(client.connectInfo?.bootID == "boot-1")
@@ -42,7 +43,7 @@ struct VMClientFakeDaemonTests {
     @Test("a daemon error keeps its code, message and data, and names itself")
     func remoteErrorsAreTyped() async throws {
         let (daemon, directory, socket) = try Self.startCounterDaemon()
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
         do {
@@ -61,7 +62,7 @@ struct VMClientFakeDaemonTests {
     @Test("a subscription yields the replay, then live values in seq order, and ends at vm.closed")
     func subscriptionEndsOnDestroy() async throws {
         let (daemon, directory, socket) = try Self.startCounterDaemon()
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
         let created = try await client.create(type: "Counter", args: ["start": 1], subscribe: VMSubscribeOptions())
@@ -84,7 +85,7 @@ struct VMClientFakeDaemonTests {
     @Test("connecting where nobody listens fails as unreachable")
     func cannotConnect() async throws {
         let (directory, socket) = try Self.socketPath()
-        defer { try? FileSystem.removeDirectory(directory) }
+        defer { directory.remove() }
         await #expect(throws: VMClientError.self) {
             _ = try await VMClient.connect(to: VMSocketLocation(path: socket))
         }
@@ -110,7 +111,7 @@ struct VMClientFakeDaemonTests {
             }
             return [FakeDaemon.info(id, bootID: "b", socket: socket)]
         }
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
         #expect(try await client.list().isEmpty)
@@ -130,7 +131,7 @@ struct VMClientFakeDaemonTests {
             [FakeDaemon.reply(id, ["version": "9", "protocol": 2, "bootId": "b", "pid": 1, "uptimeSeconds": 1,
                                    "instances": 0, "connections": 1, "limits": [:], "socket": .string(socket)])]
         }
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         await #expect(throws: VMClientError.unsupportedProtocolLevel(2)) {
             _ = try await VMClient.connect(to: VMSocketLocation(path: socket))
         }
@@ -139,7 +140,7 @@ struct VMClientFakeDaemonTests {
     @Test("after the daemon restarts, a reconnecting client says so, with the new boot id, and works again")
     func reconnectsAfterRestart() async throws {
         let (first, directory, socket) = try Self.startCounterDaemon(bootID: "boot-1")
-        defer { try? FileSystem.removeDirectory(directory) }
+        defer { directory.remove() }
         let policy = VMReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(100))
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket), options: .init(reconnect: policy))
         defer { client.close() }
@@ -183,7 +184,7 @@ struct VMClientFakeDaemonTests {
             received.withLock { $0.append(method) }
             return world.respond(method, params, id)
         }
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
         let created = try await client.create(type: "Counter", subscribe: VMSubscribeOptions())
@@ -207,7 +208,7 @@ struct VMClientFakeDaemonTests {
     @Test("the blocking connection keeps notifications that arrive before a reply, in order")
     func blockingConnectionQueuesNotifications() throws {
         let (daemon, directory, socket) = try Self.startCounterDaemon()
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let connection = try VMBlockingConnection.connect(to: VMSocketLocation(path: socket))
         defer { connection.close() }
         let created = try connection.call("vm.create", ["type": "Counter", "subscribe": [:]])
