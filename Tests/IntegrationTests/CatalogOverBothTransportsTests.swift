@@ -2,17 +2,18 @@ import JSONCore
 import Testing
 import VMTestSupport
 
-/// Every catalog view model driven through the real `vmd` over its socket, as a client would:
-/// exact replies, and exact `vm.output` sequences (values, seq, replay marks) read back in the
-/// compact form of ``RPCSession/describe(_:relativeTo:)``. Each test has a daemon (and a
-/// state directory) of its own.
-@Suite("The catalog over vmd's socket")
-struct CatalogOverSocketTests {
+/// Every catalog view model driven as a client would, over each transport (the in-memory
+/// server and the real `vmd` on its socket): exact replies, and exact `vm.output` sequences
+/// (values, seq, replay marks) read back in the compact form of
+/// ``RPCSession/describe(_:relativeTo:)``. Each test has a server (and a state directory) of
+/// its own.
+@Suite("The catalog over both transports")
+struct CatalogOverBothTransportsTests {
     // MARK: Counter
 
-    @Test("Counter counts from start through increment, decrement, set and reset, with gap-free seqs")
-    func counterHappyPath() async throws {
-        let vmd = try SocketDaemon()
+    @Test("Counter counts from start through increment, decrement, set and reset, with gap-free seqs", arguments: RPCTransport.allCases)
+    func counterHappyPath(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -40,9 +41,9 @@ struct CatalogOverSocketTests {
         #expect(try await session.get(counter, "count") == 0)
     }
 
-    @Test("a second connection's subscription replays the current count, or waits for the next with replay false")
-    func counterSubscribeReplay() async throws {
-        let vmd = try SocketDaemon()
+    @Test("a second connection's subscription replays the current count, or waits for the next with replay false", arguments: RPCTransport.allCases)
+    func counterSubscribeReplay(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let owner = try await vmd.connect()
         let replaying = try await vmd.connect()
@@ -61,9 +62,9 @@ struct CatalogOverSocketTests {
         #expect(owner.drain("") == [], "the owner did not subscribe")
     }
 
-    @Test("a string sent to Counter's set is invalidValue with path, expected and got; the count is kept")
-    func counterInvalidValue() async throws {
-        let vmd = try SocketDaemon()
+    @Test("a string sent to Counter's set is invalidValue with path, expected and got; the count is kept", arguments: RPCTransport.allCases)
+    func counterInvalidValue(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -94,9 +95,9 @@ struct CatalogOverSocketTests {
 
     // MARK: Login
 
-    @Test("Login: validity of email and password flips isLoginAllowed; submit is refused while invalid")
-    func loginValidation() async throws {
-        let vmd = try SocketDaemon()
+    @Test("Login: validity of email and password flips isLoginAllowed; submit is refused while invalid", arguments: RPCTransport.allCases)
+    func loginValidation(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -121,9 +122,9 @@ struct CatalogOverSocketTests {
         #expect(try await session.get(login, "isLoginAllowed") == false)
     }
 
-    @Test("Login with the demo account: isLoading true, loginSuccess, isLoading false, then the result")
-    func loginSuccess() async throws {
-        let vmd = try SocketDaemon()
+    @Test("Login with the demo account: isLoading true, loginSuccess, isLoading false, then the result", arguments: RPCTransport.allCases)
+    func loginSuccess(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -135,9 +136,9 @@ struct CatalogOverSocketTests {
         #expect(try await session.get(login, "isLoading") == false)
     }
 
-    @Test("Login with a wrong password fails with a readable actionFailed and a loginFailure event")
-    func loginWrongPassword() async throws {
-        let vmd = try SocketDaemon()
+    @Test("Login with a wrong password fails with a readable actionFailed and a loginFailure event", arguments: RPCTransport.allCases)
+    func loginWrongPassword(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -153,9 +154,9 @@ struct CatalogOverSocketTests {
         #expect(try await session.call("vm.execute", RPCSession.execute(login, "submit")).errorCodeAndName == (-31008, "actionFailed"))
     }
 
-    @Test("a second submit while the first runs is actionNotEnabled; the first still succeeds, once")
-    func loginOneSubmitAtATime() async throws {
-        let vmd = try SocketDaemon()
+    @Test("a second submit while the first runs is actionNotEnabled; the first still succeeds, once", arguments: RPCTransport.allCases)
+    func loginOneSubmitAtATime(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -183,9 +184,9 @@ struct CatalogOverSocketTests {
 
     // MARK: Follow
 
-    @Test("Follow's initial load is delivered through create+subscribe, nothing lost; toggle flips it")
-    func followLoadAndToggle() async throws {
-        let vmd = try SocketDaemon()
+    @Test("Follow's initial load is delivered through create+subscribe, nothing lost; toggle flips it", arguments: RPCTransport.allCases)
+    func followLoadAndToggle(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -202,9 +203,9 @@ struct CatalogOverSocketTests {
         #expect(try await session.get(follow, "isFollowing") == true)
     }
 
-    @Test("toggle is refused while the initial load runs, and while another toggle runs")
-    func followRapidToggles() async throws {
-        let vmd = try SocketDaemon()
+    @Test("toggle is refused while the initial load runs, and while another toggle runs", arguments: RPCTransport.allCases)
+    func followRapidToggles(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -222,9 +223,9 @@ struct CatalogOverSocketTests {
         #expect(session.drain(sub) == ["isLoading=true #4", "isFollowing=true #5", "isLoading=false #6"])
     }
 
-    @Test("with failEvery, a failed toggle is a failure event and actionFailed; isLoading ends; the next toggle works")
-    func followFailure() async throws {
-        let vmd = try SocketDaemon()
+    @Test("with failEvery, a failed toggle is a failure event and actionFailed; isLoading ends; the next toggle works", arguments: RPCTransport.allCases)
+    func followFailure(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -254,9 +255,9 @@ struct CatalogOverSocketTests {
 
     // MARK: TextField
 
-    @Test("TextField: type and set both flow into text; length follows; repeats publish nothing")
-    func textField() async throws {
-        let vmd = try SocketDaemon()
+    @Test("TextField: type and set both flow into text; length follows; repeats publish nothing", arguments: RPCTransport.allCases)
+    func textField(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -281,9 +282,9 @@ struct CatalogOverSocketTests {
 
     // MARK: SendList
 
-    @Test("SendList: recipients and message decide canSend; blank or empty lists cannot send")
-    func sendListEditing() async throws {
-        let vmd = try SocketDaemon()
+    @Test("SendList: recipients and message decide canSend; blank or empty lists cannot send", arguments: RPCTransport.allCases)
+    func sendListEditing(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -312,9 +313,9 @@ struct CatalogOverSocketTests {
         #expect(session.drain(sub) == [])
     }
 
-    @Test("SendList's send navigates to a SendReceipt child that vm.list, vm.get and the parent's destruction know")
-    func sendListSendAndChild() async throws {
-        let vmd = try SocketDaemon()
+    @Test("SendList's send navigates to a SendReceipt child that vm.list, vm.get and the parent's destruction know", arguments: RPCTransport.allCases)
+    func sendListSendAndChild(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         let watcher = try await vmd.connect()
