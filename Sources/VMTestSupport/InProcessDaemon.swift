@@ -63,7 +63,7 @@ public final class InProcessDaemon: Sendable {
                     $0.isStopped = true
                 }
             })
-        let started = Waiting.until(timeout: .seconds(10)) {
+        let started = Waiting.until(timeout: Waiting.defaultTimeout) {
             shared.state.withLock { $0.control != nil || $0.startError != nil }
         }
         let daemon = InProcessDaemon(socketPath: configuration.socketPath, log: log, thread: thread, shared: shared)
@@ -71,7 +71,7 @@ public final class InProcessDaemon: Sendable {
             thread.join()
             throw InProcessDaemonError(message: error)
         }
-        guard started else { throw InProcessDaemonError(message: "the daemon did not start within 10 s") }
+        guard started else { throw InProcessDaemonError(message: "the daemon did not start within \(Waiting.defaultTimeout)") }
         return daemon
     }
 
@@ -85,7 +85,7 @@ public final class InProcessDaemon: Sendable {
     }
 
     /// Waits (bounded) until the daemon stopped by itself; true if it did.
-    public func waitUntilStopped(timeout: Duration = .seconds(10)) -> Bool {
+    public func waitUntilStopped(timeout: Duration = Waiting.defaultTimeout) -> Bool {
         Waiting.until(timeout: timeout) { isStopped }
     }
 

@@ -39,7 +39,7 @@ extension RPCSession {
 
     /// Takes exactly `count` messages (waiting, bounded, for them), described relative to
     /// `subscription` (see ``describe(_:relativeTo:)``).
-    public func take(_ count: Int, of subscription: String, timeout: Duration = defaultTimeout) async throws -> [String] {
+    public func take(_ count: Int, of subscription: String, timeout: Duration = Waiting.defaultTimeout) async throws -> [String] {
         try await take(count, timeout: timeout).map { Self.describe($0, relativeTo: subscription) }
     }
 
@@ -51,7 +51,7 @@ extension RPCSession {
 
     /// Reads (bounded) until a message satisfies `isWanted`; takes it and everything before it,
     /// described relative to `subscription`.
-    public func takeThrough(of subscription: String, timeout: Duration = defaultTimeout, _ isWanted: (JSONValue) -> Bool) async throws -> [String] {
+    public func takeThrough(of subscription: String, timeout: Duration = Waiting.defaultTimeout, _ isWanted: (JSONValue) -> Bool) async throws -> [String] {
         try await takeThrough(timeout: timeout, isWanted).map { Self.describe($0, relativeTo: subscription) }
     }
 

@@ -19,14 +19,11 @@ import VMProtocol
 /// }
 /// ```
 ///
-/// Every wait is bounded; ``defaultTimeout`` is the one default. Every message read is checked
+/// Every wait is bounded, by ``Waiting/defaultTimeout`` unless the call says otherwise. Every message read is checked
 /// on the way in: JSON-RPC 2.0, and each error's `code` agrees with its `data.name`
 /// (PROTOCOL.md section 10), inside batch responses too; a message that fails throws
 /// ``RPCSessionError/malformed(_:)``.
 public final class RPCSession {
-    /// How long a read waits unless the call says otherwise.
-    public static let defaultTimeout: Duration = .seconds(10)
-
     /// The transport under this session.
     public let transport: RPCTransport
     /// The connection itself, for what only a raw channel can do.
@@ -80,14 +77,14 @@ public final class RPCSession {
     /// The whole reply to `method` (a `result` or an `error`); notifications that arrive first
     /// stay queued.
     @discardableResult
-    public func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = defaultTimeout) async throws -> JSONValue {
+    public func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         let id = try await request(method, params)
         return try await response(to: id, timeout: timeout)
     }
 
     /// The `result` of `method`; an error reply throws ``RPCSessionError/errorReply(_:)``, quoting it.
     @discardableResult
-    public func result(_ method: String, _ params: JSONValue? = nil, timeout: Duration = defaultTimeout) async throws -> JSONValue {
+    public func result(_ method: String, _ params: JSONValue? = nil, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         let reply = try await call(method, params, timeout: timeout)
         guard let result = reply["result"] else {
             throw RPCSessionError.errorReply("\(method) \((params ?? .null).encodedString()) → \(reply.encodedString())")
@@ -97,7 +94,7 @@ public final class RPCSession {
 
     /// The `error` of `method`'s reply; a success throws ``RPCSessionError/missing(_:)``, quoting it.
     @discardableResult
-    public func failure(_ method: String, _ params: JSONValue? = nil, timeout: Duration = defaultTimeout) async throws -> JSONValue {
+    public func failure(_ method: String, _ params: JSONValue? = nil, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         let reply = try await call(method, params, timeout: timeout)
         guard let error = reply["error"] else {
             throw RPCSessionError.missing("\(method) \((params ?? .null).encodedString()) did not fail: \(reply.encodedString())")
@@ -107,7 +104,7 @@ public final class RPCSession {
 
     /// The reply whose id is `id` (a single response, not a notification), waiting at most
     /// `timeout`; everything read before it stays queued.
-    public func response(to id: JSONValue, timeout: Duration = defaultTimeout) async throws -> JSONValue {
+    public func response(to id: JSONValue, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         try await take(timeout: timeout, waitingFor: "the reply to id \(id.encodedString())") {
             $0["id"] == id && $0["method"] == nil
         }
@@ -116,21 +113,21 @@ public final class RPCSession {
     // MARK: Other messages
 
     /// The oldest message not yet taken, of any kind (waiting at most `timeout` when none is queued).
-    public func nextMessage(timeout: Duration = defaultTimeout) async throws -> JSONValue {
+    public func nextMessage(timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         if !queued.isEmpty { return queued.removeFirst() }
         return try await receive(timeout: timeout)
     }
 
     /// The first notification of `method` not yet taken (waiting at most `timeout`); the
     /// messages before it stay queued.
-    public func nextNotification(_ method: String, timeout: Duration = defaultTimeout) async throws -> JSONValue {
+    public func nextNotification(_ method: String, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         try await take(timeout: timeout, waitingFor: "a \(method) notification") {
             $0["method"]?.stringValue == method
         }
     }
 
     /// Reads until at least `count` messages are queued (waiting at most `timeout` in all).
-    public func waitForQueued(_ count: Int, timeout: Duration = defaultTimeout) async throws {
+    public func waitForQueued(_ count: Int, timeout: Duration = Waiting.defaultTimeout) async throws {
         let deadline = Deadline(after: timeout)
         while queued.count < count {
             queued.append(try await receive(timeout: deadline.remaining))
@@ -138,7 +135,7 @@ public final class RPCSession {
     }
 
     /// Takes the first `count` queued messages (waiting, bounded, for them to arrive).
-    public func take(_ count: Int, timeout: Duration = defaultTimeout) async throws -> [JSONValue] {
+    public func take(_ count: Int, timeout: Duration = Waiting.defaultTimeout) async throws -> [JSONValue] {
         try await waitForQueued(count, timeout: timeout)
         defer { queued.removeFirst(count) }
         return Array(queued.prefix(count))
@@ -165,7 +162,7 @@ public final class RPCSession {
 
     /// Reads (bounded) until a message satisfies `isWanted`; takes it and everything queued
     /// before it, oldest first.
-    public func takeThrough(timeout: Duration = defaultTimeout, _ isWanted: (JSONValue) -> Bool) async throws -> [JSONValue] {
+    public func takeThrough(timeout: Duration = Waiting.defaultTimeout, _ isWanted: (JSONValue) -> Bool) async throws -> [JSONValue] {
         let deadline = Deadline(after: timeout)
         var index = 0
         while true {

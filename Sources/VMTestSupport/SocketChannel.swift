@@ -6,7 +6,7 @@ public final class SocketChannel: RPCChannel {
     public let client: SocketClient
 
     /// Connects to `path`, retrying (bounded) while the daemon is still starting.
-    public init(path: String, timeout: Duration = RPCSession.defaultTimeout) throws {
+    public init(path: String, timeout: Duration = Waiting.defaultTimeout) throws {
         client = try SocketClient.connect(path: path, timeout: timeout)
     }
 

@@ -3,10 +3,16 @@ import Posix
 /// Bounded waiting on conditions, never a fixed sleep: tests wait for what they need and give
 /// up (returning false) at a deadline.
 public enum Waiting {
+    /// How long any test-support wait lasts unless its caller says otherwise: a read from a
+    /// session or a socket, a condition, an in-process daemon's start and stop. Generous,
+    /// because eight builds may share the machine's two cores; a passing test never waits it
+    /// out.
+    public static let defaultTimeout: Duration = .seconds(10)
+
     /// Re-checks `condition` every `interval` until it holds (true) or `timeout` passes (false).
     /// The pause between checks is a `poll` timeout, not a sleep.
     public static func until(
-        timeout: Duration = .seconds(10), interval: Duration = .milliseconds(2), _ condition: () throws -> Bool
+        timeout: Duration = Waiting.defaultTimeout, interval: Duration = .milliseconds(2), _ condition: () throws -> Bool
     ) rethrows -> Bool {
         let deadline = Deadline(after: timeout)
         while true {
@@ -18,7 +24,7 @@ public enum Waiting {
 
     /// ``until(timeout:interval:_:)`` for a condition that awaits (a session's reply).
     public static func asyncUntil(
-        timeout: Duration = .seconds(10), interval: Duration = .milliseconds(2), _ condition: () async throws -> Bool
+        timeout: Duration = Waiting.defaultTimeout, interval: Duration = .milliseconds(2), _ condition: () async throws -> Bool
     ) async rethrows -> Bool {
         let deadline = Deadline(after: timeout)
         while true {

@@ -23,7 +23,7 @@ struct TranscriptTests {
         // The socket daemon's readiness probe may not be reaped yet; the session reports
         // "connections": 1, so wait (bounded) until this is the only one.
         var connections = try await session.result("daemon.info")["connections"]?.intValue
-        let deadline = Deadline(after: RPCSession.defaultTimeout)
+        let deadline = Deadline(after: Waiting.defaultTimeout)
         while connections != 1, !deadline.hasPassed {
             Waiting.pause(.milliseconds(5))
             connections = try await session.result("daemon.info")["connections"]?.intValue
@@ -50,7 +50,7 @@ struct TranscriptTests {
     /// The instance ids vm.list reports, polled (bounded) until `isSettled` holds: a closed
     /// socket reaches the daemon a moment after the client closes it.
     private func listedInstances(_ session: RPCSession, until isSettled: ([String]) -> Bool) async throws -> [String] {
-        let deadline = Deadline(after: RPCSession.defaultTimeout)
+        let deadline = Deadline(after: Waiting.defaultTimeout)
         while true {
             let instances = try await session.result("vm.list")["instances"]?.arrayValue ?? []
             let ids = instances.compactMap { $0["instance"]?.stringValue }
