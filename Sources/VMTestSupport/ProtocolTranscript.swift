@@ -26,14 +26,15 @@ public struct ProtocolTranscript: Sendable {
         var exchanges: [Exchange] = []
         var sent: String?
         var expected: [JSONValue] = []
-        var state = 0  // 0 before the begin marker, 1 inside, 2 after the end marker
+        var hasBegun = false
+        var hasEnded = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if state == 0 {
-                if line.hasPrefix("<!-- transcript:begin -->") { state = 1 }
+            if !hasBegun {
+                hasBegun = line.hasPrefix("<!-- transcript:begin -->")
                 continue
             }
             if line.hasPrefix("<!-- transcript:end -->") {
-                state = 2
+                hasEnded = true
                 break
             }
             if line.hasPrefix("> ") {
@@ -44,7 +45,7 @@ public struct ProtocolTranscript: Sendable {
                 expected.append(try JSONValue(parsing: String(line.dropFirst(2))))
             }
         }
-        guard state == 2 else { throw RPCSessionError.missing("no transcript:begin/end markers in PROTOCOL.md") }
+        guard hasEnded else { throw RPCSessionError.missing("no transcript:begin/end markers in PROTOCOL.md") }
         if let sent { exchanges.append(Exchange(sent: sent, expected: expected)) }
         self.exchanges = exchanges
     }

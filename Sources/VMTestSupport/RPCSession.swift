@@ -19,10 +19,10 @@ import VMProtocol
 /// }
 /// ```
 ///
-/// Every wait is bounded, by ``Waiting/defaultTimeout`` unless the call says otherwise. Every message read is checked
-/// on the way in: JSON-RPC 2.0, and each error's `code` agrees with its `data.name`
-/// (PROTOCOL.md section 10), inside batch responses too; a message that fails throws
-/// ``RPCSessionError/malformed(_:)``.
+/// Every wait is bounded, by ``Waiting/defaultTimeout`` unless the call says otherwise. Every
+/// message read is checked on the way in: JSON-RPC 2.0, and each error's `code` agrees with
+/// its `data.name` (PROTOCOL.md section 10), inside batch responses too; a message that fails
+/// throws ``RPCSessionError/malformed(_:)``.
 public final class RPCSession {
     /// The transport under this session.
     public let transport: RPCTransport

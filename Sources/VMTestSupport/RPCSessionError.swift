@@ -10,12 +10,15 @@ public enum RPCSessionError: Error, CustomStringConvertible {
     case malformed(String)
     /// A call the test needed to succeed was answered with an error (the reply, quoted).
     case errorReply(String)
-    /// A reply lacked a member the test needed.
+    /// A reply lacked a member the test needed, or a file lacked what the test reads from it.
     case missing(String)
+    /// The transport cannot do what the test asked (daemon arguments for the in-memory server).
+    case unsupported(String)
 
     public var description: String {
         switch self {
-        case .timedOut(let text), .closed(let text), .malformed(let text), .errorReply(let text), .missing(let text):
+        case .timedOut(let text), .closed(let text), .malformed(let text), .errorReply(let text), .missing(let text),
+             .unsupported(let text):
             text
         }
     }

@@ -20,7 +20,7 @@ public enum RPCTransport: String, CaseIterable, Sendable, CustomStringConvertibl
         switch self {
         case .inMemory:
             guard arguments.isEmpty else {
-                throw RPCSessionError.malformed("the in-memory server takes no daemon arguments: \(arguments)")
+                throw RPCSessionError.unsupported("the in-memory server takes no daemon arguments: \(arguments)")
             }
             return try InMemoryServer()
         case .socket:

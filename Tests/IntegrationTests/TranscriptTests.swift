@@ -22,13 +22,7 @@ struct TranscriptTests {
         let session = try await vmd.connect()
         // The socket daemon's readiness probe may not be reaped yet; the session reports
         // "connections": 1, so wait (bounded) until this is the only one.
-        var connections = try await session.result("daemon.info")["connections"]?.intValue
-        let deadline = Deadline(after: Waiting.defaultTimeout)
-        while connections != 1, !deadline.hasPassed {
-            Waiting.pause(.milliseconds(5))
-            connections = try await session.result("daemon.info")["connections"]?.intValue
-        }
-        #expect(connections == 1)
+        #expect(try await Waiting.asyncUntil { try await session.result("daemon.info")["connections"] == 1 })
         for exchange in transcript.exchanges {
             try await session.send(exchange.sent)
             for expected in exchange.expected {
@@ -43,19 +37,7 @@ struct TranscriptTests {
         // login-1 (scope connection) goes with the connection.
         let next = try await vmd.connect()
         defer { next.close() }
-        let listed = try await listedInstances(next, until: { !$0.contains("login-1") })
-        #expect(listed == [])
-    }
-
-    /// The instance ids vm.list reports, polled (bounded) until `isSettled` holds: a closed
-    /// socket reaches the daemon a moment after the client closes it.
-    private func listedInstances(_ session: RPCSession, until isSettled: ([String]) -> Bool) async throws -> [String] {
-        let deadline = Deadline(after: Waiting.defaultTimeout)
-        while true {
-            let instances = try await session.result("vm.list")["instances"]?.arrayValue ?? []
-            let ids = instances.compactMap { $0["instance"]?.stringValue }
-            if isSettled(ids) || deadline.hasPassed { return ids }
-            Waiting.pause(.milliseconds(5))
-        }
+        // A closed socket reaches the daemon a moment after the client closes it.
+        #expect(try await Waiting.asyncUntil { try await next.result("vm.list") == ["instances": []] })
     }
 }
