@@ -142,12 +142,13 @@ public final class RPCSession {
     }
 
     /// Takes every queued message and everything already received, without waiting: for the
-    /// in-memory server, all it has written; over a socket, what has arrived so far.
+    /// in-memory server, all it has written; over a socket, what has arrived so far. A
+    /// connection the server closed ends the list too.
     public func takeAvailable() async throws -> [JSONValue] {
         while true {
             do {
                 queued.append(try await receive(timeout: .zero))
-            } catch RPCSessionError.timedOut {
+            } catch RPCSessionError.timedOut, RPCSessionError.closed {
                 return takeQueued()
             }
         }

@@ -24,7 +24,7 @@ public enum RPCTransport: String, CaseIterable, Sendable, CustomStringConvertibl
             }
             return try InMemoryServer()
         case .socket:
-            return try SocketDaemon(arguments: arguments)
+            return try await SocketDaemon.start(arguments: arguments)
         }
     }
 }

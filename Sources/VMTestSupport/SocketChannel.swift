@@ -14,12 +14,16 @@ public final class SocketChannel: RPCChannel {
         try client.sendLine(frame)
     }
 
+    /// Blocks in the socket until a line arrives (or `timeout`), so a reply is read the moment
+    /// it comes: tests that race a daemon-side delay (a Follow's load, a Login's latency)
+    /// depend on it. Slicing the wait and yielding in between would let other tests' tasks run
+    /// meanwhile, but under load it delays this test by their turns, longer than those delays.
     public func receive(timeout: Duration) async throws -> JSONValue {
         let line: String
         do {
             line = try client.readLine(timeout: timeout)
         } catch SocketClientError.timedOut(let text) {
-            throw RPCSessionError.timedOut(text)
+            throw RPCSessionError.timedOut("\(text) within \(timeout)")
         } catch SocketClientError.closed(let text) {
             throw RPCSessionError.closed(text)
         }

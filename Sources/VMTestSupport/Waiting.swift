@@ -12,7 +12,7 @@ public enum Waiting {
     /// Re-checks `condition` every `interval` until it holds (true) or `timeout` passes (false).
     /// The pause between checks is a `poll` timeout, not a sleep.
     public static func until(
-        timeout: Duration = Waiting.defaultTimeout, interval: Duration = .milliseconds(2), _ condition: () throws -> Bool
+        timeout: Duration = defaultTimeout, interval: Duration = .milliseconds(2), _ condition: () throws -> Bool
     ) rethrows -> Bool {
         let deadline = Deadline(after: timeout)
         while true {
@@ -22,15 +22,17 @@ public enum Waiting {
         }
     }
 
-    /// ``until(timeout:interval:_:)`` for a condition that awaits (a session's reply).
+    /// ``until(timeout:interval:_:)`` for a condition that awaits (a session's reply); between
+    /// checks it yields to other tasks.
     public static func asyncUntil(
-        timeout: Duration = Waiting.defaultTimeout, interval: Duration = .milliseconds(2), _ condition: () async throws -> Bool
+        timeout: Duration = defaultTimeout, interval: Duration = .milliseconds(2), _ condition: () async throws -> Bool
     ) async rethrows -> Bool {
         let deadline = Deadline(after: timeout)
         while true {
             if try await condition() { return true }
             if deadline.hasPassed { return false }
             pause(interval)
+            await Task.yield()
         }
     }
 

@@ -360,7 +360,7 @@ struct CatalogOverBothTransportsTests {
     @Test("a send the store cannot keep fails with actionFailed, announces nothing and keeps the list")
     func sendListStoreFailure() async throws {
         // The state directory would be inside a device file: it cannot be made.
-        let vmd = try SocketDaemon(stateDirectory: "/dev/null/state")
+        let vmd = try await SocketDaemon.start(stateDirectory: "/dev/null/state")
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }

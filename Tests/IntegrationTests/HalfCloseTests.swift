@@ -13,7 +13,7 @@ struct HalfCloseTests {
 
     @Test("after the replies are written, a half-closed connection with nothing pending reads end of file")
     func closesWhenIdle() async throws {
-        let vmd = try SocketDaemon()
+        let vmd = try await SocketDaemon.start()
         defer { vmd.stop() }
         let client = try SocketClient.connect(path: vmd.socketPath)
         defer { client.close() }
@@ -27,7 +27,7 @@ struct HalfCloseTests {
 
     @Test("a half-closed connection that sent nothing at all is closed too")
     func closesWhenSilent() async throws {
-        let vmd = try SocketDaemon()
+        let vmd = try await SocketDaemon.start()
         defer { vmd.stop() }
         let client = try SocketClient.connect(path: vmd.socketPath)
         defer { client.close() }
@@ -37,7 +37,7 @@ struct HalfCloseTests {
 
     @Test("a pending vm.execute keeps a half-closed connection open until its reply is written")
     func pendingExecuteKeepsItOpen() async throws {
-        let vmd = try SocketDaemon()
+        let vmd = try await SocketDaemon.start()
         defer { vmd.stop() }
         let other = try await vmd.connect()
         defer { other.close() }
@@ -62,7 +62,7 @@ struct HalfCloseTests {
 
     @Test("an open subscription keeps a half-closed connection open and fed; its end closes it")
     func subscriptionKeepsItOpen() async throws {
-        let vmd = try SocketDaemon()
+        let vmd = try await SocketDaemon.start()
         defer { vmd.stop() }
         let other = try await vmd.connect()
         defer { other.close() }
@@ -90,7 +90,7 @@ struct HalfCloseTests {
 
     @Test("an open monitor keeps a half-closed connection open")
     func monitorKeepsItOpen() async throws {
-        let vmd = try SocketDaemon()
+        let vmd = try await SocketDaemon.start()
         defer { vmd.stop() }
         let client = try SocketClient.connect(path: vmd.socketPath)
         defer { client.close() }

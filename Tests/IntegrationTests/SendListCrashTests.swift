@@ -11,13 +11,13 @@ import VMTestSupport
 struct SendListCrashTests {
     @Test("an acknowledged send is read back once after kill -9 and a restart on the stale socket")
     func oneSendSurvivesKill() async throws {
-        let first = try SocketDaemon()
+        let first = try await SocketDaemon.start()
         defer { first.stop() }
         #expect(try await Self.send("Hello", to: ["ada@example.com"], on: first) == 1)
         try Self.kill(first)
         #expect(try FileSystem.info(first.socketPath)?.kind == .socket, "kill -9 leaves the socket file behind")
 
-        let restarted = try Self.restart(after: first)
+        let restarted = try await Self.restart(after: first)
         defer { restarted.stop() }
         #expect(try await Self.history(on: restarted) == [
             ["id": 1, "message": "Hello", "recipients": ["ada@example.com"]],
@@ -27,17 +27,17 @@ struct SendListCrashTests {
 
     @Test("two sends with a kill -9 between them are each read back once, ids continuing")
     func twoSendsAcrossKills() async throws {
-        let first = try SocketDaemon()
+        let first = try await SocketDaemon.start()
         defer { first.stop() }
         #expect(try await Self.send("one", to: ["ada@example.com"], on: first) == 1)
         try Self.kill(first)
 
-        let second = try Self.restart(after: first)
+        let second = try await Self.restart(after: first)
         defer { second.stop() }
         #expect(try await Self.send("two", to: ["bob@example.com", "cy@example.com"], on: second) == 2)
         try Self.kill(second)
 
-        let third = try Self.restart(after: first)
+        let third = try await Self.restart(after: first)
         defer { third.stop() }
         #expect(try await Self.history(on: third) == [
             ["id": 1, "message": "one", "recipients": ["ada@example.com"]],
@@ -48,12 +48,12 @@ struct SendListCrashTests {
 
     @Test("a send retried with its key after kill -9 and a restart answers with the first upload and stores nothing")
     func keyedRetryAcrossKill() async throws {
-        let first = try SocketDaemon()
+        let first = try await SocketDaemon.start()
         defer { first.stop() }
         #expect(try await Self.send("Hello", to: ["ada@example.com"], key: "retry-1", on: first) == 1)
         try Self.kill(first)
 
-        let restarted = try Self.restart(after: first)
+        let restarted = try await Self.restart(after: first)
         defer { restarted.stop() }
         #expect(try await Self.send("Hello", to: ["ada@example.com"], key: "retry-1", on: restarted) == 1)
         #expect(try await Self.send("Hello", to: ["ada@example.com"], key: "retry-2", on: restarted) == 2)
@@ -97,8 +97,8 @@ struct SendListCrashTests {
 
     /// A new vmd on the first one's socket path and state directory, with a directory of its
     /// own for its log and config (removed by its `stop`).
-    private static func restart(after first: SocketDaemon) throws -> SocketDaemon {
-        try SocketDaemon(socketPath: first.socketPath, stateDirectory: first.stateDirectory)
+    private static func restart(after first: SocketDaemon) async throws -> SocketDaemon {
+        try await SocketDaemon.start(socketPath: first.socketPath, stateDirectory: first.stateDirectory)
     }
 
     /// The uploads a new SendHistory loads at creation (its first live `uploads` value).

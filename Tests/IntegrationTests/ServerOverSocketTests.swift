@@ -10,7 +10,7 @@ import VMTestSupport
 struct ServerOverSocketTests {
     @Test("a pending vm.execute is cancelled by $/cancelRequest, and answered shuttingDown on SIGTERM")
     func cancelAndShuttingDown() async throws {
-        let vmd = try SocketDaemon()
+        let vmd = try await SocketDaemon.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -33,7 +33,7 @@ struct ServerOverSocketTests {
 
     @Test("a slow subscriber gets vm.overflow, then the newest count; nothing blocks the writer")
     func overflowOverTheSocket() async throws {
-        let vmd = try SocketDaemon(arguments: ["--max-outbound-bytes", "65536"])
+        let vmd = try await SocketDaemon.start(arguments: ["--max-outbound-bytes", "65536"])
         defer { vmd.stop() }
         let writer = try await vmd.connect()
         let watcher = try await vmd.connect()
@@ -66,7 +66,7 @@ struct ServerOverSocketTests {
           .enabled(if: CurrentProcess.uid == 0, "needs root to run a client as another user"))
     func permissionDenied() async throws {
         let name = "vmdt-perm-\(CurrentProcess.pid)"
-        let vmd = try SocketDaemon(arguments: ["--allow-uid", "65534"], socketPath: "@" + name)
+        let vmd = try await SocketDaemon.start(arguments: ["--allow-uid", "65534"], socketPath: "@" + name)
         defer { vmd.stop() }
         let directory = vmd.directory
         defer { directory.remove(["input", "output"]) }

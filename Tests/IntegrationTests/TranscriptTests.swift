@@ -26,7 +26,13 @@ struct TranscriptTests {
         for exchange in transcript.exchanges {
             try await session.send(exchange.sent)
             for expected in exchange.expected {
-                let received = try await session.nextMessage()
+                let received: JSONValue
+                do {
+                    received = try await session.nextMessage()
+                } catch {
+                    Issue.record("after \(exchange.sent), waiting for \(expected): \(error)")
+                    return
+                }
                 #expect(ProtocolTranscript.masked(received) == ProtocolTranscript.masked(expected), "after \(exchange.sent)")
             }
         }
