@@ -68,16 +68,18 @@ let package = Package(
         // Test support and tests.
         // A daemon under another name with one type, for the entry point's integration tests.
         .executableTarget(name: "greeterd", dependencies: ["ViewModelDaemon", "ViewModelKit", "ReactiveCore"], path: "Tests/TestApp"),
-        .target(name: "VMTestSupport", dependencies: ["Posix", "JSONCore", "VMDaemon", "VMServer"]),
+        .target(name: "VMTestSupport", dependencies: [
+            "Posix", "JSONCore", "VMDaemon", "VMServer", "VMProtocol", "ViewModelKit", "ViewModelCatalog", "ReactiveTesting",
+        ]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "ReactiveTesting"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore", "ReactiveTesting"]),
-        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "VMTestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore"]),
         .testTarget(name: "ViewModelCatalogTests", dependencies: ["ViewModelCatalog", "ViewModelKit", "ViewModelTesting", "ReactiveCore", "ReactiveTesting", "JSONCore", "Posix"]),
         .testTarget(name: "VMProtocolTests", dependencies: ["VMProtocol", "JSONCore"]),
-        .testTarget(name: "VMServerTests", dependencies: ["VMServer", "VMProtocol", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
+        .testTarget(name: "VMServerTests", dependencies: ["VMTestSupport", "VMServer", "VMProtocol", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "greeterd", "vmd-fuzz", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
             "VMDaemon", "VMServer", "ReactiveCore", "ReactiveTesting",

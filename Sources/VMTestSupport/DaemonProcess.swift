@@ -55,17 +55,21 @@ public final class DaemonProcess {
     /// process exits.
     public func waitUntilListening(timeout: Duration = .seconds(20)) throws {
         let deadline = Deadline(after: timeout)
-        while true {
-            if let ended = try reap() {
-                throw DaemonProcessError("vmd exited (\(ended)) before listening; its log:\n" + log)
-            }
-            if let client = try? SocketClient(path: socketPath) {
-                client.close()
-                return
-            }
+        while try !probeOnce() {
             if deadline.hasPassed { throw DaemonProcessError("vmd did not listen within \(timeout); its log:\n" + log) }
             Waiting.pause(.milliseconds(2))
         }
+    }
+
+    /// Whether a connection to the socket succeeds now (it is closed at once).
+    /// - Throws: when the process has exited (its log is in the error).
+    public func probeOnce() throws -> Bool {
+        if let ended = try reap() {
+            throw DaemonProcessError("vmd exited (\(ended)) before listening; its log:\n" + log)
+        }
+        guard let client = try? SocketClient(path: socketPath) else { return false }
+        client.close()
+        return true
     }
 
     /// Everything the daemon wrote to stdout and stderr so far.

@@ -63,7 +63,7 @@ public final class InProcessDaemon: Sendable {
                     $0.isStopped = true
                 }
             })
-        let started = Waiting.until(timeout: .seconds(10)) {
+        let started = Waiting.until(timeout: Waiting.defaultTimeout) {
             shared.state.withLock { $0.control != nil || $0.startError != nil }
         }
         let daemon = InProcessDaemon(socketPath: configuration.socketPath, log: log, thread: thread, shared: shared)
@@ -71,7 +71,7 @@ public final class InProcessDaemon: Sendable {
             thread.join()
             throw InProcessDaemonError(message: error)
         }
-        guard started else { throw InProcessDaemonError(message: "the daemon did not start within 10 s") }
+        guard started else { throw InProcessDaemonError(message: "the daemon did not start within \(Waiting.defaultTimeout)") }
         return daemon
     }
 
@@ -85,7 +85,7 @@ public final class InProcessDaemon: Sendable {
     }
 
     /// Waits (bounded) until the daemon stopped by itself; true if it did.
-    public func waitUntilStopped(timeout: Duration = .seconds(10)) -> Bool {
+    public func waitUntilStopped(timeout: Duration = Waiting.defaultTimeout) -> Bool {
         Waiting.until(timeout: timeout) { isStopped }
     }
 
@@ -105,22 +105,4 @@ public final class InProcessDaemon: Sendable {
 public struct InProcessDaemonError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
-}
-
-/// Lines written by another thread, readable from the test.
-public final class LineRecorder: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    public init() {}
-
-    public func append(_ line: String) {
-        lines.withLock { $0.append(line) }
-    }
-
-    public var all: [String] { lines.withLock { $0 } }
-
-    /// Whether some line contains `text`.
-    public func contains(_ text: String) -> Bool {
-        lines.withLock { $0.contains { $0.contains(text) } }
-    }
 }

@@ -15,7 +15,7 @@ public final class SocketClient {
 
     /// Connects, retrying while the socket is missing or refuses (a daemon still starting),
     /// until `timeout`; this is how tests wait for readiness.
-    public static func connect(path: String, timeout: Duration = .seconds(10)) throws -> SocketClient {
+    public static func connect(path: String, timeout: Duration = Waiting.defaultTimeout) throws -> SocketClient {
         let deadline = Deadline(after: timeout)
         while true {
             do {
@@ -75,7 +75,7 @@ public final class SocketClient {
 
     /// The next line (without its newline).
     /// - Throws: ``SocketClientError`` on timeout or when the daemon closed the connection.
-    public func readLine(timeout: Duration = .seconds(10)) throws -> String {
+    public func readLine(timeout: Duration = Waiting.defaultTimeout) throws -> String {
         let deadline = Deadline(after: timeout)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -88,13 +88,13 @@ public final class SocketClient {
     }
 
     /// The next line parsed as JSON.
-    public func readMessage(timeout: Duration = .seconds(10)) throws -> JSONValue {
+    public func readMessage(timeout: Duration = Waiting.defaultTimeout) throws -> JSONValue {
         let line = try readLine(timeout: timeout)
         return try JSONValue(parsing: line)
     }
 
     /// The next LSP frame's header block and body.
-    public func readLSPFrame(timeout: Duration = .seconds(10)) throws -> (header: String, body: String) {
+    public func readLSPFrame(timeout: Duration = Waiting.defaultTimeout) throws -> (header: String, body: String) {
         let deadline = Deadline(after: timeout)
         let separator: [UInt8] = [13, 10, 13, 10]
         while true {
@@ -115,7 +115,7 @@ public final class SocketClient {
 
     /// Waits for the daemon to close the connection, discarding whatever arrives before.
     /// Returns false at the timeout.
-    public func waitForClose(timeout: Duration = .seconds(10)) throws -> Bool {
+    public func waitForClose(timeout: Duration = Waiting.defaultTimeout) throws -> Bool {
         let deadline = Deadline(after: timeout)
         while true {
             do {

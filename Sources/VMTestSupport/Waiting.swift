@@ -3,16 +3,36 @@ import Posix
 /// Bounded waiting on conditions, never a fixed sleep: tests wait for what they need and give
 /// up (returning false) at a deadline.
 public enum Waiting {
+    /// How long any test-support wait lasts unless its caller says otherwise: a read from a
+    /// session or a socket, a condition, an in-process daemon's start and stop. Generous,
+    /// because eight builds may share the machine's two cores; a passing test never waits it
+    /// out.
+    public static let defaultTimeout: Duration = .seconds(10)
+
     /// Re-checks `condition` every `interval` until it holds (true) or `timeout` passes (false).
     /// The pause between checks is a `poll` timeout, not a sleep.
     public static func until(
-        timeout: Duration = .seconds(10), interval: Duration = .milliseconds(2), _ condition: () throws -> Bool
+        timeout: Duration = defaultTimeout, interval: Duration = .milliseconds(2), _ condition: () throws -> Bool
     ) rethrows -> Bool {
         let deadline = Deadline(after: timeout)
         while true {
             if try condition() { return true }
             if deadline.hasPassed { return false }
             pause(interval)
+        }
+    }
+
+    /// ``until(timeout:interval:_:)`` for a condition that awaits (a session's reply); between
+    /// checks it yields to other tasks.
+    public static func asyncUntil(
+        timeout: Duration = defaultTimeout, interval: Duration = .milliseconds(2), _ condition: () async throws -> Bool
+    ) async rethrows -> Bool {
+        let deadline = Deadline(after: timeout)
+        while true {
+            if try await condition() { return true }
+            if deadline.hasPassed { return false }
+            pause(interval)
+            await Task.yield()
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Posix
 import Testing
+import VMTestSupport
 
 /// Runs the non-Swift test suites (Python client, shell recipes, Protocol/ conformance, Node
 /// client) against the `vmd` this `swift test` just built, so one command tests everything.
@@ -37,19 +38,6 @@ private struct SuiteRun {
 private let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// The directory holding the products of this build (`vmd`, `vmctl`), next to the test bundle.
-private func productsDirectory() -> URL {
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    var directory = executable.deletingLastPathComponent()
-    while directory.path != "/" {
-        if FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("vmd").path) {
-            return directory
-        }
-        directory = directory.deletingLastPathComponent()
-    }
-    return packageRoot.appendingPathComponent(".build/debug")
-}
-
 private func requireTool(_ tool: String, probe: [String], hint: String) async throws {
     let run = try await runProcess([tool] + probe, environment: ProcessInfo.processInfo.environment)
     try #require(run.status == 0, "\(tool) \(probe.joined(separator: " ")) failed; \(hint)\n\(run.output)")
@@ -57,9 +45,8 @@ private func requireTool(_ tool: String, probe: [String], hint: String) async th
 
 private func runSuite(_ arguments: [String]) async throws -> SuiteRun {
     var environment = ProcessInfo.processInfo.environment
-    let products = productsDirectory()
-    environment["VMD_BIN"] = products.appendingPathComponent("vmd").path
-    environment["VMCTL_BIN"] = products.appendingPathComponent("vmctl").path
+    environment["VMD_BIN"] = try BuiltProducts.executable("vmd")
+    environment["VMCTL_BIN"] = try BuiltProducts.executable("vmctl")
     environment["PYTHONDONTWRITEBYTECODE"] = "1"
     environment.removeValue(forKey: "VMD_SOCKET")
     return try await runProcess(arguments, environment: environment)

@@ -148,7 +148,7 @@ struct DaemonProcessTests {
     }
 
     @Test("connections that come and go, politely or not, leave no descriptor behind")
-    func noDescriptorLeak() throws {
+    func noDescriptorLeak() async throws {
         let directory = try TemporarySocketDirectory()
         defer { directory.remove(["fds"]) }
         let vmd = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
@@ -161,8 +161,8 @@ struct DaemonProcessTests {
             let text = String(decoding: try FileSystem.readFile(directory.file("fds")), as: UTF8.self)
             return Int(text.filter(\.isNumber)) ?? -1
         }
-        let settle = try VMDSession(path: directory.socketPath)
-        try settle.call("daemon.info")
+        let settle = try RPCSession(socketPath: directory.socketPath)
+        try await settle.result("daemon.info")
         let baseline = try openDescriptors()
         for round in 0..<200 {
             let client = try SocketClient(path: directory.socketPath)
@@ -174,8 +174,8 @@ struct DaemonProcessTests {
             }
             client.close()
         }
-        #expect(Waiting.until {
-            (try? settle.call("daemon.info")["result"]?["connections"]?.intValue) == 1
+        #expect(await Waiting.asyncUntil {
+            (try? await settle.result("daemon.info")["connections"]?.intValue) == 1
         })
         #expect(try openDescriptors() == baseline)
         settle.close()

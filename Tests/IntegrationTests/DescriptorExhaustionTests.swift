@@ -23,10 +23,10 @@ struct DescriptorExhaustionTests {
     }
 
     /// A Login filled with the demo account, ready to `submit` (an async action).
-    static func readyLogin(_ session: CatalogSession) throws -> String {
-        let (login, _) = try session.create("Login", args: ["latencyMs": 0], subscribe: false)
-        try session.send(login, "email", "demo@example.com")
-        try session.send(login, "password", "secret")
+    static func readyLogin(_ session: RPCSession) async throws -> String {
+        let (login, _) = try await session.create("Login", args: ["latencyMs": 0], subscribe: false)
+        try await session.send(login, "email", "demo@example.com")
+        try await session.send(login, "password", "secret")
         return login
     }
 
@@ -36,22 +36,22 @@ struct DescriptorExhaustionTests {
     }
 
     @Test("under a 128-descriptor limit, 160 connections neither crash vmd nor stop a first async action")
-    func lowLimitManyConnections() throws {
+    func lowLimitManyConnections() async throws {
         let directory = try TemporarySocketDirectory()
         let process = try Self.startDaemon(in: directory, openFileLimit: 128)
         defer {
             process.stop()
             directory.remove(["state", "config", "vmd.log"])
         }
-        let session = try CatalogSession(path: directory.socketPath)
+        let session = try RPCSession(socketPath: directory.socketPath)
         defer { session.close() }
-        let login = try Self.readyLogin(session)
+        let login = try await Self.readyLogin(session)
         let crowd = try Self.crowd(160, at: directory.socketPath)
         defer { crowd.forEach { $0.close() } }
         // Let the daemon accept what it can, then run the first async work of the process.
         Waiting.pause(.milliseconds(300))
-        let outcome = try? session.call("vm.execute", CatalogSession.execute(login, "submit"))
-        #expect(outcome?["result"] != nil, "\(outcome?.serialized ?? "no reply")")
+        let outcome = try? await session.call("vm.execute", RPCSession.execute(login, "submit"))
+        #expect(outcome?["result"] != nil, "\(outcome?.encodedString() ?? "no reply")")
         #expect(try process.child.poll() == nil, "vmd died; its log:\n\(process.log.suffix(2000))")
         // The last ones are over the clamped --max-connections: each is told so.
         let refusal = try crowd[crowd.count - 1].readMessage()
@@ -63,16 +63,16 @@ struct DescriptorExhaustionTests {
     @Test(
         "out of descriptors, clients past the limit get the maxConnections error, the log says so once, async work still runs",
         .enabled(if: (try? FileSystem.info("/usr/bin/prlimit")) != nil, "needs util-linux prlimit"))
-    func exhaustedDescriptorsRefuseClients() throws {
+    func exhaustedDescriptorsRefuseClients() async throws {
         let directory = try TemporarySocketDirectory()
         let process = try Self.startDaemon(in: directory)
         defer {
             process.stop()
             directory.remove(["state", "config", "vmd.log"])
         }
-        let session = try CatalogSession(path: directory.socketPath)
+        let session = try RPCSession(socketPath: directory.socketPath)
         defer { session.close() }
-        let login = try Self.readyLogin(session)
+        let login = try await Self.readyLogin(session)
         // Lower the running daemon's limit under what --max-connections was clamped for, so
         // accepting runs out of descriptors before the connection limit is reached.
         let prlimit = try ChildProcess.spawn(
@@ -84,8 +84,8 @@ struct DescriptorExhaustionTests {
         #expect(refusal["id"] == .null)
         #expect(refusal["error"]?["data"]?["limit"] == "maxConnections")
         #expect(try crowd[crowd.count - 1].waitForClose())
-        let outcome = try session.call("vm.execute", CatalogSession.execute(login, "submit"))
-        #expect(outcome["result"] != nil, "\(outcome.serialized)")
+        let outcome = try await session.call("vm.execute", RPCSession.execute(login, "submit"))
+        #expect(outcome["result"] != nil, "\(outcome.encodedString())")
         #expect(try process.child.poll() == nil, "vmd died; its log:\n\(process.log)")
         let lines = process.log.split(separator: "\n").filter { $0.contains("out of file descriptors") }
         #expect(lines.count == 1, "\(lines)")

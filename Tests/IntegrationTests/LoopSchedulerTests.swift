@@ -1,6 +1,5 @@
 import Posix
 import ReactiveCore
-import Synchronization
 import Testing
 import VMDaemon
 import VMTestSupport
@@ -8,14 +7,14 @@ import VMTestSupport
 @Suite("LoopScheduler: the event loop as the reactive core's SerialScheduler")
 struct LoopSchedulerTests {
     /// Runs `body` on a fresh loop thread, with the scheduler, and waits for `done` to be set.
-    private func onLoop(_ body: @escaping @Sendable (LoopScheduler, Recorder) -> Void) throws -> [String] {
-        let recorder = Recorder()
+    private func onLoop(_ body: @escaping @Sendable (LoopScheduler, LineRecorder) -> Void) throws -> [String] {
+        let recorder = LineRecorder()
         let thread = try EventLoopThread.start(setup: { loop in
             body(LoopScheduler(loop: loop), recorder)
         })
         defer { thread.stopAndJoin() }
-        #expect(Waiting.until { recorder.isDone })
-        return recorder.lines
+        #expect(Waiting.until { recorder.isFinished })
+        return recorder.all
     }
 
     @Test("schedule runs later on the loop, never inline, in FIFO order")
@@ -57,7 +56,7 @@ struct LoopSchedulerTests {
                 _ = try? PosixThread.spawn {
                     scheduler.enqueue {
                         recorder.append(PosixThread.currentID == loopThread ? "on loop" : "elsewhere")
-                        if recorder.lines.count == 4 { recorder.finish() }
+                        if recorder.all.count == 4 { recorder.finish() }
                     }
                 }
             }
@@ -78,13 +77,4 @@ struct LoopSchedulerTests {
         }
         #expect(lines == ["value 0", "value 1"])
     }
-}
-
-/// Lines recorded on the loop thread, read by the test thread.
-private final class Recorder: Sendable {
-    private let state = Mutex<(lines: [String], done: Bool)>(([], false))
-    func append(_ line: String) { state.withLock { $0.lines.append(line) } }
-    func finish() { state.withLock { $0.done = true } }
-    var isDone: Bool { state.withLock { $0.done } }
-    var lines: [String] { state.withLock { $0.lines } }
 }

@@ -1,97 +1,49 @@
 import JSONCore
-import Posix
 import Testing
 import VMTestSupport
 
-/// Replays the example session of Protocol/PROTOCOL.md §15 against the real daemon, line by
-/// line: every `>` line is sent, then exactly the `<` lines that follow it are read and compared
-/// as JSON. What the protocol leaves open is masked: daemon.info's per-run values, vm.types'
-/// wording (the catalog's), and error messages (programs use code and data).
-@Suite("The PROTOCOL.md example session against the real vmd")
+/// Replays the example session of Protocol/PROTOCOL.md §15 line by line, over each transport:
+/// every `>` line is sent, then exactly the `<` lines that follow it are read and compared as
+/// JSON. Only daemon.info's per-process values are masked (see ``ProtocolTranscript/masked(_:)``).
+@Suite("The PROTOCOL.md example session")
 struct TranscriptTests {
-    @Test("every reply and notification of the example session arrives, in order, as written")
-    func exampleSession() throws {
-        let steps = try Self.transcript()
-        #expect(steps.count > 20)
-        let directory = try TemporarySocketDirectory()
-        defer { directory.remove() }
-        let vmd = try DaemonProcess.start(socketPath: directory.socketPath, directory: directory)
+    @Test("the transcript is long enough to mean something")
+    func transcriptSize() throws {
+        let transcript = try ProtocolTranscript.load()
+        #expect(transcript.exchanges.count >= 20)
+        #expect(transcript.exchanges.reduce(0) { $0 + $1.expected.count } >= 35)
+    }
+
+    @Test("every reply and notification of the example session arrives, in order, as written", arguments: RPCTransport.allCases)
+    func exampleSession(over transport: RPCTransport) async throws {
+        let transcript = try ProtocolTranscript.load()
+        let vmd = try await transport.start()
         defer { vmd.stop() }
-        let client = try SocketClient.connect(path: directory.socketPath)
-        defer { client.close() }
-        // The readiness probe's connection may not be reaped yet; the session reports
+        let session = try await vmd.connect()
+        // The socket daemon's readiness probe may not be reaped yet; the session reports
         // "connections": 1, so wait (bounded) until this is the only one.
-        #expect(try Waiting.until {
-            try client.sendLine(#"{"jsonrpc":"2.0","id":"settle","method":"daemon.info"}"#)
-            return try client.readMessage()["result"]?["connections"]?.intValue == 1
-        })
-        for step in steps {
-            try client.sendLine(step.request)
-            for expectedText in step.replies {
-                let received = try client.readMessage(timeout: .seconds(10))
-                let expected = try JSONValue(parsing: expectedText)
-                #expect(Self.masked(received) == Self.masked(expected), "after \(step.request)")
+        #expect(try await Waiting.asyncUntil { try await session.result("daemon.info")["connections"] == 1 })
+        for exchange in transcript.exchanges {
+            try await session.send(exchange.sent)
+            for expected in exchange.expected {
+                let received: JSONValue
+                do {
+                    received = try await session.nextMessage()
+                } catch {
+                    Issue.record("after \(exchange.sent), waiting for \(expected): \(error)")
+                    return
+                }
+                #expect(ProtocolTranscript.masked(received) == ProtocolTranscript.masked(expected), "after \(exchange.sent)")
             }
         }
-    }
-
-    /// `>` lines with the `<` lines that follow each.
-    static func transcript() throws -> [(request: String, replies: [String])] {
-        let root = FileSystem.parentDirectory(of: FileSystem.parentDirectory(of: FileSystem.parentDirectory(of: #filePath) ?? "") ?? "") ?? ""
-        let text = String(decoding: try FileSystem.readFile(root + "/Protocol/PROTOCOL.md"), as: UTF8.self)
-        var steps: [(request: String, replies: [String])] = []
-        var inside = false
-        for line in text.split(separator: "\n") {
-            if line.hasPrefix("<!-- transcript:begin -->") { inside = true }
-            if line.hasPrefix("<!-- transcript:end -->") { inside = false }
-            guard inside else { continue }
-            if line.hasPrefix("> ") {
-                steps.append((String(line.dropFirst(2)), []))
-            } else if line.hasPrefix("< "), !steps.isEmpty {
-                steps[steps.count - 1].replies.append(String(line.dropFirst(2)))
-            }
-        }
-        return steps
-    }
-
-    /// The message with the parts the protocol leaves to the run or the catalog removed.
-    static func masked(_ message: JSONValue) -> JSONValue {
-        guard case .object(var object) = message else { return message }
-        if case .object(var error)? = object["error"] {
-            error["message"] = nil
-            object["error"] = .object(error)
-        }
-        if case .object(var params)? = object["params"], case .object(var error)? = params["error"] {
-            error["message"] = nil
-            params["error"] = .object(error)
-            object["params"] = .object(params)
-        }
-        if case .object(var result)? = object["result"] {
-            for volatile in ["version", "bootId", "pid", "uptimeSeconds", "socket"] where result[volatile] != nil {
-                result[volatile] = .string("<per run>")
-            }
-            if case .array(let types)? = result["types"] {
-                result["types"] = .array(types.map(maskedType))
-            }
-            object["result"] = .object(result)
-        }
-        return .object(object)
-    }
-
-    /// A type description reduced to its shape: names, kinds and schemas' types.
-    private static func maskedType(_ type: JSONValue) -> JSONValue {
-        func names(_ key: String, keeping extra: [String]) -> JSONValue {
-            .array((type[key]?.arrayValue ?? []).map { member in
-                var kept: JSONObject = ["name": member["name"] ?? .null]
-                for name in extra { kept[name] = member[name] }
-                return .object(kept)
-            })
-        }
-        return .object([
-            "name": type["name"] ?? .null,
-            "inputs": names("inputs", keeping: []),
-            "outputs": names("outputs", keeping: ["kind"]),
-            "actions": names("actions", keeping: []),
-        ])
+        // Nothing more came before this reply.
+        _ = try await session.result("daemon.info")
+        #expect(session.takeQueued().isEmpty)
+        session.close()
+        // login-1 (scope connection) goes with the connection.
+        let next = try await vmd.connect()
+        defer { next.close() }
+        // A closed socket reaches the daemon a moment after the client closes it.
+        #expect(try await Waiting.asyncUntil { try await next.result("vm.list") == ["instances": []] })
     }
 }

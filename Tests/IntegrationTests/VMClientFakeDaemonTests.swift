@@ -3,6 +3,7 @@ import JSONRPC
 import Posix
 import Synchronization
 import Testing
+import VMTestSupport
 import VMClient
 import VMProtocol
 
@@ -10,13 +11,13 @@ import VMProtocol
 /// of subscription values, end of sequences, unaddressed errors and reconnection.
 @Suite("VMClient against a scripted daemon")
 struct VMClientFakeDaemonTests {
-    /// A private directory with a short path (sun_path holds 107 bytes).
-    private static func socketPath() throws -> (directory: String, socket: String) {
-        let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmct-XXXXXX")
-        return (directory, directory + "/vmd.sock")
+    /// A private directory with a short path (sun_path holds 107 bytes), and the socket in it.
+    private static func socketPath() throws -> (directory: TemporarySocketDirectory, socket: String) {
+        let directory = try TemporarySocketDirectory()
+        return (directory, directory.socketPath)
     }
 
-    private static func startCounterDaemon(bootID: String = "boot-1") throws -> (FakeDaemon, String, String) {
+    private static func startCounterDaemon(bootID: String = "boot-1") throws -> (FakeDaemon, TemporarySocketDirectory, String) {
         let (directory, socket) = try socketPath()
         let world = FakeCounterWorld(bootID: bootID, socket: socket)
         let daemon = try FakeDaemon(path: socket) { world.respond($0, $1, $2) }
@@ -26,7 +27,7 @@ struct VMClientFakeDaemonTests {
     @Test("connect reads daemon.info and typed helpers return typed values")
     func typedHelpers() async throws {
         let (daemon, directory, socket) = try Self.startCounterDaemon()
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
         #expect(client.connectInfo?.bootId == "boot-1")
@@ -43,7 +44,7 @@ struct VMClientFakeDaemonTests {
     @Test("a daemon error keeps its code, message and data, and names itself")
     func remoteErrorsAreTyped() async throws {
         let (daemon, directory, socket) = try Self.startCounterDaemon()
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
         do {
@@ -62,7 +63,7 @@ struct VMClientFakeDaemonTests {
     @Test("a subscription yields the replay, then live values in seq order, and ends at vm.closed")
     func subscriptionEndsOnDestroy() async throws {
         let (daemon, directory, socket) = try Self.startCounterDaemon()
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
         let created = try await client.create(type: "Counter", args: ["start": 1], subscribe: SubscribeOptions())
@@ -85,7 +86,7 @@ struct VMClientFakeDaemonTests {
     @Test("connecting where nobody listens fails as unreachable")
     func cannotConnect() async throws {
         let (directory, socket) = try Self.socketPath()
-        defer { try? FileSystem.removeDirectory(directory) }
+        defer { directory.remove() }
         await #expect(throws: VMClientError.self) {
             _ = try await VMClient.connect(to: VMSocketLocation(path: socket))
         }
@@ -111,7 +112,7 @@ struct VMClientFakeDaemonTests {
             }
             return [FakeDaemon.info(id, bootID: "b", socket: socket)]
         }
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
         #expect(try await client.list().isEmpty)
@@ -131,7 +132,7 @@ struct VMClientFakeDaemonTests {
             [FakeDaemon.reply(id, ["version": "9", "protocol": 2, "bootId": "b", "pid": 1, "uptimeSeconds": 1,
                                    "instances": 0, "connections": 1, "limits": [:], "socket": .string(socket)])]
         }
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         await #expect(throws: VMClientError.unsupportedProtocolLevel(2)) {
             _ = try await VMClient.connect(to: VMSocketLocation(path: socket))
         }
@@ -140,7 +141,7 @@ struct VMClientFakeDaemonTests {
     @Test("after the daemon restarts, a reconnecting client says so, with the new boot id, and works again")
     func reconnectsAfterRestart() async throws {
         let (first, directory, socket) = try Self.startCounterDaemon(bootID: "boot-1")
-        defer { try? FileSystem.removeDirectory(directory) }
+        defer { directory.remove() }
         let policy = VMReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(100))
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket), options: .init(reconnect: policy))
         defer { client.close() }
@@ -184,7 +185,7 @@ struct VMClientFakeDaemonTests {
             received.withLock { $0.append(method) }
             return world.respond(method, params, id)
         }
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let client = try await VMClient.connect(to: VMSocketLocation(path: socket))
         defer { client.close() }
         let created = try await client.create(type: "Counter", subscribe: SubscribeOptions())
@@ -208,7 +209,7 @@ struct VMClientFakeDaemonTests {
     @Test("the blocking connection keeps notifications that arrive before a reply, in order")
     func blockingConnectionQueuesNotifications() throws {
         let (daemon, directory, socket) = try Self.startCounterDaemon()
-        defer { daemon.stop(); try? FileSystem.removeDirectory(directory) }
+        defer { daemon.stop(); directory.remove() }
         let connection = try VMBlockingConnection.connect(to: VMSocketLocation(path: socket))
         defer { connection.close() }
         let created = try connection.call("vm.create", ["type": "Counter", "subscribe": [:]])

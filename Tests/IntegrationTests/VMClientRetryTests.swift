@@ -3,6 +3,7 @@ import JSONRPC
 import Posix
 import Synchronization
 import Testing
+import VMTestSupport
 import VMClient
 
 /// The Swift client retries an unacknowledged keyed send after it
@@ -41,9 +42,9 @@ struct VMClientRetryTests {
 
     @Test("a send whose answer never came is sent again, with its key, once the client has reconnected")
     func retriesWithTheSameKey() async throws {
-        let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmct-XXXXXX")
-        defer { try? FileSystem.removeDirectory(directory) }
-        let socket = directory + "/vmd.sock"
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove() }
+        let socket = directory.socketPath
         let seen = Seen()
         let first = try Self.daemon(at: socket, bootID: "boot-1", answers: false, seen: seen)
         let policy = VMReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(100))
@@ -73,9 +74,9 @@ struct VMClientRetryTests {
 
     @Test("an unknownInstance answer (the instance went away: nothing ran) is prepared again and retried")
     func unknownInstanceIsRetried() async throws {
-        let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmct-XXXXXX")
-        defer { try? FileSystem.removeDirectory(directory) }
-        let socket = directory + "/vmd.sock"
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove() }
+        let socket = directory.socketPath
         let executes = Mutex(0)
         let daemon = try FakeDaemon(path: socket) { method, _, id in
             switch method {
@@ -104,9 +105,9 @@ struct VMClientRetryTests {
 
     @Test("an error answer is not retried")
     func errorAnswerIsFinal() async throws {
-        let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmct-XXXXXX")
-        defer { try? FileSystem.removeDirectory(directory) }
-        let socket = directory + "/vmd.sock"
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove() }
+        let socket = directory.socketPath
         let calls = Mutex(0)
         let daemon = try FakeDaemon(path: socket) { method, _, id in
             switch method {

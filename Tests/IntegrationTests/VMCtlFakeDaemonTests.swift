@@ -1,6 +1,7 @@
 import JSONCore
 import Posix
 import Testing
+import VMTestSupport
 
 /// The real `vmctl` binary against the scripted counter daemon: exit statuses, both output
 /// modes, values as JSON and as strings. The scripted daemon answers each
@@ -10,36 +11,23 @@ import Testing
 struct VMCtlFakeDaemonTests {
     /// A scripted daemon on a temp socket and a runner pointed at it through VMD_SOCKET.
     private final class Fixture {
-        let directory: String
+        let directory: TemporarySocketDirectory
         let daemon: FakeDaemon
         let vmctl: VMCtlRunner
 
         init() throws {
-            directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmct-XXXXXX")
-            let socket = directory + "/vmd.sock"
+            directory = try TemporarySocketDirectory()
+            let socket = directory.socketPath
             let world = FakeCounterWorld(bootID: "boot-1", socket: socket)
             daemon = try FakeDaemon(path: socket) { world.respond($0, $1, $2) }
-            vmctl = VMCtlRunner(executable: try Self.vmctlPath(), socketPath: socket, scratch: directory)
+            vmctl = VMCtlRunner(executable: try BuiltProducts.executable("vmctl"), socketPath: socket, scratch: directory.path)
         }
 
         /// Stops the daemon and removes the directory; call it from `defer`, which also keeps
         /// the fixture alive to the end of the test (ARC may end a local's life at its last use).
         func tearDown() {
             daemon.stop()
-            try? FileSystem.removeDirectory(directory)
-        }
-
-        /// The built vmctl beside the test bundle (`.build/debug/vmctl`).
-        static func vmctlPath() throws -> String {
-            var candidates: [String] = []
-            if let zeroth = CommandLine.arguments.first, let directory = FileSystem.parentDirectory(of: zeroth) {
-                candidates += [directory + "/vmctl", (FileSystem.parentDirectory(of: directory) ?? ".") + "/vmctl"]
-            }
-            candidates.append((CurrentProcess.workingDirectory ?? ".") + "/.build/debug/vmctl")
-            for candidate in candidates where (try? FileSystem.info(candidate, followingSymlinks: true))??.kind == .regular {
-                return candidate
-            }
-            throw RunnerError("no built vmctl among \(candidates)")
+            directory.remove()
         }
     }
 
@@ -90,7 +78,7 @@ struct VMCtlFakeDaemonTests {
         let fixture = try Fixture()
         defer { fixture.tearDown() }
         var vmctl = fixture.vmctl
-        vmctl.environment["VMD_SOCKET"] = fixture.directory + "/nobody.sock"
+        vmctl.environment["VMD_SOCKET"] = fixture.directory.file("nobody.sock")
         let outcome = try vmctl.run(["info"])
         #expect(outcome.status == 3, "\(outcome)")
         #expect(outcome.error.contains("nobody.sock (from VMD_SOCKET)"))
@@ -103,7 +91,7 @@ struct VMCtlFakeDaemonTests {
         let fixture = try Fixture()
         defer { fixture.tearDown() }
         var vmctl = fixture.vmctl
-        vmctl.environment["VMD_SOCKET"] = fixture.directory + "/nobody.sock"
+        vmctl.environment["VMD_SOCKET"] = fixture.directory.file("nobody.sock")
         let outcome = try vmctl.run(["--socket", fixture.daemon.path, "call", "daemon.info"])
         #expect(outcome.status == 0, "\(outcome)")
     }

@@ -137,9 +137,9 @@ extension VMCtlRunner {
 struct VMCtlAmbiguousValueTests {
     @Test("a bare number for a string-or-integer input is refused with how to write the string, and nothing is sent")
     func ambiguousNumberIsRefused() throws {
-        let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmct-XXXXXX")
-        defer { try? FileSystem.removeDirectory(directory) }
-        let socket = directory + "/vmd.sock"
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove() }
+        let socket = directory.socketPath
         let sent = Mutex<[JSONValue]>([])
         let daemon = try FakeDaemon(path: socket) { method, params, id in
             switch method {
@@ -158,7 +158,7 @@ struct VMCtlAmbiguousValueTests {
             }
         }
         defer { daemon.stop() }
-        let vmctl = VMCtlRunner(executable: try BuiltProducts.executable("vmctl"), socketPath: socket, scratch: directory)
+        let vmctl = VMCtlRunner(executable: try BuiltProducts.executable("vmctl"), socketPath: socket, scratch: directory.path)
         let ambiguous = try vmctl.run(["send", "t1", "label", "5"])
         #expect(ambiguous.status == 2, "\(ambiguous)")
         #expect(ambiguous.error.contains("ambiguous") && ambiguous.error.contains("'\"5\"'"), "\(ambiguous)")

@@ -1,12 +1,13 @@
 import Posix
+import VMTestSupport
 import Testing
 
 @Suite("Child processes")
 struct ChildProcessTests {
     @Test("a short process runs, its output lands in the log, and its status is reported")
     func spawnShortProcess() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["log"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["log"]) }
         let log = directory.file("log")
         let child = try ChildProcess.spawn(
             "/bin/sh", arguments: ["-c", "echo out; echo err >&2; exit 3"],
@@ -17,8 +18,8 @@ struct ChildProcessTests {
 
     @Test("the environment given replaces ours, and PATH search finds programs")
     func environmentAndPathSearch() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["log"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["log"]) }
         let log = directory.file("log")
         let child = try ChildProcess.spawn(
             "sh", arguments: ["-c", "echo \"$VMD_TEST_VALUE\""], environment: ["VMD_TEST_VALUE": "42", "PATH": "/usr/bin:/bin"],
@@ -30,8 +31,8 @@ struct ChildProcessTests {
     @Test("a detached child leads its own session and gets default signal dispositions")
     func detachedChild() throws {
         UnixSignal.ignoreBrokenPipe() // must not leak into the child
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["log"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["log"]) }
         let log = directory.file("log")
         let child = try ChildProcess.spawnDetached(
             "/bin/sh", arguments: ["-c", "cut -d' ' -f6 /proc/$$/stat; grep SigIgn /proc/self/status; cat"],

@@ -1,4 +1,5 @@
 @testable import Posix
+import VMTestSupport
 import Testing
 
 extension FileDescriptor {
@@ -14,8 +15,8 @@ extension FileDescriptor {
 struct DurableFileTests {
     @Test("appended records read back in order, across reopening")
     func appendAndRead() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["store"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["store"]) }
         let path = directory.file("store")
         let file = try DurableFile(path: path)
         try file.append([UInt8]("one\n"))
@@ -31,8 +32,8 @@ struct DurableFileTests {
 
     @Test("replace swaps the contents atomically and later appends follow the new contents")
     func replaceThenAppend() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["store", "store.tmp"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["store", "store.tmp"]) }
         let file = try DurableFile(path: directory.file("store"))
         try file.append([UInt8]("old-1\nold-2\n"))
         try file.replace(with: [UInt8]("compacted\n"))
@@ -56,8 +57,8 @@ struct DurableFileTests {
 
     @Test("a write that fails half-way through a record is rolled back to the previous length")
     func partialRecordRolledBack() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["store"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["store"]) }
         let file = try DurableFile(path: directory.file("store"))
         try file.append([UInt8]("kept\n"))
         var calls = 0
@@ -80,8 +81,8 @@ struct DurableFileTests {
 
     @Test("many appends from many threads never interleave within a record")
     func concurrentAppends() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["store"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["store"]) }
         let file = try DurableFile(path: directory.file("store"))
         var threads: [PosixThread] = []
         for writer in 0..<4 {

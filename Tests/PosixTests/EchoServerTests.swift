@@ -1,4 +1,5 @@
 import Posix
+import VMTestSupport
 import Testing
 
 /// The shape the daemon takes: a listener and its connections on one loop thread, clients
@@ -46,8 +47,8 @@ struct EchoServerTests {
     @Test("a thousand concurrent clients each get their own bytes back")
     func thousandClients() throws {
         try ResourceLimits.raiseOpenFileLimit()
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["echo.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["echo.sock"]) }
         let address = try UnixSocketAddress(path: directory.file("echo.sock"))
         try SocketPathGuard.prepare(address)
         let listener = try UnixListener.bind(to: address)

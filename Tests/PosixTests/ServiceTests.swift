@@ -1,4 +1,5 @@
 import Posix
+import VMTestSupport
 import Testing
 
 @Suite("Service manager plumbing")
@@ -26,8 +27,8 @@ struct ServiceTests {
 
     @Test("the notifier sends READY, STATUS and STOPPING datagrams to a real listener")
     func notifierDatagrams() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["notify"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["notify"]) }
         let receiver = try UnixDatagramSocket.bind(to: try UnixSocketAddress(path: directory.file("notify")))
         defer { try? receiver.close() }
         let notifier = try #require(try ServiceNotifier(environment: ["NOTIFY_SOCKET": directory.file("notify")]))

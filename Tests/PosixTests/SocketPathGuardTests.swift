@@ -1,12 +1,13 @@
 import Posix
+import VMTestSupport
 import Testing
 
 @Suite("Socket path start-up safety")
 struct SocketPathGuardTests {
     @Test("nothing at the path is reported as nothing and binding proceeds")
     func nothingThere() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["s.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["s.sock"]) }
         let address = try UnixSocketAddress(path: directory.file("s.sock"))
         #expect(try SocketPathGuard.prepare(address) == .nothing)
         let listener = try UnixListener.bind(to: address)
@@ -15,8 +16,8 @@ struct SocketPathGuardTests {
 
     @Test("a stale socket file nobody listens on is replaced")
     func staleSocketReplaced() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["s.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["s.sock"]) }
         let address = try UnixSocketAddress(path: directory.file("s.sock"))
         let crashed = try UnixListener.bind(to: address)
         try crashed.descriptor.close() // like a crash: the file stays, nobody listens
@@ -30,8 +31,8 @@ struct SocketPathGuardTests {
 
     @Test("a live listener makes start-up fail with a clear message, leaving it alone")
     func liveSocketDetected() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["s.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["s.sock"]) }
         let address = try UnixSocketAddress(path: directory.file("s.sock"))
         let live = try UnixListener.bind(to: address)
         defer { try? live.close() }
@@ -48,8 +49,8 @@ struct SocketPathGuardTests {
 
     @Test("a file that is not a socket is refused and never deleted")
     func nonSocketRefused() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["s.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["s.sock"]) }
         let path = directory.file("s.sock")
         let file = try FileDescriptor.open(path, [.writeOnly, .create])
         try file.writeAll([UInt8]("precious"))
@@ -62,8 +63,8 @@ struct SocketPathGuardTests {
 
     @Test("a missing socket directory is created with mode 0700, parents included")
     func directoryCreated() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["a/b/s.sock", "a/b", "a"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["a/b/s.sock", "a/b", "a"]) }
         let address = try UnixSocketAddress(path: directory.file("a/b/s.sock"))
         try SocketPathGuard.prepare(address)
         let info = try #require(try FileSystem.info(directory.file("a/b")))
@@ -75,8 +76,8 @@ struct SocketPathGuardTests {
 
     @Test("a symlinked socket directory is refused")
     func symlinkRefused() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["real", "link"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["real", "link"]) }
         try FileSystem.makeDirectory(directory.file("real"), permissions: 0o700)
         try FileSystem.makeSymbolicLink(at: directory.file("link"), pointingTo: directory.file("real"))
         let address = try UnixSocketAddress(path: directory.file("link/s.sock"))
@@ -87,8 +88,8 @@ struct SocketPathGuardTests {
 
     @Test("a socket directory open to group or others is refused", arguments: [UInt32(0o750), 0o705, 0o777])
     func openDirectoryRefused(mode: UInt32) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["d"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["d"]) }
         let path = directory.file("d")
         try FileSystem.makeDirectory(path)
         try FileSystem.setPermissions(path, mode)
@@ -103,8 +104,8 @@ struct SocketPathGuardTests {
 
     @Test("a socket directory owned by another uid is refused")
     func foreignOwnerRefused() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove() }
         let other = CurrentProcess.uid &+ 4242
         #expect(throws: SocketPathError.directoryNotOwned(path: directory.path, owner: CurrentProcess.uid, expected: other)) {
             try PrivateDirectory.check(directory.path, uid: other)
@@ -113,8 +114,8 @@ struct SocketPathGuardTests {
 
     @Test("a regular file where the socket directory should be is refused")
     func fileAsDirectoryRefused() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["f"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["f"]) }
         try FileDescriptor.open(directory.file("f"), [.writeOnly, .create]).close()
         #expect(throws: SocketPathError.notADirectory(path: directory.file("f"))) {
             try PrivateDirectory.ensure(directory.file("f"))

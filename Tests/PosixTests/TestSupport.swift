@@ -1,31 +1,6 @@
 import Posix
 import Synchronization
 
-/// A fresh private directory with a short path (sun_path holds only 107 bytes), removed
-/// with its contents by `cleanUp()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmdt-XXXXXX")
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// Removes the entries tests create (files, sockets, links, one level of directories).
-    func cleanUp(_ names: [String] = []) {
-        for name in names {
-            let full = file(name)
-            if (try? FileSystem.info(full))??.kind == .directory {
-                try? FileSystem.removeDirectory(full)
-            } else {
-                _ = try? FileSystem.remove(full)
-            }
-        }
-        try? FileSystem.removeDirectory(path)
-    }
-}
-
 /// Runs `loop` on the calling thread until `condition` holds or `timeout` passes; returns
 /// whether the condition held. A timer bounds every wait, so it never hangs.
 func runLoop(_ loop: EventLoop, timeout: Duration = .seconds(10), until condition: () -> Bool) throws -> Bool {

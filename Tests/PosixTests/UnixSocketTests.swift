@@ -1,12 +1,13 @@
 import Posix
+import VMTestSupport
 import Testing
 
 @Suite("Unix sockets")
 struct UnixSocketTests {
     @Test("a client connects, both sides exchange bytes, and EOF follows close")
     func roundTrip() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["s.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["s.sock"]) }
         let address = try UnixSocketAddress(path: directory.file("s.sock"))
         let listener = try UnixListener.bind(to: address)
         defer { try? listener.close() }
@@ -30,8 +31,8 @@ struct UnixSocketTests {
 
     @Test("accept returns nil when no connection is pending")
     func acceptWouldBlock() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["s.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["s.sock"]) }
         let listener = try UnixListener.bind(to: try UnixSocketAddress(path: directory.file("s.sock")))
         defer { try? listener.close() }
         #expect(try listener.accept() == nil)
@@ -39,8 +40,8 @@ struct UnixSocketTests {
 
     @Test("the socket file is created with mode 0600 and removed on close")
     func socketFileMode() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["s.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["s.sock"]) }
         let path = directory.file("s.sock")
         let listener = try UnixListener.bind(to: try UnixSocketAddress(path: path))
         let info = try #require(try FileSystem.info(path))
@@ -54,8 +55,8 @@ struct UnixSocketTests {
 
     @Test("peer credentials on both ends name this process")
     func peerCredentials() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["s.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["s.sock"]) }
         let address = try UnixSocketAddress(path: directory.file("s.sock"))
         let listener = try UnixListener.bind(to: address)
         defer { try? listener.close() }
@@ -95,8 +96,8 @@ struct UnixSocketTests {
 
     @Test("connecting to a missing socket names the call, the path and the errno")
     func connectErrorMessage() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp() }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove() }
         let path = directory.file("none.sock")
         do {
             _ = try UnixSocket.connect(to: try UnixSocketAddress(path: path))
@@ -109,8 +110,8 @@ struct UnixSocketTests {
 
     @Test("binding over a live socket reports EADDRINUSE in the documented format")
     func addressInUseMessage() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["s.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["s.sock"]) }
         let address = try UnixSocketAddress(path: directory.file("s.sock"))
         let listener = try UnixListener.bind(to: address)
         defer { try? listener.close() }
@@ -137,8 +138,8 @@ struct UnixSocketTests {
 
     @Test("an adopted listener is nonblocking, close-on-exec, and keeps its file on close")
     func adoptedListener() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanUp(["s.sock"]) }
+        let directory = try TemporarySocketDirectory()
+        defer { directory.remove(["s.sock"]) }
         let address = try UnixSocketAddress(path: directory.file("s.sock"))
         let original = try UnixListener.bind(to: address)
         let inherited = FileDescriptor(adopting: original.descriptor.release())

@@ -2,6 +2,7 @@ import JSONCore
 import Testing
 import VMProtocol
 import VMServer
+import VMTestSupport
 
 /// One batch frame must not queue more than `maxOutboundBytes` (plus the
 /// one reply that crossed it, and the short refusals), however many items it holds.
@@ -11,11 +12,11 @@ struct BatchBoundTests {
 
     /// A server whose `maxOutboundBytes` is 4 KiB, with `count` instances, and a client whose
     /// sink keeps every byte pending (a reader that never reads).
-    func crowdedServer(instances count: Int) throws -> (ServerFixture, TestClient) {
-        let fixture = try ServerFixture(limits: VMLimits(maxOutboundBytes: Self.bound))
-        let client = fixture.connect()
+    func crowdedServer(instances count: Int) async throws -> (InMemoryServer, RPCSession) {
+        let fixture = try InMemoryServer.forTests(limits: VMLimits(maxOutboundBytes: Self.bound))
+        let client = fixture.open()
         for index in 0..<count {
-            _ = client.call("vm.create", json(#"{"type":"Tally","id":"t\#(index)"}"#))
+            _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t\#(index)"}"#))
         }
         client.sink.holdsBytes = true
         return (fixture, client)
@@ -26,15 +27,15 @@ struct BatchBoundTests {
     }
 
     @Test("a never-read batch of many vm.list queues about one bound, and the rest is refused with limitReached")
-    func batchOfListsIsBounded() throws {
-        let (_, client) = try crowdedServer(instances: 40)
-        let single = client.call("vm.list").encodedBytes().count
+    func batchOfListsIsBounded() async throws {
+        let (_, client) = try await crowdedServer(instances: 40)
+        let single = try await client.result("vm.list").encodedBytes().count
         client.sink.flush()
         #expect(single > Self.bound / 4)
-        client.write(batch(of: 200, "vm.list", firstID: 100))
+        try await client.send(batch(of: 200, "vm.list", firstID: 100))
         #expect(client.sink.messages.count == 1)
         let queued = client.sink.pendingBytes
-        let replies = client.take().first?.arrayValue ?? []
+        let replies = try await client.takeAvailable().first?.arrayValue ?? []
         #expect(replies.count == 200)
         let lists = replies.filter { $0["result"] != nil }
         let refusals = replies.filter { $0["error"]?["data"]?["limit"] == "maxOutboundBytes" }
@@ -49,27 +50,27 @@ struct BatchBoundTests {
     }
 
     @Test("requests of a batch arriving while the queue is already full do not run, notifications still do")
-    func fullQueueRefusesTheWholeBatch() throws {
-        let (_, client) = try crowdedServer(instances: 1)
+    func fullQueueRefusesTheWholeBatch() async throws {
+        let (_, client) = try await crowdedServer(instances: 1)
         client.sink.pendingBytes = Self.bound
-        client.write("""
+        try await client.send("""
             [{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"type":"Tally","id":"late"}},
              {"jsonrpc":"2.0","method":"vm.send","params":{"instance":"t0","input":"add","value":5}},
              {"jsonrpc":"2.0","id":2,"method":"vm.get","params":{"instance":"t0","output":"count"}}]
             """)
-        let replies = client.take().first?.arrayValue ?? []
+        let replies = try await client.takeAvailable().first?.arrayValue ?? []
         #expect(replies.map { $0["error"]?["data"]?["limit"] } == ["maxOutboundBytes", "maxOutboundBytes"])
         client.sink.flush()
-        #expect(client.call("vm.get", json(#"{"instance":"t0","output":"count"}"#)) == json(#"{"value":5}"#))
-        let error = client.callFailing("vm.get", json(#"{"instance":"late","output":"count"}"#))
+        #expect(try await client.result("vm.get", json(#"{"instance":"t0","output":"count"}"#)) == json(#"{"value":5}"#))
+        let error = try await client.failure("vm.get", json(#"{"instance":"late","output":"count"}"#))
         #expect(error["data"]?["name"] == "unknownInstance")
     }
 
     @Test("a batch under the bound is answered in full")
-    func smallBatchRunsEverything() throws {
-        let (_, client) = try crowdedServer(instances: 2)
-        client.write(batch(of: 3, "vm.list"))
-        let replies = client.take().first?.arrayValue ?? []
+    func smallBatchRunsEverything() async throws {
+        let (_, client) = try await crowdedServer(instances: 2)
+        try await client.send(batch(of: 3, "vm.list"))
+        let replies = try await client.takeAvailable().first?.arrayValue ?? []
         #expect(replies.count == 3)
         #expect(replies.allSatisfy { $0["result"]?["instances"]?.arrayValue?.count == 2 })
     }

@@ -2,98 +2,99 @@ import JSONCore
 import Testing
 import VMProtocol
 import VMServer
+import VMTestSupport
 
 @Suite("The JSON-RPC 2.0 profile (PROTOCOL.md section 4)")
 struct JSONRPCProfileTests {
     @Test("ids are echoed exactly: string, integer, number literal, null", arguments: [
         #""abc""#, "7", "-3", "1.50", "1e3", "12345678901234567890", "null",
     ])
-    func idEcho(id: String) throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        client.write(#"{"jsonrpc":"2.0","id":"# + id + #","method":"vm.list"}"#)
+    func idEcho(id: String) async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        try await client.send(#"{"jsonrpc":"2.0","id":"# + id + #","method":"vm.list"}"#)
         #expect(client.sink.texts == [#"{"jsonrpc":"2.0","id":"# + id + #","result":{"instances":[]}}"#])
     }
 
     @Test("notifications are never answered, even unknown methods or bad params")
-    func notificationsGetNothing() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        client.notify("vm.list")
-        client.notify("no.such.method")
-        client.notify("vm.get", json(#"{"instance":1}"#))
+    func notificationsGetNothing() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        try await client.notify("vm.list")
+        try await client.notify("no.such.method")
+        try await client.notify("vm.get", json(#"{"instance":1}"#))
         #expect(client.sink.messages.isEmpty)
     }
 
     @Test("invalid JSON is a parseError with id null and the connection stays usable")
-    func parseError() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        client.write(#"{"jsonrpc":"2.0","id":1,"#)
-        let response = try #require(client.take().first)
+    func parseError() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        try await client.send(#"{"jsonrpc":"2.0","id":1,"#)
+        let response = try #require(try await client.takeAvailable().first)
         #expect(response["id"] == .null)
         #expect(response["error"]?["code"] == -32700)
         #expect(response["error"]?["data"] == json(#"{"name":"parseError"}"#))
-        #expect(client.call("vm.list") == json(#"{"instances":[]}"#))
+        #expect(try await client.result("vm.list") == json(#"{"instances":[]}"#))
         #expect(!client.sink.isClosed)
     }
 
     @Test("a message nested deeper than maxDepth gets limitReached with id null")
-    func depthLimit() throws {
-        let fixture = try ServerFixture(limits: VMLimits(maxDepth: 4))
-        let client = fixture.connect()
-        client.write(#"{"jsonrpc":"2.0","id":1,"method":"vm.list","params":{"a":[[[1]]]}}"#)
-        let response = try #require(client.take().first)
+    func depthLimit() async throws {
+        let fixture = try InMemoryServer.forTests(limits: VMLimits(maxDepth: 4))
+        let client = fixture.open()
+        try await client.send(#"{"jsonrpc":"2.0","id":1,"method":"vm.list","params":{"a":[[[1]]]}}"#)
+        let response = try #require(try await client.takeAvailable().first)
         #expect(response["id"] == .null)
         #expect(response["error"]?["data"] == json(#"{"name":"limitReached","limit":"maxDepth","value":4}"#))
         #expect(response["error"]?["code"] == -31010)
     }
 
     @Test("not a request: invalidRequest, with the id when it is readable")
-    func invalidRequests() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        client.write(#"{"jsonrpc":"1.0","id":9,"method":"vm.list"}"#)
-        client.write(#"{"jsonrpc":"2.0","id":10}"#)
-        client.write(#"1"#)
-        client.write(#"{"jsonrpc":"2.0","id":11,"result":1}"#)
-        let responses = client.take()
+    func invalidRequests() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        try await client.send(#"{"jsonrpc":"1.0","id":9,"method":"vm.list"}"#)
+        try await client.send(#"{"jsonrpc":"2.0","id":10}"#)
+        try await client.send(#"1"#)
+        try await client.send(#"{"jsonrpc":"2.0","id":11,"result":1}"#)
+        let responses = try await client.takeAvailable()
         #expect(responses.map { $0["id"] } == [9, 10, .null, 11])
         #expect(responses.allSatisfy { $0["error"]?["code"] == -32600 && $0["error"]?["data"]?["name"] == "invalidRequest" })
     }
 
     @Test("an unknown method is methodNotFound naming it")
-    func methodNotFound() throws {
-        let fixture = try ServerFixture()
-        let error = fixture.connect().callFailing("vm.sned")
+    func methodNotFound() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let error = try await fixture.open().failure("vm.sned")
         #expect(error["code"] == -32601)
         #expect(error["data"] == json(#"{"name":"methodNotFound","method":"vm.sned"}"#))
         #expect(error["message"] == #"Unknown method "vm.sned"; rpc.discover lists every method."#)
     }
 
     @Test("params must be an object; omitted params mean {}")
-    func paramsByName() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        let error = client.callFailing("vm.list", .array([]))
+    func paramsByName() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        let error = try await client.failure("vm.list", .array([]))
         #expect(error["data"] == json(#"{"name":"invalidParams","path":"","expected":"object","got":"array"}"#))
-        client.write(#"{"jsonrpc":"2.0","id":2,"method":"vm.list"}"#)
-        #expect(client.take().first?["result"] == json(#"{"instances":[]}"#))
+        try await client.send(#"{"jsonrpc":"2.0","id":2,"method":"vm.list"}"#)
+        #expect(try await client.takeAvailable().first?["result"] == json(#"{"instances":[]}"#))
     }
 
     @Test("a member the method does not define is invalidParams naming it")
-    func unknownParam() throws {
-        let fixture = try ServerFixture()
-        let error = fixture.connect().callFailing("vm.list", json(#"{"verbose":true}"#))
+    func unknownParam() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let error = try await fixture.open().failure("vm.list", json(#"{"verbose":true}"#))
         #expect(error["data"]?["path"] == "/verbose")
         #expect(error["code"] == -32602)
     }
 
     @Test("blank frames are ignored")
-    func blankFrames() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        client.write("  \r")
+    func blankFrames() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        try await client.send("  \r")
         #expect(client.sink.messages.isEmpty)
     }
 }
@@ -101,17 +102,17 @@ struct JSONRPCProfileTests {
 @Suite("Batches")
 struct BatchTests {
     @Test("items run in order and the responses come in one array after their notifications")
-    func inOrder() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t","subscribe":{"outputs":["count"]}}"#))
-        _ = client.take()
-        client.write(#"""
+    func inOrder() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t","subscribe":{"outputs":["count"]}}"#))
+        _ = try await client.takeAvailable()
+        try await client.send(#"""
         [{"jsonrpc":"2.0","id":8,"method":"vm.send","params":{"instance":"t","input":"decrement"}},
          {"jsonrpc":"2.0","id":9,"method":"vm.get","params":{"instance":"t","output":"count"}},
          {"jsonrpc":"2.0","method":"vm.send","params":{"instance":"t","input":"add"}}]
         """#)
-        let messages = client.take()
+        let messages = try await client.takeAvailable()
         #expect(messages.count == 3)
         #expect(messages[0]["params"]?["value"] == -1)
         #expect(messages[1]["params"]?["value"] == 0)
@@ -119,47 +120,47 @@ struct BatchTests {
     }
 
     @Test("an empty batch gets one invalidRequest with id null, not an array")
-    func empty() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        client.write("[]")
-        let messages = client.take()
+    func empty() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        try await client.send("[]")
+        let messages = try await client.takeAvailable()
         #expect(messages.count == 1)
         #expect(messages.first?["id"] == .null)
         #expect(messages.first?["error"]?["code"] == -32600)
     }
 
     @Test("a batch of notifications gets no response")
-    func onlyNotifications() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        client.write(#"[{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"t","input":"add"}},{"jsonrpc":"2.0","method":"vm.list"}]"#)
-        #expect(client.take().isEmpty)
-        #expect(client.call("vm.get", json(#"{"instance":"t","output":"count"}"#)) == json(#"{"value":1}"#))
+    func onlyNotifications() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        try await client.send(#"[{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"t","input":"add"}},{"jsonrpc":"2.0","method":"vm.list"}]"#)
+        #expect(try await client.takeAvailable().isEmpty)
+        #expect(try await client.result("vm.get", json(#"{"instance":"t","output":"count"}"#)) == json(#"{"value":1}"#))
     }
 
     @Test("more than maxBatchItems: one limitReached error, nothing runs")
-    func tooMany() throws {
-        let fixture = try ServerFixture(limits: VMLimits(maxBatchItems: 2))
-        let client = fixture.connect()
+    func tooMany() async throws {
+        let fixture = try InMemoryServer.forTests(limits: VMLimits(maxBatchItems: 2))
+        let client = fixture.open()
         let create = #"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"type":"Tally"}}"#
-        client.write("[\(create),\(create),\(create)]")
-        let messages = client.take()
+        try await client.send("[\(create),\(create),\(create)]")
+        let messages = try await client.takeAvailable()
         #expect(messages.count == 1)
         #expect(messages.first?["id"] == .null)
         #expect(messages.first?["error"]?["data"] == json(#"{"name":"limitReached","limit":"maxBatchItems","value":2}"#))
         #expect(fixture.host.count == 0)
-        client.write("[\(create),\(create)]")
-        #expect(client.take().first?.arrayValue?.count == 2)
+        try await client.send("[\(create),\(create)]")
+        #expect(try await client.takeAvailable().first?.arrayValue?.count == 2)
     }
 
     @Test("an invalid item gets invalidRequest with id null in its place")
-    func invalidItem() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        client.write(#"[1,{"jsonrpc":"2.0","id":"x","method":"vm.list"}]"#)
-        let array = try #require(client.take().first?.arrayValue)
+    func invalidItem() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        try await client.send(#"[1,{"jsonrpc":"2.0","id":"x","method":"vm.list"}]"#)
+        let array = try #require(try await client.takeAvailable().first?.arrayValue)
         #expect(array.count == 2)
         #expect(array[0]["id"] == .null)
         #expect(array[0]["error"]?["code"] == -32600)
@@ -167,14 +168,14 @@ struct BatchTests {
     }
 
     @Test("a pending vm.execute delays the whole batch response")
-    func waitsForExecute() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Slow","id":"s","args":{"delayMs":50}}"#))
-        client.write(#"[{"jsonrpc":"2.0","id":1,"method":"vm.execute","params":{"instance":"s","action":"work","value":4}},{"jsonrpc":"2.0","id":2,"method":"vm.list"}]"#)
-        #expect(client.take().isEmpty)
+    func waitsForExecute() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Slow","id":"s","args":{"delayMs":50}}"#))
+        try await client.send(#"[{"jsonrpc":"2.0","id":1,"method":"vm.execute","params":{"instance":"s","action":"work","value":4}},{"jsonrpc":"2.0","id":2,"method":"vm.list"}]"#)
+        #expect(try await client.takeAvailable().isEmpty)
         fixture.scheduler.advance(by: .milliseconds(50))
-        let array = try #require(client.take().first?.arrayValue)
+        let array = try #require(try await client.takeAvailable().first?.arrayValue)
         #expect(array.map { $0["id"] } == [1, 2])
         #expect(array[0]["result"] == json(#"{"value":4}"#))
     }

@@ -2,17 +2,18 @@ import JSONCore
 import Testing
 import VMProtocol
 import VMServer
+import VMTestSupport
 
 @Suite("Daemon methods")
 struct DaemonMethodTests {
     @Test("daemon.info reports identity, counts and every limit")
-    func info() throws {
-        let fixture = try ServerFixture(limits: VMLimits(maxInstances: 7))
-        let client = fixture.connect()
-        _ = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally"}"#))
+    func info() async throws {
+        let fixture = try InMemoryServer.forTests(limits: VMLimits(maxInstances: 7))
+        let client = fixture.open()
+        _ = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally"}"#))
         fixture.scheduler.advance(by: .milliseconds(1500))
-        let info = client.call("daemon.info")
+        let info = try await client.result("daemon.info")
         #expect(info["version"] == "0.1.0-test")
         #expect(info["protocol"] == 1)
         #expect(info["bootId"] == "0123456789abcdef0123456789abcdef")
@@ -20,7 +21,7 @@ struct DaemonMethodTests {
         #expect(info["uptimeSeconds"]?.doubleValue == 1.5)
         #expect(info["instances"] == 1)
         #expect(info["connections"] == 2)
-        #expect(info["socket"] == "/tmp/vmd-test.sock")
+        #expect(info["socket"] == .string(fixture.socketPath))
         #expect(info["slowClient"] == "coalesce")
         #expect(info["limits"] == json("""
             {"maxFrameBytes":1048576,"maxDepth":64,"maxConnections":4096,"maxInstances":7,
@@ -29,94 +30,94 @@ struct DaemonMethodTests {
     }
 
     @Test("rpc.discover serves the embedded OpenRPC document")
-    func discover() throws {
-        let fixture = try ServerFixture()
-        let document = fixture.connect().call("rpc.discover")
+    func discover() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let document = try await fixture.open().result("rpc.discover")
         #expect(document == (try JSONValue(parsing: OpenRPCDocument.text)))
     }
 
     @Test("daemon.shutdown replies then asks the daemon to stop; other uids are refused")
-    func shutdownRequest() throws {
-        let fixture = try ServerFixture()
-        let stranger = fixture.connect(uid: 1001)
-        let error = stranger.callFailing("daemon.shutdown")
+    func shutdownRequest() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let stranger = fixture.open(uid: 1001)
+        let error = try await stranger.failure("daemon.shutdown")
         #expect(error["code"] == -31015)
         #expect(error["data"] == json(#"{"name":"permissionDenied","method":"daemon.shutdown"}"#))
-        #expect(fixture.log.shutdownRequests == 0)
-        #expect(fixture.connect().call("daemon.shutdown") == json(#"{"stopping":true}"#))
-        #expect(fixture.log.shutdownRequests == 1)
+        #expect(fixture.shutdownRequests == 0)
+        #expect(try await fixture.open().result("daemon.shutdown") == json(#"{"stopping":true}"#))
+        #expect(fixture.shutdownRequests == 1)
     }
 }
 
 @Suite("Instance methods")
 struct InstanceMethodTests {
     @Test("vm.types lists every type in name order, or one, or fails unknownType")
-    func types() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        let all = client.call("vm.types")["types"]?.arrayValue ?? []
+    func types() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        let all = try await client.result("vm.types")["types"]?.arrayValue ?? []
         #expect(all.compactMap { $0["name"]?.stringValue } == ["Family", "Loader", "Slow", "Tally"])
-        let one = client.call("vm.types", json(#"{"type":"Tally"}"#))["types"]?.arrayValue ?? []
+        let one = try await client.result("vm.types", json(#"{"type":"Tally"}"#))["types"]?.arrayValue ?? []
         #expect(one.count == 1)
         #expect(one.first?["outputs"]?[0] == json(#"{"name":"count","summary":"The number.","kind":"state","schema":{"type":"integer"}}"#))
-        let error = client.callFailing("vm.types", json(#"{"type":"Conter"}"#))
+        let error = try await client.failure("vm.types", json(#"{"type":"Conter"}"#))
         #expect(error["code"] == -31001)
         #expect(error["data"] == json(#"{"name":"unknownType","type":"Conter"}"#))
     }
 
     @Test("vm.create generates per-type ids, or takes the client's")
-    func createIDs() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        #expect(client.call("vm.create", json(#"{"type":"Tally"}"#))["instance"] == "tally-1")
-        #expect(client.call("vm.create", json(#"{"type":"Tally","id":"tally-2"}"#))["instance"] == "tally-2")
-        #expect(client.call("vm.create", json(#"{"type":"Tally"}"#))["instance"] == "tally-3")
-        #expect(client.call("vm.create", json(#"{"type":"Slow","scope":"connection"}"#))
+    func createIDs() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        #expect(try await client.result("vm.create", json(#"{"type":"Tally"}"#))["instance"] == "tally-1")
+        #expect(try await client.result("vm.create", json(#"{"type":"Tally","id":"tally-2"}"#))["instance"] == "tally-2")
+        #expect(try await client.result("vm.create", json(#"{"type":"Tally"}"#))["instance"] == "tally-3")
+        #expect(try await client.result("vm.create", json(#"{"type":"Slow","scope":"connection"}"#))
             == json(#"{"instance":"slow-1","type":"Slow","scope":"connection"}"#))
     }
 
     @Test("vm.create errors: instanceExists, invalidParams id, invalidValue args, unknownType, maxInstances")
-    func createErrors() throws {
-        let fixture = try ServerFixture(limits: VMLimits(maxInstances: 2))
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"c1"}"#))
-        let exists = client.callFailing("vm.create", json(#"{"type":"Tally","id":"c1"}"#))
+    func createErrors() async throws {
+        let fixture = try InMemoryServer.forTests(limits: VMLimits(maxInstances: 2))
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"c1"}"#))
+        let exists = try await client.failure("vm.create", json(#"{"type":"Tally","id":"c1"}"#))
         #expect(exists["code"] == -31011)
         #expect(exists["data"] == json(#"{"name":"instanceExists","instance":"c1"}"#))
-        let badID = client.callFailing("vm.create", json(#"{"type":"Tally","id":"no spaces"}"#))
+        let badID = try await client.failure("vm.create", json(#"{"type":"Tally","id":"no spaces"}"#))
         #expect(badID["code"] == -32602)
         #expect(badID["data"]?["path"] == "/id")
-        let badArgs = client.callFailing("vm.create", json(#"{"type":"Tally","args":{"start":"five"}}"#))
+        let badArgs = try await client.failure("vm.create", json(#"{"type":"Tally","args":{"start":"five"}}"#))
         #expect(badArgs["code"] == -31006)
         #expect(badArgs["data"] == json(#"{"name":"invalidValue","path":"/start","expected":"integer","got":"string"}"#))
-        let unknown = client.callFailing("vm.create", json(#"{"type":"Nope"}"#))
+        let unknown = try await client.failure("vm.create", json(#"{"type":"Nope"}"#))
         #expect(unknown["code"] == -31001)
-        _ = client.call("vm.create", json(#"{"type":"Tally"}"#))
-        let limit = client.callFailing("vm.create", json(#"{"type":"Tally"}"#))
+        _ = try await client.result("vm.create", json(#"{"type":"Tally"}"#))
+        let limit = try await client.failure("vm.create", json(#"{"type":"Tally"}"#))
         #expect(limit["data"] == json(#"{"name":"limitReached","limit":"maxInstances","value":2}"#))
         #expect(fixture.host.count == 2)
     }
 
     @Test("vm.destroy destroys, then the id is unknown")
-    func destroy() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        #expect(client.call("vm.destroy", json(#"{"instance":"t"}"#)) == json(#"{"destroyed":true}"#))
-        let error = client.callFailing("vm.destroy", json(#"{"instance":"t"}"#))
+    func destroy() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        #expect(try await client.result("vm.destroy", json(#"{"instance":"t"}"#)) == json(#"{"destroyed":true}"#))
+        let error = try await client.failure("vm.destroy", json(#"{"instance":"t"}"#))
         #expect(error["code"] == -31002)
         #expect(error["data"] == json(#"{"name":"unknownInstance","instance":"t"}"#))
         #expect(error["message"] == #"No instance "t"; vm.list shows the live instances."#)
     }
 
     @Test("vm.list shows instances in creation order with scope, subscribers and parent")
-    func list() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"a","subscribe":{}}"#))
-        _ = client.call("vm.create", json(#"{"type":"Family","id":"f","scope":"connection"}"#))
-        _ = client.call("vm.subscribe", json(#"{"instance":"a"}"#))
-        #expect(client.call("vm.list") == json("""
+    func list() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"a","subscribe":{}}"#))
+        _ = try await client.result("vm.create", json(#"{"type":"Family","id":"f","scope":"connection"}"#))
+        _ = try await client.result("vm.subscribe", json(#"{"instance":"a"}"#))
+        #expect(try await client.result("vm.list") == json("""
             {"instances":[
               {"instance":"a","type":"Tally","scope":"daemon","subscribers":2},
               {"instance":"f","type":"Family","scope":"connection","subscribers":0},
@@ -125,59 +126,59 @@ struct InstanceMethodTests {
     }
 
     @Test("vm.send pushes a value; omitted means the schema default")
-    func send() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        _ = client.call("vm.send", json(#"{"instance":"t","input":"add","value":5}"#))
-        _ = client.call("vm.send", json(#"{"instance":"t","input":"add"}"#))
-        _ = client.call("vm.send", json(#"{"instance":"t","input":"decrement"}"#))
-        #expect(client.call("vm.get", json(#"{"instance":"t","output":"count"}"#)) == json(#"{"value":5}"#))
+    func send() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        _ = try await client.result("vm.send", json(#"{"instance":"t","input":"add","value":5}"#))
+        _ = try await client.result("vm.send", json(#"{"instance":"t","input":"add"}"#))
+        _ = try await client.result("vm.send", json(#"{"instance":"t","input":"decrement"}"#))
+        #expect(try await client.result("vm.get", json(#"{"instance":"t","output":"count"}"#)) == json(#"{"value":5}"#))
     }
 
     @Test("vm.send errors: unknownInstance, unknownInput, invalidValue")
-    func sendErrors() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        #expect(client.callFailing("vm.send", json(#"{"instance":"x","input":"add"}"#))["code"] == -31002)
-        let input = client.callFailing("vm.send", json(#"{"instance":"t","input":"ad"}"#))
+    func sendErrors() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        #expect(try await client.failure("vm.send", json(#"{"instance":"x","input":"add"}"#))["code"] == -31002)
+        let input = try await client.failure("vm.send", json(#"{"instance":"t","input":"ad"}"#))
         #expect(input["data"] == json(#"{"name":"unknownInput","instance":"t","input":"ad"}"#))
         #expect(input["code"] == -31003)
-        let value = client.callFailing("vm.send", json(#"{"instance":"t","input":"set","value":"ten"}"#))
+        let value = try await client.failure("vm.send", json(#"{"instance":"t","input":"set","value":"ten"}"#))
         #expect(value["code"] == -31006)
         #expect(value["data"] == json(#"{"name":"invalidValue","path":"","expected":"integer","got":"string"}"#))
         #expect(value["message"] == #"Invalid value for input "set" of t: expected integer, got string."#)
     }
 
     @Test("a fire-and-forget vm.send that fails produces vm.error with the call's members")
-    func sendNotificationError() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        client.notify("vm.send", json(#"{"instance":"t","input":"set","value":"ten"}"#))
-        let notes = client.take()
+    func sendNotificationError() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        try await client.notify("vm.send", json(#"{"instance":"t","input":"set","value":"ten"}"#))
+        let notes = try await client.takeAvailable()
         #expect(notes.count == 1)
         #expect(notes.first?["method"] == "vm.error")
         #expect(notes.first?["params"]?["method"] == "vm.send")
         #expect(notes.first?["params"]?["instance"] == "t")
         #expect(notes.first?["params"]?["input"] == "set")
         #expect(notes.first?["params"]?["error"]?["code"] == -31006)
-        client.notify("vm.send", json(#"{"instance":"gone","input":"add"}"#))
-        #expect(client.take().first?["params"]?["error"]?["data"]?["name"] == "unknownInstance")
-        client.notify("vm.send", json(#"{"instance":"t","input":"add"}"#))
-        #expect(client.take().isEmpty)
+        try await client.notify("vm.send", json(#"{"instance":"gone","input":"add"}"#))
+        #expect(try await client.takeAvailable().first?["params"]?["error"]?["data"]?["name"] == "unknownInstance")
+        try await client.notify("vm.send", json(#"{"instance":"t","input":"add"}"#))
+        #expect(try await client.takeAvailable().isEmpty)
     }
 
     @Test("vm.get errors: notStateOutput, unknownOutput")
-    func getErrors() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        let event = client.callFailing("vm.get", json(#"{"instance":"t","output":"milestone"}"#))
+    func getErrors() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        let event = try await client.failure("vm.get", json(#"{"instance":"t","output":"milestone"}"#))
         #expect(event["code"] == -31013)
         #expect(event["data"] == json(#"{"name":"notStateOutput","instance":"t","output":"milestone"}"#))
-        let unknown = client.callFailing("vm.get", json(#"{"instance":"t","output":"cont"}"#))
+        let unknown = try await client.failure("vm.get", json(#"{"instance":"t","output":"cont"}"#))
         #expect(unknown["code"] == -31004)
         #expect(unknown["data"] == json(#"{"name":"unknownOutput","instance":"t","output":"cont"}"#))
     }

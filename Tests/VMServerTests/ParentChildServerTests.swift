@@ -2,6 +2,7 @@ import JSONCore
 import ReactiveCore
 import Testing
 import VMServer
+import VMTestSupport
 import ViewModelKit
 
 /// A child scene: a lamp that announces itself while it is built.
@@ -54,62 +55,62 @@ func roomRegistry() throws -> ViewModelRegistry {
 @Suite("Parents and children over the wire")
 struct ParentChildServerTests {
     @Test("vm.create with subscribe sees the events of init after the replayed states, with their seqs")
-    func createSeesInitEvents() throws {
-        let fixture = try ServerFixture(registry: roomRegistry())
-        let client = fixture.connect()
-        #expect(client.call("vm.create", json(#"{"type":"Room","id":"room","subscribe":{}}"#))["subscription"] == "sub-1")
-        #expect(client.take().map(output) == [
+    func createSeesInitEvents() async throws {
+        let fixture = try InMemoryServer.forTests(registry: roomRegistry())
+        let client = fixture.open()
+        #expect(try await client.result("vm.create", json(#"{"type":"Room","id":"room","subscribe":{}}"#))["subscription"] == "sub-1")
+        #expect(try await client.takeAvailable().map(output) == [
             "sub-1 #1 lampsOn=0 replay", "sub-1 #2 opened=\"room\"", "sub-1 #3 announced=\"lamp ready\"",
         ])
         fixture.scheduler.advance()
-        #expect(client.take().isEmpty)
+        #expect(try await client.takeAvailable().isEmpty)
     }
 
     @Test("with replay false the events of init come first, from seq 1")
-    func createWithoutReplay() throws {
-        let fixture = try ServerFixture(registry: roomRegistry())
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Room","id":"room","subscribe":{"outputs":["announced"],"replay":false}}"#))
-        #expect(client.take().map(output) == ["sub-1 #1 announced=\"lamp ready\""])
+    func createWithoutReplay() async throws {
+        let fixture = try InMemoryServer.forTests(registry: roomRegistry())
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Room","id":"room","subscribe":{"outputs":["announced"],"replay":false}}"#))
+        #expect(try await client.takeAvailable().map(output) == ["sub-1 #1 announced=\"lamp ready\""])
     }
 
     @Test("the child is listed with its parent; a client driving the child sees the parent react, and the parent drives the child")
-    func clientSeesParentReact() throws {
-        let fixture = try ServerFixture(registry: roomRegistry())
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Room","id":"room"}"#))
-        #expect(client.call("vm.list")["instances"] == json(#"""
+    func clientSeesParentReact() async throws {
+        let fixture = try InMemoryServer.forTests(registry: roomRegistry())
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Room","id":"room"}"#))
+        #expect(try await client.result("vm.list")["instances"] == json(#"""
             [{"instance":"room","type":"Room","scope":"daemon","subscribers":0},
              {"instance":"lamp-1","type":"Lamp","scope":"daemon","subscribers":0,"parent":"room"}]
             """#))
-        _ = client.call("vm.subscribe", json(#"{"instance":"room","outputs":["lampsOn"]}"#))
-        _ = client.call("vm.subscribe", json(#"{"instance":"lamp-1","outputs":["isOn"]}"#))
-        _ = client.call("vm.send", json(#"{"instance":"lamp-1","input":"toggle"}"#))
-        _ = client.call("vm.send", json(#"{"instance":"room","input":"switchAll"}"#))
-        #expect(client.take().map(output) == [
+        _ = try await client.result("vm.subscribe", json(#"{"instance":"room","outputs":["lampsOn"]}"#))
+        _ = try await client.result("vm.subscribe", json(#"{"instance":"lamp-1","outputs":["isOn"]}"#))
+        _ = try await client.result("vm.send", json(#"{"instance":"lamp-1","input":"toggle"}"#))
+        _ = try await client.result("vm.send", json(#"{"instance":"room","input":"switchAll"}"#))
+        #expect(try await client.takeAvailable().map(output) == [
             "sub-1 #1 lampsOn=0 replay", "sub-2 #1 isOn=false replay",
             "sub-2 #2 isOn=true", "sub-1 #2 lampsOn=1",
             "sub-2 #3 isOn=false", "sub-1 #3 lampsOn=0",
         ])
-        _ = client.call("vm.destroy", json(#"{"instance":"room"}"#))
-        #expect(client.notifications("vm.closed").map { $0["params"]?["reason"] } == ["parentDestroyed", "destroyed"])
+        _ = try await client.result("vm.destroy", json(#"{"instance":"room"}"#))
+        #expect(try await client.notifications("vm.closed").map { $0["params"]?["reason"] } == ["parentDestroyed", "destroyed"])
         #expect(fixture.host.count == 0)
     }
 
     @Test("without subscribe the events of init are dropped at once: a later subscriber never sees them, nothing is kept")
-    func createWithoutSubscribeKeepsNothing() throws {
-        let fixture = try ServerFixture(registry: roomRegistry())
-        let client = fixture.connect()
+    func createWithoutSubscribeKeepsNothing() async throws {
+        let fixture = try InMemoryServer.forTests(registry: roomRegistry())
+        let client = fixture.open()
         weak var opened: EventOutput<String>?
         weak var room: Room?
         do {
-            _ = client.call("vm.create", json(#"{"type":"Room","id":"room"}"#))
+            _ = try await client.result("vm.create", json(#"{"type":"Room","id":"room"}"#))
             room = try fixture.host.instance("room").viewModel as? Room
             opened = room?.ports.opened
-            _ = client.call("vm.subscribe", json(#"{"instance":"room"}"#))
+            _ = try await client.result("vm.subscribe", json(#"{"instance":"room"}"#))
             fixture.scheduler.advance()
-            #expect(client.take().map(output) == ["sub-1 #1 lampsOn=0 replay"])
-            _ = client.call("vm.destroy", json(#"{"instance":"room"}"#))
+            #expect(try await client.takeAvailable().map(output) == ["sub-1 #1 lampsOn=0 replay"])
+            _ = try await client.result("vm.destroy", json(#"{"instance":"room"}"#))
         }
         #expect(room == nil)
         #expect(opened == nil)

@@ -1,6 +1,7 @@
 import JSONCore
 import Testing
 import VMProtocol
+import VMTestSupport
 
 @Suite("VMProtocol: codes, params and notification bytes")
 struct ProtocolLayerTests {
@@ -37,21 +38,21 @@ struct ProtocolLayerTests {
     }
 
     @Test("a missing member names its path and says missing")
-    func missingMember() throws {
+    func missingMember() async throws {
         let error = try #require(throws: WireError.self) { try VMGetMethod.Params(json(#"{"output":"count"}"#)) }
         #expect(error.data == json(#"{"name":"invalidParams","path":"/instance","expected":"string","got":"missing"}"#).objectValue)
         #expect(error.message == #"Invalid params at "/instance": expected a string, got missing."#)
     }
 
     @Test("a member of the wrong type names expected and found types")
-    func wrongType() throws {
+    func wrongType() async throws {
         let error = try #require(throws: WireError.self) { try VMGetMethod.Params(json(#"{"instance":1,"output":"count"}"#)) }
         #expect(error.message == #"Invalid params at "/instance": expected a string, got integer."#)
         #expect(error.data["got"] == "integer")
     }
 
     @Test("an unknown member is reported with its path")
-    func unknownMember() throws {
+    func unknownMember() async throws {
         let error = try #require(throws: WireError.self) {
             try VMSendMethod.Params(json(#"{"instance":"a","input":"b","valu":1}"#))
         }
@@ -60,7 +61,7 @@ struct ProtocolLayerTests {
     }
 
     @Test("vm.create checks the id pattern, the scope and subscribe's members")
-    func createParams() throws {
+    func createParams() async throws {
         #expect(VMCreateMethod.isValidInstanceID("a.b_c:d-9"))
         #expect(!VMCreateMethod.isValidInstanceID(""))
         #expect(!VMCreateMethod.isValidInstanceID("has space"))
@@ -82,7 +83,7 @@ struct ProtocolLayerTests {
     }
 
     @Test("timeoutMs must be an integer from 1 to 2147483647")
-    func timeoutRange() throws {
+    func timeoutRange() async throws {
         for bad in ["0", "2147483648", "1.5", "\"10\""] {
             let error = try #require(throws: WireError.self) {
                 try VMExecuteMethod.Params(json(#"{"instance":"a","action":"b","timeoutMs":"# + bad + "}"))
@@ -105,7 +106,7 @@ struct ProtocolLayerTests {
     }
 
     @Test("the method table lists every method of openrpc.json")
-    func methodTable() throws {
+    func methodTable() async throws {
         let document = try JSONValue(parsing: OpenRPCDocument.text)
         let names = document["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         #expect(names == VMMethods.all)
@@ -117,12 +118,12 @@ struct ProtocolLayerTests {
 @Suite("The server's delivered bytes")
 struct DeliveredBytesTests {
     @Test("a delivered vm.output is byte for byte VMOutputNotification's encoding, replay or live")
-    func sameBytes() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t.q","args":{"start":-7}}"#))
-        client.request("vm.subscribe", json(#"{"instance":"t.q","outputs":["count"]}"#))
-        client.notify("vm.send", json(#"{"instance":"t.q","input":"add","value":1234567}"#))
+    func sameBytes() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t.q","args":{"start":-7}}"#))
+        try await client.request("vm.subscribe", json(#"{"instance":"t.q","outputs":["count"]}"#))
+        try await client.notify("vm.send", json(#"{"instance":"t.q","input":"add","value":1234567}"#))
         let prefix = VMOutputNotification.prefix(subscription: "sub-1", instance: "t.q", output: "count")
         var replayed: [UInt8] = [], live: [UInt8] = []
         VMOutputNotification.append(prefix: prefix, seq: 1, encodedValue: Array("-7".utf8), replay: true, to: &replayed)

@@ -2,6 +2,7 @@ import JSONCore
 import Testing
 import VMProtocol
 import VMServer
+import VMTestSupport
 
 /// `{subscription, output, value, seq, replay?}` of a vm.output, for compact expectations.
 func output(_ message: JSONValue) -> String {
@@ -13,96 +14,97 @@ func output(_ message: JSONValue) -> String {
 @Suite("Subscriptions")
 struct SubscriptionTests {
     @Test("vm.subscribe replays state outputs in vm.types order, then live values with growing seq")
-    func replayThenLive() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t","args":{"start":9}}"#))
-        #expect(client.call("vm.subscribe", json(#"{"instance":"t"}"#)) == json(#"{"subscription":"sub-1"}"#))
-        client.notify("vm.send", json(#"{"instance":"t","input":"add"}"#))
-        #expect(client.take().map(output) == [
+    func replayThenLive() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t","args":{"start":9}}"#))
+        #expect(try await client.result("vm.subscribe", json(#"{"instance":"t"}"#)) == json(#"{"subscription":"sub-1"}"#))
+        try await client.notify("vm.send", json(#"{"instance":"t","input":"add"}"#))
+        #expect(try await client.takeAvailable().map(output) == [
             "sub-1 #1 count=9 replay", "sub-1 #2 parity=\"odd\" replay",
             "sub-1 #3 count=10", "sub-1 #4 parity=\"even\"", "sub-1 #5 milestone=10",
         ])
     }
 
     @Test("replay false starts with the next value; outputs filters, duplicates once")
-    func options() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        _ = client.call("vm.subscribe", json(#"{"instance":"t","outputs":["count","count"],"replay":false}"#))
-        #expect(client.take().isEmpty)
-        client.notify("vm.send", json(#"{"instance":"t","input":"add"}"#))
-        #expect(client.take().map(output) == ["sub-1 #1 count=1"])
+    func options() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        _ = try await client.result("vm.subscribe", json(#"{"instance":"t","outputs":["count","count"],"replay":false}"#))
+        #expect(try await client.takeAvailable().isEmpty)
+        try await client.notify("vm.send", json(#"{"instance":"t","input":"add"}"#))
+        #expect(try await client.takeAvailable().map(output) == ["sub-1 #1 count=1"])
     }
 
     @Test("event outputs are never replayed")
-    func eventsNotReplayed() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t","args":{"start":9}}"#))
-        client.notify("vm.send", json(#"{"instance":"t","input":"add"}"#))
-        _ = client.call("vm.subscribe", json(#"{"instance":"t","outputs":["milestone"]}"#))
-        #expect(client.take().isEmpty)
+    func eventsNotReplayed() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t","args":{"start":9}}"#))
+        try await client.notify("vm.send", json(#"{"instance":"t","input":"add"}"#))
+        _ = try await client.result("vm.subscribe", json(#"{"instance":"t","outputs":["milestone"]}"#))
+        #expect(try await client.takeAvailable().isEmpty)
     }
 
     @Test("vm.subscribe errors: unknownOutput opens nothing, unknownInstance, invalidParams for []")
-    func errors() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        let unknown = client.callFailing("vm.subscribe", json(#"{"instance":"t","outputs":["count","cont"]}"#))
+    func errors() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        let unknown = try await client.failure("vm.subscribe", json(#"{"instance":"t","outputs":["count","cont"]}"#))
         #expect(unknown["data"] == json(#"{"name":"unknownOutput","instance":"t","output":"cont"}"#))
         #expect(fixture.server.subscriptionCount == 0)
-        #expect(client.callFailing("vm.subscribe", json(#"{"instance":"x"}"#))["code"] == -31002)
-        #expect(client.callFailing("vm.subscribe", json(#"{"instance":"t","outputs":[]}"#))["code"] == -32602)
+        #expect(try await client.failure("vm.subscribe", json(#"{"instance":"x"}"#))["code"] == -31002)
+        #expect(try await client.failure("vm.subscribe", json(#"{"instance":"t","outputs":[]}"#))["code"] == -32602)
     }
 
     @Test("vm.unsubscribe ends it: nothing of it after the reply; unknown ids and other connections' ids fail")
-    func unsubscribe() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        let other = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        _ = client.call("vm.subscribe", json(#"{"instance":"t","replay":false}"#))
-        let foreign = other.callFailing("vm.unsubscribe", json(#"{"subscription":"sub-1"}"#))
+    func unsubscribe() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        let other = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        _ = try await client.result("vm.subscribe", json(#"{"instance":"t","replay":false}"#))
+        let foreign = try await other.failure("vm.unsubscribe", json(#"{"subscription":"sub-1"}"#))
         #expect(foreign["code"] == -31012)
         #expect(foreign["data"] == json(#"{"name":"unknownSubscription","subscription":"sub-1"}"#))
-        #expect(client.call("vm.unsubscribe", json(#"{"subscription":"sub-1"}"#)) == json(#"{"unsubscribed":true}"#))
-        client.notify("vm.send", json(#"{"instance":"t","input":"add"}"#))
-        #expect(client.take().isEmpty)
-        #expect(client.callFailing("vm.unsubscribe", json(#"{"subscription":"sub-1"}"#))["code"] == -31012)
+        #expect(try await client.result("vm.unsubscribe", json(#"{"subscription":"sub-1"}"#)) == json(#"{"unsubscribed":true}"#))
+        try await client.notify("vm.send", json(#"{"instance":"t","input":"add"}"#))
+        #expect(try await client.takeAvailable().isEmpty)
+        #expect(try await client.failure("vm.unsubscribe", json(#"{"subscription":"sub-1"}"#))["code"] == -31012)
     }
 
     @Test("maxSubscriptionsPerConnection counts subscriptions and monitors")
-    func limit() throws {
-        let fixture = try ServerFixture(limits: VMLimits(maxSubscriptionsPerConnection: 2))
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        _ = client.call("vm.subscribe", json(#"{"instance":"t"}"#))
-        _ = client.call("daemon.monitor")
-        let error = client.callFailing("vm.subscribe", json(#"{"instance":"t"}"#))
+    func limit() async throws {
+        let fixture = try InMemoryServer.forTests(limits: VMLimits(maxSubscriptionsPerConnection: 2))
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        _ = try await client.result("vm.subscribe", json(#"{"instance":"t"}"#))
+        _ = try await client.result("daemon.monitor")
+        let error = try await client.failure("vm.subscribe", json(#"{"instance":"t"}"#))
         #expect(error["data"] == json(#"{"name":"limitReached","limit":"maxSubscriptionsPerConnection","value":2}"#))
-        let create = client.callFailing("vm.create", json(#"{"type":"Tally","id":"u","subscribe":{}}"#))
+        let create = try await client.failure("vm.create", json(#"{"type":"Tally","id":"u","subscribe":{}}"#))
         #expect(create["code"] == -31010)
         #expect(fixture.host.count == 1, "a refused subscribe creates nothing")
-        #expect(fixture.connect().call("vm.subscribe", json(#"{"instance":"t"}"#))["subscription"] != nil)
+        #expect(try await fixture.open().result("vm.subscribe", json(#"{"instance":"t"}"#))["subscription"] != nil)
     }
 
     @Test("several connections see the same values in the same order, from one observation")
-    func fanOut() throws {
-        let fixture = try ServerFixture()
-        let clients = (0..<3).map { _ in fixture.connect() }
-        _ = clients[0].call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        for client in clients { _ = client.call("vm.subscribe", json(#"{"instance":"t","outputs":["count","milestone"],"replay":false}"#)) }
+    func fanOut() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let clients = (0..<3).map { _ in fixture.open() }
+        _ = try await clients[0].result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        for client in clients { _ = try await client.result("vm.subscribe", json(#"{"instance":"t","outputs":["count","milestone"],"replay":false}"#)) }
         for step in [3, 7, -2, 2] {
-            clients[1].notify("vm.send", json(#"{"instance":"t","input":"add","value":\#(step)}"#))
+            try await clients[1].notify("vm.send", json(#"{"instance":"t","input":"add","value":\#(step)}"#))
         }
-        let seen = clients.map { client in
-            client.take().compactMap { message -> String? in
+        var seen: [[String]] = []
+        for client in clients {
+            seen.append(try await client.takeAvailable().compactMap { message -> String? in
                 guard let params = message["params"] else { return nil }
                 return "\(params["seq"]!)\(params["output"]!)=\(params["value"]!)"
-            }
+            })
         }
         #expect(seen[0] == ["1\"count\"=3", "2\"count\"=10", "3\"milestone\"=10", "4\"count\"=8", "5\"count\"=10", "6\"milestone\"=10"])
         #expect(seen[1] == seen[0])
@@ -110,21 +112,21 @@ struct SubscriptionTests {
     }
 
     @Test("vm.create with subscribe is atomic: start-up values arrive from seq 1, in order")
-    func createSubscribeAtomic() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        client.request("vm.create", json(#"{"type":"Loader","subscribe":{}}"#))
+    func createSubscribeAtomic() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        try await client.request("vm.create", json(#"{"type":"Loader","subscribe":{}}"#))
         fixture.scheduler.advance()
-        let messages = client.take()
+        let messages = try await client.takeAvailable()
         #expect(messages.first?["result"] == json(#"{"instance":"loader-1","type":"Loader","scope":"daemon","subscription":"sub-1"}"#))
         #expect(messages.dropFirst().map(output) == ["sub-1 #1 items=0 replay", "sub-1 #2 items=3", "sub-1 #3 loaded=3"])
     }
 
     @Test("vm.create's subscribe with an unknown output creates nothing")
-    func createSubscribeUnknownOutput() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        let error = client.callFailing("vm.create", json(#"{"type":"Tally","id":"t","subscribe":{"outputs":["nope"]}}"#))
+    func createSubscribeUnknownOutput() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        let error = try await client.failure("vm.create", json(#"{"type":"Tally","id":"t","subscribe":{"outputs":["nope"]}}"#))
         #expect(error["code"] == -31004)
         #expect(error["data"] == json(#"{"name":"unknownOutput","instance":"t","output":"nope"}"#))
         #expect(fixture.host.count == 0)
@@ -134,46 +136,46 @@ struct SubscriptionTests {
 @Suite("vm.closed")
 struct ClosedTests {
     @Test("vm.destroy tells every subscriber, on every connection, before its reply")
-    func destroyed() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        let other = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
-        _ = client.call("vm.subscribe", json(#"{"instance":"t","replay":false}"#))
-        _ = other.call("vm.subscribe", json(#"{"instance":"t","replay":false}"#))
-        client.request("vm.destroy", json(#"{"instance":"t"}"#))
-        let messages = client.take()
+    func destroyed() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        let other = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        _ = try await client.result("vm.subscribe", json(#"{"instance":"t","replay":false}"#))
+        _ = try await other.result("vm.subscribe", json(#"{"instance":"t","replay":false}"#))
+        try await client.request("vm.destroy", json(#"{"instance":"t"}"#))
+        let messages = try await client.takeAvailable()
         #expect(messages.count == 2)
         #expect(messages[0] == json(#"{"jsonrpc":"2.0","method":"vm.closed","params":{"instance":"t","subscription":"sub-1","reason":"destroyed"}}"#))
         #expect(messages[1]["result"] == json(#"{"destroyed":true}"#))
-        #expect(other.take() == [json(#"{"jsonrpc":"2.0","method":"vm.closed","params":{"instance":"t","subscription":"sub-2","reason":"destroyed"}}"#)])
+        #expect(try await other.takeAvailable() == [json(#"{"jsonrpc":"2.0","method":"vm.closed","params":{"instance":"t","subscription":"sub-2","reason":"destroyed"}}"#)])
         #expect(fixture.server.subscriptionCount == 0)
     }
 
     @Test("children close with parentDestroyed, before their parent")
-    func children() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Family","id":"f","subscribe":{}}"#))
-        _ = client.call("vm.subscribe", json(#"{"instance":"tally-1","replay":false}"#))
-        _ = client.take()
-        _ = client.call("vm.destroy", json(#"{"instance":"f"}"#))
-        let closed = client.notifications("vm.closed").map { "\($0["params"]!["instance"]!) \($0["params"]!["reason"]!)" }
+    func children() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Family","id":"f","subscribe":{}}"#))
+        _ = try await client.result("vm.subscribe", json(#"{"instance":"tally-1","replay":false}"#))
+        _ = try await client.takeAvailable()
+        _ = try await client.result("vm.destroy", json(#"{"instance":"f"}"#))
+        let closed = try await client.notifications("vm.closed").map { "\($0["params"]!["instance"]!) \($0["params"]!["reason"]!)" }
         #expect(closed == [#""tally-1" "parentDestroyed""#, #""f" "destroyed""#])
         #expect(fixture.host.count == 0)
     }
 
     @Test("a connection-scoped instance goes with its creator; others hear ownerDisconnected")
-    func ownerDisconnected() throws {
-        let fixture = try ServerFixture()
-        let owner = fixture.connect()
-        let watcher = fixture.connect()
-        _ = owner.call("vm.create", json(#"{"type":"Tally","id":"mine","scope":"connection"}"#))
-        _ = owner.call("vm.create", json(#"{"type":"Tally","id":"kept"}"#))
-        _ = watcher.call("vm.subscribe", json(#"{"instance":"mine","replay":false}"#))
-        _ = owner.call("vm.subscribe", json(#"{"instance":"kept","replay":false}"#))
+    func ownerDisconnected() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let owner = fixture.open()
+        let watcher = fixture.open()
+        _ = try await owner.result("vm.create", json(#"{"type":"Tally","id":"mine","scope":"connection"}"#))
+        _ = try await owner.result("vm.create", json(#"{"type":"Tally","id":"kept"}"#))
+        _ = try await watcher.result("vm.subscribe", json(#"{"instance":"mine","replay":false}"#))
+        _ = try await owner.result("vm.subscribe", json(#"{"instance":"kept","replay":false}"#))
         owner.close()
-        #expect(watcher.take() == [json(#"{"jsonrpc":"2.0","method":"vm.closed","params":{"instance":"mine","subscription":"sub-1","reason":"ownerDisconnected"}}"#)])
+        #expect(try await watcher.takeAvailable() == [json(#"{"jsonrpc":"2.0","method":"vm.closed","params":{"instance":"mine","subscription":"sub-1","reason":"ownerDisconnected"}}"#)])
         #expect(owner.sink.messages.isEmpty, "nothing is written to a closed connection")
         #expect(fixture.host.instances.map(\.id) == ["kept"])
         #expect(fixture.server.subscriptionCount == 0, "the owner's own subscriptions end silently")
@@ -181,18 +183,18 @@ struct ClosedTests {
     }
 
     @Test("shutdown closes every subscription with reason shutdown; instance calls then answer shuttingDown")
-    func shutdown() throws {
-        let fixture = try ServerFixture()
-        let client = fixture.connect()
-        _ = client.call("vm.create", json(#"{"type":"Family","id":"f","subscribe":{}}"#))
-        _ = client.call("vm.subscribe", json(#"{"instance":"tally-1","replay":false}"#))
-        _ = client.take()
+    func shutdown() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Family","id":"f","subscribe":{}}"#))
+        _ = try await client.result("vm.subscribe", json(#"{"instance":"tally-1","replay":false}"#))
+        _ = try await client.takeAvailable()
         fixture.server.shutdown()
-        let reasons = client.notifications("vm.closed").compactMap { $0["params"]?["reason"]?.stringValue }
+        let reasons = try await client.notifications("vm.closed").compactMap { $0["params"]?["reason"]?.stringValue }
         #expect(reasons == ["shutdown", "shutdown"])
-        let error = client.callFailing("vm.create", json(#"{"type":"Tally"}"#))
+        let error = try await client.failure("vm.create", json(#"{"type":"Tally"}"#))
         #expect(error["code"] == -31014)
         #expect(error["data"] == json(#"{"name":"shuttingDown"}"#))
-        #expect(client.call("vm.list") == json(#"{"instances":[]}"#))
+        #expect(try await client.result("vm.list") == json(#"{"instances":[]}"#))
     }
 }
