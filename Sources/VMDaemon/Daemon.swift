@@ -42,6 +42,8 @@ public final class Daemon {
     /// Gives freed heap back once idle after a burst (`nil` with `trimsHeapAfterIdle` unset).
     let heapTrimmer: HeapTrimmer?
     private var nextConnectionNumber: UInt64 = 0
+    /// Spare outbound chunks, shared by every connection's queue.
+    let outboundPool = OutboundChunkPool()
     var flushQueue: [Connection] = []
     var spareFlushQueue: [Connection] = []
     var isFlushScheduled = false

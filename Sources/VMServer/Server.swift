@@ -74,9 +74,7 @@ public final class Server: ConnectionHandler {
         self.identity = identity
         self.log = log
         self.requestShutdown = requestShutdown
-        self.outbox = Outbox(
-            maxOutboundBytes: limits.maxOutboundBytes, slowClient: identity.slowClient,
-            scheduler: scheduler ?? host.scheduler, log: log)
+        self.outbox = Outbox(maxOutboundBytes: limits.maxOutboundBytes, log: log)
         self.parseOptions = JSONParseOptions(maxDepth: limits.maxDepth)
         host.maxInstances = limits.maxInstances
         host.onClose = { [weak self] instance, reason in self?.instanceClosed(instance, reason: reason) }

@@ -104,14 +104,26 @@ struct OverflowTests {
         #expect(reader.take().isEmpty)
     }
 
-    @Test("under --slow-client disconnect a full connection is closed instead")
-    func disconnect() throws {
+    @Test("the server never disconnects a full reader itself: under --slow-client disconnect that is the transport's")
+    func disconnectIsTheTransports() throws {
         let (fixture, writer, reader) = try slowReader(slowClient: .disconnect)
         reader.sink.pendingBytes = 1000
         add(writer, 1)
         add(writer, 1)
         fixture.scheduler.advance()
-        #expect(reader.sink.closeCount == 1)
-        #expect(fixture.log.events.contains(.slowClientDisconnected(connection: reader.id)))
+        #expect(reader.sink.closeCount == 0)
+        #expect(reader.take().isEmpty)
+    }
+
+    @Test("fullness is the sink's word: pending bytes under a sink that says full still hold outputs back")
+    func fullIsTheSinksWord() throws {
+        let (fixture, writer, reader) = try slowReader()
+        reader.sink.capacity = 10
+        reader.sink.pendingBytes = 10
+        add(writer, 1)
+        #expect(reader.take().isEmpty)
+        reader.sink.capacity = Int.max
+        fixture.server.connectionDrained(reader.id)
+        #expect(reader.take().map { $0["method"]?.stringValue ?? "" } == ["vm.overflow", "vm.output", "vm.output"])
     }
 }

@@ -13,6 +13,11 @@ final class MemorySink: ConnectionSink {
     var pendingBytes: Int = 0
     /// When false, enqueued bytes count as written at once.
     var holdsBytes = false
+    /// The transport's bound: the sink is full while ``pendingBytes`` reach it (the fixture
+    /// sets the server's `maxOutboundBytes`).
+    var capacity = Int.max
+
+    var isFull: Bool { pendingBytes >= capacity }
 
     func enqueue(message: UnsafeRawBufferPointer) {
         messages.append(Array(message))

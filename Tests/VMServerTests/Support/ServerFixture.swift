@@ -14,10 +14,12 @@ final class ServerFixture {
     /// What the server logged and asked for.
     let log: EventLog
     private var nextConnection: UInt64 = 0
+    private let limits: VMLimits
     static let daemonUID: UInt32 = 1000
 
     init(limits: VMLimits = VMLimits(), slowClient: SlowClientMode = .coalesce, registry: ViewModelRegistry? = nil) throws {
         scheduler = TestScheduler()
+        self.limits = limits
         let log = EventLog()
         host = ViewModelHost(registry: try registry ?? testRegistry(), scheduler: scheduler)
         let identity = ServerIdentity(
@@ -34,6 +36,7 @@ final class ServerFixture {
     func connect(uid: UInt32 = ServerFixture.daemonUID) -> TestClient {
         nextConnection += 1
         let client = TestClient(id: ConnectionID(nextConnection), fixture: self)
+        client.sink.capacity = limits.maxOutboundBytes
         server.connectionOpened(client.id, peer: PeerIdentity(pid: 100, uid: uid, gid: uid), sink: client.sink)
         return client
     }

@@ -1,0 +1,30 @@
+/// The daemon's spare ``OutboundChunk``s, shared by all its connections (loop thread only).
+///
+/// A connection takes chunks as it queues output and gives each back once written, so the
+/// same few blocks of memory carry every burst. At most ``maximumSpare`` chunks are kept
+/// spare (1 MiB): an idle daemon does not keep a burst's worth of memory.
+final class OutboundChunkPool {
+    /// The size of a pooled chunk. A larger message gets a chunk of its own size, not pooled.
+    static let chunkBytes = 32_768
+    /// Spare chunks kept at most.
+    static let maximumSpare = 32
+
+    private var spare: [OutboundChunk] = []
+
+    init() {}
+
+    /// A chunk with room for at least `bytes` bytes, empty.
+    @inline(__always)
+    func take(atLeast bytes: Int) -> OutboundChunk {
+        guard bytes <= Self.chunkBytes else { return OutboundChunk(capacity: bytes) }
+        return spare.popLast() ?? OutboundChunk(capacity: Self.chunkBytes)
+    }
+
+    /// Takes back a chunk whose bytes are all sent (or dropped).
+    @inline(__always)
+    func give(_ chunk: OutboundChunk) {
+        guard chunk.capacity == Self.chunkBytes, spare.count < Self.maximumSpare else { return }
+        chunk.reset()
+        spare.append(chunk)
+    }
+}
