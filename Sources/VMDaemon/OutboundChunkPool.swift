@@ -13,6 +13,9 @@ final class OutboundChunkPool {
 
     init() {}
 
+    /// Spare chunks held now.
+    var spareCount: Int { spare.count }
+
     /// A chunk with room for at least `bytes` bytes, empty.
     @inline(__always)
     func take(atLeast bytes: Int) -> OutboundChunk {

@@ -3,6 +3,15 @@ import ReactiveCore
 
 /// Delivers one output's values to any number of observers, typed and JSON, in one order.
 ///
+/// The output path, from a view model's value to the bytes on each subscriber's socket: this
+/// type's ``emit(_:)`` encodes the value to JSON once for its JSON watchers (in a daemon, one
+/// per watched output: VMServer's `OutputChannel`); the channel serializes it to bytes once and
+/// is the one fan-out, to every `Subscription` of that output (sharing one patch among patch
+/// subscriptions); each subscription takes the next seq, or coalesces the value while the
+/// transport says its connection is full (`vm.overflow` follows the drain); and `Outbox` has
+/// `VMOutputNotification`, the one encoder of `vm.output`, write the notification straight into
+/// the connection's outbound queue of pooled chunks, which VMDaemon sends once per loop turn.
+///
 /// The view model's chain is subscribed once (by the port's `bind`); every value goes
 /// through ``emit(_:)``, which encodes it at most once and only when someone watches the
 /// JSON side. Re-entrant emissions (an observer causing a new value of the same output) are
