@@ -8,6 +8,11 @@ struct OutboundQueue {
     /// The chunks in order; those before `head` are sent and already given back.
     private var chunks: [OutboundChunk] = []
     private var head = 0
+    /// The last chunk while it is unsent (`nil` otherwise), without a reference count:
+    /// `chunks` holds it strongly for as long as this is set, and every place that drops it
+    /// from `chunks` (`send`, `removeAll`) clears this first. Saves a retain and a release per
+    /// appended message (measured: one of each per delivered `vm.output`).
+    private unowned(unsafe) var last: OutboundChunk?
     /// Bytes queued and not yet sent.
     private(set) var count = 0
 
@@ -19,9 +24,10 @@ struct OutboundQueue {
     /// has no room).
     @inline(__always)
     private mutating func tail(room bytes: Int) -> OutboundChunk {
-        if head < chunks.count, let last = chunks.last, last.free >= bytes { return last }
+        if let last, last.free >= bytes { return last }
         let chunk = pool.take(atLeast: bytes)
         chunks.append(chunk)
+        last = chunk
         return chunk
     }
 
@@ -61,6 +67,7 @@ struct OutboundQueue {
                 chunk.start += sent
                 count -= sent
                 if chunk.start == chunk.end {
+                    if chunk === last { last = nil }
                     pool.give(chunk)
                     head += 1
                 }
@@ -73,6 +80,7 @@ struct OutboundQueue {
 
     /// Forgets every unsent byte.
     mutating func removeAll() {
+        last = nil
         for chunk in chunks[head...] { pool.give(chunk) }
         chunks = []
         head = 0
