@@ -112,7 +112,8 @@ public enum VMOutputNotification {
         return cursor + text.utf8CodeUnitCount
     }
 
-    /// The decimal digits of `number`, as `JSONSerializer.appendInteger` writes them.
+    /// The decimal digits of `number`, as `JSONSerializer.appendInteger` writes them: counted
+    /// by comparisons, then written from the right two at a time (half the divisions).
     @inlinable @inline(__always)
     static func writeDigits(_ number: Int64, to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         var cursor = cursor
@@ -122,17 +123,24 @@ public enum VMOutputNotification {
         }
         var magnitude = number.magnitude
         var digitCount = 1
-        var probe = magnitude
-        while probe >= 10 {
-            probe /= 10
+        var bound: UInt64 = 10
+        while digitCount < 20, magnitude >= bound {
             digitCount += 1
+            bound = bound &* 10
         }
         var position = digitCount
-        repeat {
-            position -= 1
-            (cursor + position).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10), as: UInt8.self)
+        while magnitude >= 100 {
+            let pair = magnitude % 100
+            magnitude /= 100
+            position -= 2
+            (cursor + position).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10), as: UInt8.self)
+            (cursor + position + 1).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10), as: UInt8.self)
+        }
+        if magnitude >= 10 {
+            (cursor + 1).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10), as: UInt8.self)
             magnitude /= 10
-        } while position > 0
+        }
+        cursor.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude), as: UInt8.self)
         return cursor + digitCount
     }
 }
