@@ -8,36 +8,28 @@ struct OutboundQueue {
     /// The chunks in order; those before `head` are sent and already given back.
     private var chunks: [OutboundChunk] = []
     private var head = 0
-    /// The last chunk while it is unsent (`nil` otherwise), without a reference count:
-    /// `chunks` holds it strongly for as long as this is set, and every place that drops it
-    /// from `chunks` (`send`, `removeAll`) clears this first. Saves a retain and a release per
-    /// appended message (measured: one of each per delivered `vm.output`).
-    private unowned(unsafe) var last: OutboundChunk?
     /// Bytes queued and not yet sent.
     private(set) var count = 0
+    // The last chunk's memory and fill, kept here so that appending touches no object (no
+    // reference counting per message: measured, a retain and a release per delivered
+    // `vm.output`). `tailEnd` is the truth for the last chunk's `end`; `syncTail()` writes it
+    // back before anything reads the chunk. All zero/nil when there is no writable last chunk.
+    private var tailBase: UnsafeMutableRawPointer?
+    private var tailEnd = 0
+    private var tailCapacity = 0
 
     init(pool: OutboundChunkPool) {
         self.pool = pool
-    }
-
-    /// The chunk to write at least `bytes` contiguous bytes into (a fresh one when the last
-    /// has no room).
-    @inline(__always)
-    private mutating func tail(room bytes: Int) -> OutboundChunk {
-        if let last, last.free >= bytes { return last }
-        let chunk = pool.take(atLeast: bytes)
-        chunks.append(chunk)
-        last = chunk
-        return chunk
     }
 
     /// Calls `write` with at least `maximumBytes` contiguous bytes at the end of the queue; it
     /// writes there and returns how many bytes it wrote.
     @inline(__always)
     mutating func append(maximumBytes: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) {
-        let chunk = tail(room: maximumBytes)
-        let written = write(UnsafeMutableRawBufferPointer(start: chunk.base + chunk.end, count: maximumBytes))
-        chunk.end += written
+        if tailCapacity - tailEnd < maximumBytes || tailBase == nil { startChunk(room: maximumBytes) }
+        guard let base = tailBase else { return }
+        let written = write(UnsafeMutableRawBufferPointer(start: base + tailEnd, count: maximumBytes))
+        tailEnd += written
         count += written
     }
 
@@ -47,18 +39,42 @@ struct OutboundQueue {
         var left = bytes.count
         count += left
         while left > 0 {
-            let chunk = tail(room: 1)
-            let part = min(left, chunk.free)
-            (chunk.base + chunk.end).copyMemory(from: source, byteCount: part)
-            chunk.end += part
+            if tailCapacity == tailEnd || tailBase == nil { startChunk(room: 1) }
+            guard let base = tailBase else { return }
+            let part = min(left, tailCapacity - tailEnd)
+            (base + tailEnd).copyMemory(from: source, byteCount: part)
+            tailEnd += part
             source += part
             left -= part
         }
     }
 
+    /// Closes the last chunk and starts a new one with room for `bytes`.
+    private mutating func startChunk(room bytes: Int) {
+        syncTail()
+        let chunk = pool.take(atLeast: bytes)
+        chunks.append(chunk)
+        tailBase = chunk.base
+        tailEnd = chunk.end
+        tailCapacity = chunk.capacity
+    }
+
+    /// Writes the last chunk's fill back to it.
+    private func syncTail() {
+        if tailBase != nil, head < chunks.count, let last = chunks.last { last.end = tailEnd }
+    }
+
+    /// Forgets the last chunk (it is sent, or dropped).
+    private mutating func clearTail() {
+        tailBase = nil
+        tailEnd = 0
+        tailCapacity = 0
+    }
+
     /// Sends as much as the socket takes now: `true` when everything queued is sent, `false`
     /// when the socket is full.
     mutating func send(to descriptor: FileDescriptor) throws -> Bool {
+        syncTail()
         defer { dropSent() }
         while head < chunks.count {
             let chunk = chunks[head]
@@ -67,7 +83,7 @@ struct OutboundQueue {
                 chunk.start += sent
                 count -= sent
                 if chunk.start == chunk.end {
-                    if chunk === last { last = nil }
+                    if head == chunks.count - 1 { clearTail() }
                     pool.give(chunk)
                     head += 1
                 }
@@ -80,7 +96,7 @@ struct OutboundQueue {
 
     /// Forgets every unsent byte.
     mutating func removeAll() {
-        last = nil
+        clearTail()
         for chunk in chunks[head...] { pool.give(chunk) }
         chunks = []
         head = 0
