@@ -20,9 +20,6 @@ final class OutboundChunk {
 
     deinit { base.deallocate() }
 
-    /// Room left after `end`.
-    @inline(__always) var free: Int { capacity - end }
-
     /// The bytes written but not sent.
     @inline(__always) var unsent: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + start, count: end - start)
