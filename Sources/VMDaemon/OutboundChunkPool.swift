@@ -1,14 +1,15 @@
 /// The daemon's spare ``OutboundChunk``s, shared by all its connections (loop thread only).
 ///
 /// A connection takes chunks as it queues output and gives each back once written, so the
-/// same blocks of memory carry every burst. At most ``maximumSpare`` chunks are kept spare
-/// (8 MiB, what 50 busy subscribers hold in flight), and the heap trimmer releases them all
-/// once the daemon goes idle (`HeapTrimmer`), so an idle daemon keeps none.
+/// same blocks of memory carry every burst without faulting in fresh pages. At most
+/// ``maximumSpare`` chunks are kept spare (32 MiB: what 50 subscribers kept busy hold in
+/// flight); any beyond leave the process as they are freed, and the heap trimmer releases the
+/// spare ones once the daemon goes idle (`HeapTrimmer`), so an idle daemon keeps none.
 final class OutboundChunkPool {
     /// The size of a pooled chunk. A larger message gets a chunk of its own size, not pooled.
     static let chunkBytes = 32_768
     /// Spare chunks kept at most.
-    static let maximumSpare = 256
+    static let maximumSpare = 1024
 
     private var spare: [OutboundChunk] = []
 
