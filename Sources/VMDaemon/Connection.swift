@@ -2,26 +2,60 @@ import JSONRPC
 import Posix
 import VMServer
 
-/// One accepted client connection: its socket, its framer, and its bounded outbound buffer.
+/// One accepted client connection: its socket, its framer, and its bounded outbound queue.
 ///
 /// It is the ``VMServer/ConnectionSink`` the handler writes to. ``enqueue(message:)`` only
-/// appends (framed) to the buffer and asks the daemon for a flush; the daemon writes every
+/// appends (framed) to the queue and asks the daemon for a flush; the daemon writes every
 /// connection that has output once per loop iteration, after all reads of that iteration, so
-/// a burst of replies costs one `send`. Loop thread only, like everything it touches.
+/// a burst of replies costs one `send` per chunk. Loop thread only, like everything it touches.
+///
+/// The transport alone decides when the queue is full (``maxOutboundBytes``) and what follows
+/// (``VMProtocol/SlowClientMode``): reading pauses until the queue drains, or the reader is
+/// disconnected. The server hears it through ``isFull`` and `connectionDrained`.
 final class Connection: ConnectionSink {
-    /// Where a connection is in its life.
-    enum Phase: Equatable {
-        /// Reading requests and writing replies.
-        case open
+    /// Where a connection is in its life: the one place its lifecycle is kept.
+    enum State: Equatable {
+        /// Reading requests and writing replies. `paused`: the outbound queue reached
+        /// `maxOutboundBytes`; reading waits until it falls under the low-water mark, then the
+        /// handler hears `connectionDrained`.
+        case open(paused: Bool)
         /// The peer shut down its writing side (read hit end of file): replies can still be
         /// written; the daemon closes it once everything is written and the handler has no
         /// pending work for it (PROTOCOL.md §3), or when the peer hangs up or a write fails.
-        case peerFinishedWriting
+        /// `paused` as for ``open(paused:)`` (frames read before the end may still wait).
+        case peerFinishedWriting(paused: Bool)
         /// We are closing it: nothing more is read, what is queued is written, then it closes
         /// (or the linger timer closes it anyway).
         case closing
+        /// `--slow-client disconnect` tripped: output is dropped and the next flush closes it.
+        case aborting
         /// Closed and forgotten; later calls do nothing.
         case closed
+
+        /// The outbound queue is over the limit and its drain not yet seen (reading paused).
+        var isPaused: Bool {
+            switch self {
+            case .open(let paused), .peerFinishedWriting(let paused): paused
+            case .closing, .aborting, .closed: false
+            }
+        }
+
+        /// Frames read may be handed to the handler now.
+        var takesFrames: Bool {
+            switch self {
+            case .open(let paused), .peerFinishedWriting(let paused): !paused
+            case .closing, .aborting, .closed: false
+            }
+        }
+
+        /// The same state with reading paused (or resumed); other states are unchanged.
+        func paused(_ paused: Bool) -> State {
+            switch self {
+            case .open: .open(paused: paused)
+            case .peerFinishedWriting: .peerFinishedWriting(paused: paused)
+            case .closing, .aborting, .closed: self
+            }
+        }
     }
 
     let id: ConnectionID
@@ -31,30 +65,28 @@ final class Connection: ConnectionSink {
     /// What the loop currently watches for (kept to skip redundant `epoll_ctl` calls).
     var interest: IOInterest = .readable
     var framer: FramingDetector
-    var phase = Phase.open
-    /// The outbound buffer reached `maxOutboundBytes`: reading is paused until it falls under
-    /// the low-water mark, then the handler hears `connectionDrained`.
-    var isOverLimit = false
-    /// The last `send` hit `EAGAIN`: wait for writability before the next one.
+    var state = State.open(paused: false)
+    /// The last `send` hit `EAGAIN`: wait for writability before the next one. (A fact about
+    /// the socket, not the connection's life: it holds in any state but `closed`.)
     var isWriteBlocked = false
-    /// Already in the daemon's list of connections to flush this iteration.
+    /// Already in the daemon's list of connections to flush this iteration (that list's
+    /// bookkeeping).
     var isQueuedForFlush = false
-    /// `--slow-client disconnect` tripped: drop output, the daemon closes it shortly.
-    var isAborting = false
     /// Fires when a closing connection takes too long to flush.
     var lingerTimer: TimerID?
     /// Why the connection is closing, for the log line.
     var closeReason = "closed by the daemon"
 
-    private let maxOutboundBytes: Int
+    let maxOutboundBytes: Int
     private var outputFormat: FrameFormat = .lines
     // Unchecked exclusivity: `enqueue` runs once per subscriber per delivered value (50 times a
     // value in W3), usually nested inside the server's own accesses, and the runtime's dynamic
-    // check showed up in profiles (AccessSet::insert). It is safe because the buffer is touched
+    // check showed up in profiles (AccessSet::insert). It is safe because the queue is touched
     // only by this class's own methods, on the loop thread, and none of them calls out (to the
-    // handler or anything else) while an access to it is in progress, so accesses never overlap.
-    @exclusivity(unchecked) private var outbound: [UInt8] = []
-    @exclusivity(unchecked) private var outboundStart = 0
+    // handler or anything else) while an access to it is in progress (the `write` closure of
+    // `enqueue(maximumBytes:_:)` only writes into the bytes it is given), so accesses never
+    // overlap.
+    @exclusivity(unchecked) private var outbound: OutboundQueue
     private unowned let daemon: Daemon
 
     init(id: ConnectionID, peer: PeerIdentity, descriptor: FileDescriptor, daemon: Daemon) {
@@ -64,6 +96,7 @@ final class Connection: ConnectionSink {
         self.daemon = daemon
         self.maxOutboundBytes = daemon.configuration.limits.maxOutboundBytes
         self.framer = FramingDetector(maxFrameBytes: daemon.configuration.limits.maxFrameBytes)
+        self.outbound = OutboundQueue(pool: daemon.outboundPool)
     }
 
     /// The framing of replies: decided by the first byte received (NDJSON until then).
@@ -71,25 +104,82 @@ final class Connection: ConnectionSink {
         if let format = framer.format { outputFormat = format }
     }
 
+    /// Whether output is still queued: anything but `aborting` and `closed`.
+    private var takesOutput: Bool {
+        switch state {
+        case .open, .peerFinishedWriting, .closing: true
+        case .aborting, .closed: false
+        }
+    }
+
     // MARK: ConnectionSink
 
     func enqueue(message: UnsafeRawBufferPointer) {
-        guard phase != .closed, !isAborting else { return }
+        guard takesOutput else { return }
         switch outputFormat {
         case .lines:
-            outbound.append(contentsOf: message)
-            outbound.append(UInt8(ascii: "\n"))
+            outbound.append(maximumBytes: message.count + 1) { buffer in
+                guard let base = buffer.baseAddress, let source = message.baseAddress else {
+                    buffer[0] = UInt8(ascii: "\n")
+                    return 1
+                }
+                base.copyMemory(from: source, byteCount: message.count)
+                buffer[message.count] = UInt8(ascii: "\n")
+                return message.count + 1
+            }
         case .contentLength:
-            outbound.append(contentsOf: "Content-Length: ".utf8)
-            outbound.append(contentsOf: String(message.count).utf8)
-            outbound.append(contentsOf: "\r\n\r\n".utf8)
-            outbound.append(contentsOf: message)
+            appendContentLengthHeader(message.count)
+            outbound.append(message)
         }
-        if !isQueuedForFlush { daemon.queueFlush(self) }
-        if !isOverLimit, pendingBytes >= maxOutboundBytes { daemon.outboundLimitReached(self) }
+        enqueued()
     }
 
-    var pendingBytes: Int { outbound.count - outboundStart }
+    func enqueue(maximumBytes: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) {
+        guard takesOutput else { return }
+        switch outputFormat {
+        case .lines:
+            // Written in place, then the newline after it.
+            outbound.append(maximumBytes: maximumBytes + 1) { buffer in
+                let count = write(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<maximumBytes]))
+                buffer[count] = UInt8(ascii: "\n")
+                return count + 1
+            }
+        case .contentLength:
+            // The header needs the length first: built aside.
+            withUnsafeTemporaryAllocation(byteCount: maximumBytes, alignment: 1) { raw in
+                let count = write(raw)
+                appendContentLengthHeader(count)
+                outbound.append(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+            }
+        }
+        enqueued()
+    }
+
+    private func appendContentLengthHeader(_ length: Int) {
+        var header = Array("Content-Length: ".utf8)
+        header.append(contentsOf: String(length).utf8)
+        header.append(contentsOf: "\r\n\r\n".utf8)
+        header.withUnsafeBytes { outbound.append($0) }
+    }
+
+    @inline(__always)
+    private func enqueued() {
+        if !isQueuedForFlush { daemon.queueFlush(self) }
+        // Once per crossing: a paused, closing or aborting connection is past this point.
+        if state.takesFrames, pendingBytes >= maxOutboundBytes { daemon.outboundLimitReached(self) }
+    }
+
+    var pendingBytes: Int { outbound.count }
+
+    /// Full from the moment the queue reaches `maxOutboundBytes` until the daemon reports the
+    /// drain (and for good once the reader is being disconnected).
+    var isFull: Bool {
+        switch state {
+        case .open(let paused), .peerFinishedWriting(let paused): paused
+        case .closing: false
+        case .aborting, .closed: true
+        }
+    }
 
     func close() {
         daemon.close(self, reason: "closed by the server")
@@ -97,12 +187,12 @@ final class Connection: ConnectionSink {
 
     func workEnded() {
         // A half-closed connection may now be finished: the flush asks the handler.
-        if phase == .peerFinishedWriting, !isQueuedForFlush { daemon.queueFlush(self) }
+        if case .peerFinishedWriting = state, !isQueuedForFlush { daemon.queueFlush(self) }
     }
 
     // MARK: Writing
 
-    /// What one attempt to write the buffer achieved.
+    /// What one attempt to write the queue achieved.
     enum FlushOutcome {
         /// Everything queued is written.
         case empty
@@ -112,45 +202,19 @@ final class Connection: ConnectionSink {
         case failed(SystemError)
     }
 
-    /// Sends as much of the buffer as the socket takes now.
+    /// Sends as much of the queue as the socket takes now.
     func writePending() -> FlushOutcome {
-        while outboundStart < outbound.count {
-            let result: WriteResult
-            do {
-                result = try outbound.withUnsafeBytes { bytes in
-                    try descriptor.send(UnsafeRawBufferPointer(rebasing: bytes[outboundStart...]))
-                }
-            } catch let error as SystemError {
-                return .failed(error)
-            } catch {
-                return .failed(SystemError(call: "send(\(id))", errno: SystemError.brokenPipe))
-            }
-            switch result {
-            case .bytes(let count): outboundStart += count
-            case .wouldBlock:
-                compactOutbound()
-                return .blocked
-            }
+        do {
+            return try outbound.send(to: descriptor) ? .empty : .blocked
+        } catch let error as SystemError {
+            return .failed(error)
+        } catch {
+            return .failed(SystemError(call: "send(\(id))", errno: SystemError.brokenPipe))
         }
-        compactOutbound()
-        return .empty
     }
 
     /// Forgets unsent output (the peer is gone, or is being disconnected).
     func discardOutbound() {
-        outbound = []
-        outboundStart = 0
-    }
-
-    private func compactOutbound() {
-        if outboundStart == outbound.count {
-            // Keep a modest buffer for the next burst; give a large one back (1,000 idle
-            // connections must not each hold megabytes after one big reply).
-            if outbound.capacity > 65_536 { outbound = [] } else { outbound.removeAll(keepingCapacity: true) }
-            outboundStart = 0
-        } else if outboundStart > 65_536, outboundStart * 2 >= outbound.count {
-            outbound.removeSubrange(0..<outboundStart)
-            outboundStart = 0
-        }
+        outbound.removeAll()
     }
 }

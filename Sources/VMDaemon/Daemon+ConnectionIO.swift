@@ -10,11 +10,11 @@ extension Daemon {
     // MARK: Events
 
     func handleEvents(_ events: IOEvents, on connection: Connection) {
-        guard connection.phase != .closed else { return }
+        guard connection.state != .closed else { return }
         if events.contains(.writable) {
             connection.isWriteBlocked = false
             flush(connection)
-            guard connection.phase != .closed else { return }
+            guard connection.state != .closed else { return }
         }
         let isReading = connection.interest.contains(.readable)
         if isReading, !events.isDisjoint(with: [.readable, .hangup, .error]) {
@@ -54,23 +54,21 @@ extension Daemon {
             connection.framer.append(contentsOf: [UInt8(ascii: "\n")])
         }
         deliverFrames(connection)
-        if reachedEnd, connection.phase == .open {
+        if reachedEnd, case .open(let paused) = connection.state {
             // The peer shut down its writing side; it may still be reading our replies (socat
             // does exactly this), so the connection stays until they are written and nothing
             // else is pending; the flush decides (see `closeIfFinished`).
-            connection.phase = .peerFinishedWriting
+            connection.state = .peerFinishedWriting(paused: paused)
             log.debug("peer finished writing", ["connection": .string(connection.id.description)])
             updateInterest(connection)
-            if connection.phase == .peerFinishedWriting, !connection.isQueuedForFlush { queueFlush(connection) }
+            if case .peerFinishedWriting = connection.state, !connection.isQueuedForFlush { queueFlush(connection) }
         }
     }
 
     /// Hands every complete frame to the handler, unless the connection is paused (its output
     /// is over the limit) or closing; paused frames stay in the framer until it drains.
     func deliverFrames(_ connection: Connection) {
-        while connection.phase == .open || connection.phase == .peerFinishedWriting,
-              !connection.isOverLimit, !connection.isAborting
-        {
+        while connection.state.takesFrames {
             let frame: ArraySlice<UInt8>?
             do {
                 frame = try connection.framer.nextFrame()
@@ -81,7 +79,7 @@ extension Daemon {
             guard let frame else {
                 // Frames held back while paused are all handled now: a half-closed connection
                 // may be finished (they may have written nothing, e.g. notifications).
-                if connection.phase == .peerFinishedWriting, !connection.isQueuedForFlush { queueFlush(connection) }
+                if case .peerFinishedWriting = connection.state, !connection.isQueuedForFlush { queueFlush(connection) }
                 return
             }
             heapTrimmer?.frameReceived(size: frame.count)
@@ -133,10 +131,12 @@ extension Daemon {
     }
 
     /// Writes what the socket takes, then settles the connection's state: resume reading after
-    /// a drain, finish a close, or watch for writability.
+    /// a drain, finish a close, or watch for writability. A slow reader's queue and what
+    /// follows are decided here and in ``outboundLimitReached(_:)`` only (the server learns it
+    /// through ``Connection/isFull`` and `connectionDrained`).
     func flush(_ connection: Connection) {
-        guard connection.phase != .closed else { return }
-        if connection.isAborting {
+        guard connection.state != .closed else { return }
+        if connection.state == .aborting {
             terminate(connection, reason: "slow reader disconnected (--slow-client disconnect)")
             return
         }
@@ -151,21 +151,22 @@ extension Daemon {
             }
         }
         var hasHeldFrames = false
-        if connection.isOverLimit, connection.pendingBytes < configuration.limits.outboundLowWaterBytes {
-            connection.isOverLimit = false
+        if connection.state.isPaused, connection.pendingBytes < configuration.limits.maxOutboundBytes / 2 {
+            // Half the bound: the low-water mark.
+            connection.state = connection.state.paused(false)
             log.info("slow reader caught up; reading resumes", ["connection": .string(connection.id.description)])
             updateInterest(connection)
             handler.connectionDrained(connection.id)
             // Frames that arrived while paused are still in the framer.
             loop.enqueue { [weak self] in self?.deliverFrames(connection) }
             hasHeldFrames = true
-            guard connection.phase != .closed else { return }
+            guard connection.state != .closed else { return }
         }
-        if connection.phase == .closing, connection.pendingBytes == 0 {
+        if connection.state == .closing, connection.pendingBytes == 0 {
             terminate(connection, reason: connection.closeReason)
             return
         }
-        if connection.phase == .peerFinishedWriting, !hasHeldFrames, closeIfFinished(connection) { return }
+        if case .peerFinishedWriting = connection.state, !hasHeldFrames, closeIfFinished(connection) { return }
         updateInterest(connection)
     }
 
@@ -174,7 +175,7 @@ extension Daemon {
     /// answer, no subscription or monitor). PROTOCOL.md §3, "End of input". Returns whether
     /// it closed.
     private func closeIfFinished(_ connection: Connection) -> Bool {
-        guard connection.pendingBytes == 0, !connection.isOverLimit, !connection.isAborting,
+        guard connection.pendingBytes == 0, connection.state == .peerFinishedWriting(paused: false),
               !handler.hasPendingWork(on: connection.id)
         else { return false }
         terminate(connection, reason: "peer finished writing and nothing is pending")
@@ -183,7 +184,6 @@ extension Daemon {
 
     /// The handler queued `maxOutboundBytes` or more for `connection`.
     func outboundLimitReached(_ connection: Connection) {
-        connection.isOverLimit = true
         let fields: KeyValuePairs<String, LogValue> = [
             "connection": .string(connection.id.description),
             "limit": "maxOutboundBytes", "value": LogValue(configuration.limits.maxOutboundBytes),
@@ -191,19 +191,20 @@ extension Daemon {
         switch configuration.slowClient {
         case .disconnect:
             log.warning("limit reached: slow reader; disconnecting it (--slow-client disconnect)", fields)
-            connection.isAborting = true
+            connection.state = .aborting
             connection.discardOutbound()
             if !connection.isQueuedForFlush { queueFlush(connection) }
         case .coalesce:
+            connection.state = connection.state.paused(true)
             log.notice("limit reached: slow reader; reading paused, outputs coalesce until it drains", fields)
         }
     }
 
     /// Watches exactly what the connection's state calls for.
     func updateInterest(_ connection: Connection) {
-        guard connection.phase != .closed, let registration = connection.registration else { return }
+        guard connection.state != .closed, let registration = connection.registration else { return }
         var desired: IOInterest = []
-        if connection.phase == .open, !connection.isOverLimit { desired.insert(.readable) }
+        if connection.state == .open(paused: false) { desired.insert(.readable) }
         if connection.isWriteBlocked, connection.pendingBytes > 0 { desired.insert(.writable) }
         guard desired != connection.interest else { return }
         do {
@@ -218,8 +219,11 @@ extension Daemon {
 
     /// Closes once what is queued is written (or after `closeLinger`); reads nothing more.
     func close(_ connection: Connection, reason: String) {
-        guard connection.phase != .closing, connection.phase != .closed else { return }
-        connection.phase = .closing
+        switch connection.state {
+        case .open, .peerFinishedWriting: break
+        case .closing, .aborting, .closed: return
+        }
+        connection.state = .closing
         connection.closeReason = reason
         connection.lingerTimer = loop.schedule(after: configuration.closeLinger) { [weak self] in
             self?.terminate(connection, reason: reason + "; gave up writing \(connection.pendingBytes) bytes")
@@ -229,8 +233,8 @@ extension Daemon {
 
     /// Closes the socket now, forgets the connection and tells the handler.
     func terminate(_ connection: Connection, reason: String) {
-        guard connection.phase != .closed else { return }
-        connection.phase = .closed
+        guard connection.state != .closed else { return }
+        connection.state = .closed
         if let timer = connection.lingerTimer { loop.cancel(timer) }
         connection.lingerTimer = nil
         if let registration = connection.registration { loop.deregister(registration) }

@@ -42,6 +42,8 @@ public final class Daemon {
     /// Gives freed heap back once idle after a burst (`nil` with `trimsHeapAfterIdle` unset).
     let heapTrimmer: HeapTrimmer?
     private var nextConnectionNumber: UInt64 = 0
+    /// Spare outbound chunks, shared by every connection's queue (released at the heap trim).
+    let outboundPool: OutboundChunkPool
     var flushQueue: [Connection] = []
     var spareFlushQueue: [Connection] = []
     var isFlushScheduled = false
@@ -63,7 +65,11 @@ public final class Daemon {
         self.log = log
         self.notifier = notifier
         self.ownUID = configuration.ownUIDOverride ?? CurrentProcess.uid
-        self.heapTrimmer = configuration.trimsHeapAfterIdle.map { HeapTrimmer(loop: loop, idleDelay: $0, log: log) }
+        let pool = OutboundChunkPool()
+        self.outboundPool = pool
+        self.heapTrimmer = configuration.trimsHeapAfterIdle.map {
+            HeapTrimmer(loop: loop, idleDelay: $0, log: log, trim: { pool.releaseSpare(); return Heap.trim() })
+        }
         self.readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
     }
 

@@ -9,9 +9,9 @@ public struct DaemonConfiguration: Sendable {
     /// Which rule chose ``socketPath`` (`--socket`, `VMD_SOCKET`, ...), for the start-up log.
     public var socketPathSource: String
     /// The limits in force.
-    public var limits: DaemonLimits
+    public var limits: VMLimits
     /// What to do with slow readers.
-    public var slowClient: SlowClientPolicy
+    public var slowClient: SlowClientMode
     /// Peer uids admitted besides the daemon's own (`--allow-uid`).
     public var allowedUIDs: Set<UInt32>
     /// Log verbosity and format.
@@ -42,8 +42,8 @@ public struct DaemonConfiguration: Sendable {
 
     /// A configuration with the contract's defaults on `socketPath`.
     public init(
-        socketPath: String, socketPathSource: String = "--socket", limits: DaemonLimits = DaemonLimits(),
-        slowClient: SlowClientPolicy = .coalesce, allowedUIDs: Set<UInt32> = [],
+        socketPath: String, socketPathSource: String = "--socket", limits: VMLimits = VMLimits(),
+        slowClient: SlowClientMode = .coalesce, allowedUIDs: Set<UInt32> = [],
         logLevel: LogLevel = .info, logFormat: LogFormat = .plain, exitWhenIdle: Duration? = nil,
         shutdownGrace: Duration = .seconds(2), closeLinger: Duration = .seconds(5),
         acceptsSocketActivation: Bool = true, notifiesServiceManager: Bool = true,

@@ -1,3 +1,4 @@
+import VMProtocol
 /// How many connections the process's open-file limit leaves room for.
 ///
 /// Every connection holds one descriptor, and the daemon needs others besides: standard
@@ -21,7 +22,7 @@ public enum FileDescriptorBudget {
 
     /// `limits` with `maxConnections` lowered to what `openFileLimit` allows, or `nil` when
     /// it already fits.
-    public static func clamp(_ limits: DaemonLimits, openFileLimit: UInt64) -> DaemonLimits? {
+    public static func clamp(_ limits: VMLimits, openFileLimit: UInt64) -> VMLimits? {
         let allowed = maxConnections(openFileLimit: openFileLimit)
         guard limits.maxConnections > allowed else { return nil }
         var clamped = limits

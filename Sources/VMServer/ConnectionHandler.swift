@@ -46,8 +46,23 @@ public protocol ConnectionSink: AnyObject {
     /// (a newline, or a `Content-Length` header) and writes it in order with everything else.
     func enqueue(message: UnsafeRawBufferPointer)
 
+    /// Appends one message built in place: `write` gets at least `maximumBytes` bytes of the
+    /// transport's own buffer, writes the message (unframed) there and returns how many bytes
+    /// it wrote. Saves a copy for messages built from parts (`vm.output`). The default builds
+    /// it in temporary memory and calls ``enqueue(message:)``.
+    func enqueue(maximumBytes: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int)
+
     /// Bytes accepted by ``enqueue(message:)`` but not yet written to the peer.
     var pendingBytes: Int { get }
+
+    /// Whether the transport counts the outbound buffer as full (the peer reads too slowly).
+    ///
+    /// The transport alone decides this and what follows for the connection (pausing its
+    /// reading, or disconnecting it under `--slow-client disconnect`); while it is `true` the
+    /// server writes no `vm.output` or `daemon.message` to it (coalescing, PROTOCOL.md §7),
+    /// until ``ConnectionHandler/connectionDrained(_:)``. The default, `false`, suits a sink
+    /// that never pushes back.
+    var isFull: Bool { get }
 
     /// Closes the connection once what is already enqueued has been written (or could not be).
     func close()
@@ -60,6 +75,15 @@ public protocol ConnectionSink: AnyObject {
 
 extension ConnectionSink {
     public func workEnded() {}
+
+    public var isFull: Bool { false }
+
+    public func enqueue(maximumBytes: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) {
+        withUnsafeTemporaryAllocation(byteCount: maximumBytes, alignment: 1) { raw in
+            let count = write(raw)
+            enqueue(message: UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+        }
+    }
 }
 
 /// Identifies one connection for the lifetime of the daemon process (never reused).

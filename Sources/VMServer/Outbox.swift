@@ -7,10 +7,14 @@ import VMProtocol
 ///
 /// Monitor notifications are enqueued straight on their sink and never reported themselves,
 /// so monitors cannot feed each other (PROTOCOL.md §13).
+///
+/// Whether a connection is full, and what happens to a slow reader, is the transport's
+/// (``ConnectionSink/isFull``); the server only stops writing outputs while it is full and
+/// coalesces them (``Subscription``).
 final class Outbox {
+    /// The bound a batch's replies may queue before its remaining requests are refused
+    /// (`Server+Frames.swift`); the transport enforces the limit itself.
     let maxOutboundBytes: Int
-    let slowClient: SlowClientMode
-    let scheduler: any SerialScheduler
     let log: (ServerLogEvent) -> Void
     /// Open monitors, in opening order. (Unchecked exclusivity: read on every message; edited
     /// only by whole-statement appends and removals, and iterated through a copy.)
@@ -18,10 +22,8 @@ final class Outbox {
     private var scratch: [UInt8] = []
     private var monitorScratch: [UInt8] = []
 
-    init(maxOutboundBytes: Int, slowClient: SlowClientMode, scheduler: any SerialScheduler, log: @escaping (ServerLogEvent) -> Void) {
+    init(maxOutboundBytes: Int, log: @escaping (ServerLogEvent) -> Void) {
         self.maxOutboundBytes = maxOutboundBytes
-        self.slowClient = slowClient
-        self.scheduler = scheduler
         self.log = log
         scratch.reserveCapacity(512)
     }
@@ -39,13 +41,26 @@ final class Outbox {
         swap(&buffer, &scratch)
     }
 
-    /// The hot path: one `vm.output` built on the stack and enqueued (no array growth).
+    /// The hot path: one `vm.output` (a value, or a patch when `isPatch`) written by
+    /// ``VMOutputNotification`` straight into the transport's buffer; built aside only when a
+    /// monitor must see it too.
     @inline(__always)
-    func sendOutput(to session: Session, prefix: [UInt8], seq: Int64, encodedValue: [UInt8], replay: Bool) {
+    func sendOutput(to session: Session, prefix: [UInt8], seq: Int64, encoded: [UInt8], isPatch: Bool = false, replay: Bool = false) {
         guard session.isOpen else { return }
-        OutputMessageWriter.withMessage(prefix: prefix, seq: seq, encodedValue: encodedValue, replay: replay) { message in
+        let maximum = VMOutputNotification.maximumByteCount(prefixBytes: prefix.count, valueBytes: encoded.count)
+        @inline(__always) func write(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+            isPatch
+                ? VMOutputNotification.write(prefix: prefix, seq: seq, encodedPatch: encoded, into: buffer)
+                : VMOutputNotification.write(prefix: prefix, seq: seq, encodedValue: encoded, replay: replay, into: buffer)
+        }
+        guard !monitors.isEmpty else {
+            session.sink.enqueue(maximumBytes: maximum, write)
+            return
+        }
+        withUnsafeTemporaryAllocation(byteCount: maximum, alignment: 1) { raw in
+            let message = UnsafeRawBufferPointer(rebasing: raw[0..<write(raw)])
             session.sink.enqueue(message: message)
-            if !monitors.isEmpty { report(.out, connection: session.number, message: message) }
+            report(.out, connection: session.number, message: message)
         }
     }
 
@@ -58,22 +73,10 @@ final class Outbox {
         }
     }
 
-    /// Whether `session`'s buffer is full: queued bytes reached `maxOutboundBytes`.
+    /// Whether the transport counts `session`'s buffer as full.
     @inline(__always)
     func isFull(_ session: Session) -> Bool {
-        session.sink.pendingBytes >= maxOutboundBytes
-    }
-
-    /// A slow reader under `--slow-client disconnect`: close it, once, after the current work
-    /// (closing from inside a delivery would re-enter the server while it iterates).
-    func disconnectSlowReader(_ session: Session) {
-        guard !session.isDisconnecting, session.isOpen else { return }
-        session.isDisconnecting = true
-        log(.slowClientDisconnected(connection: session.id))
-        scheduler.schedule { [weak session] in
-            guard let session, session.isOpen else { return }
-            session.sink.close()
-        }
+        session.sink.isFull
     }
 
     /// Reports one message to every monitor: consumes the monitor's next seq, and writes the
@@ -84,10 +87,7 @@ final class Outbox {
             let session = monitor.session
             guard session.isOpen else { continue }
             monitor.seq += 1
-            if isFull(session) {
-                if slowClient == .disconnect { disconnectSlowReader(session) }
-                continue
-            }
+            if isFull(session) { continue }
             monitorScratch.removeAll(keepingCapacity: true)
             DaemonMessageNotification.append(
                 prefix: monitor.prefix, seq: monitor.seq, direction: direction, connection: connection,

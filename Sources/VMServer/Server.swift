@@ -26,7 +26,7 @@ import ViewModelKit
 /// ## Speed
 /// Each (instance, output) is observed once (``OutputChannel``); each value is encoded once to
 /// bytes; each subscription keeps its notification prefix, so a delivered `vm.output` is a few
-/// appends into a reused buffer and one `sink.enqueue`.
+/// copies straight into the transport's buffer (the whole path: ViewModelKit's `OutputFanOut`).
 public final class Server: ConnectionHandler {
     let host: ViewModelHost
     let scheduler: any SerialScheduler
@@ -74,9 +74,7 @@ public final class Server: ConnectionHandler {
         self.identity = identity
         self.log = log
         self.requestShutdown = requestShutdown
-        self.outbox = Outbox(
-            maxOutboundBytes: limits.maxOutboundBytes, slowClient: identity.slowClient,
-            scheduler: scheduler ?? host.scheduler, log: log)
+        self.outbox = Outbox(maxOutboundBytes: limits.maxOutboundBytes, log: log)
         self.parseOptions = JSONParseOptions(maxDepth: limits.maxDepth)
         host.maxInstances = limits.maxInstances
         host.onClose = { [weak self] instance, reason in self?.instanceClosed(instance, reason: reason) }

@@ -2,8 +2,6 @@
 public enum ServerLogEvent: Sendable, Hashable, CustomStringConvertible {
     /// A slow reader's subscription lost the seqs `lost` (reported by `vm.overflow` on drain).
     case overflow(connection: ConnectionID, subscription: String, lost: ClosedRange<Int64>)
-    /// A slow reader is being disconnected (`--slow-client disconnect`).
-    case slowClientDisconnected(connection: ConnectionID)
     /// A peer asked the daemon to stop (`daemon.shutdown`).
     case shutdownRequested(connection: ConnectionID)
     /// A method failed with an error that is not a wire error (answered -32603).
@@ -13,8 +11,6 @@ public enum ServerLogEvent: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .overflow(let connection, let subscription, let lost):
             "overflow on \(connection): subscription \(subscription) lost seq \(lost.lowerBound)...\(lost.upperBound)"
-        case .slowClientDisconnected(let connection):
-            "slow reader \(connection) disconnected (--slow-client disconnect)"
         case .shutdownRequested(let connection):
             "daemon.shutdown requested by \(connection)"
         case .internalError(let method, let detail):

@@ -22,8 +22,6 @@ final class Session {
     /// `false` once the transport reported the connection closed. (Unchecked exclusivity: a
     /// flag read on every delivery and written in single statements.)
     @exclusivity(unchecked) var isOpen = true
-    /// A disconnect of this slow reader has been asked for (`--slow-client disconnect`).
-    var isDisconnecting = false
 
     init(id: ConnectionID, peer: PeerIdentity, sink: any ConnectionSink) {
         self.id = id

@@ -3,11 +3,12 @@ import VMProtocol
 import ViewModelKit
 
 /// One subscription: which outputs of one instance it watches, its seq, and what it lost
-/// while its connection's buffer was full.
+/// while its connection's buffer was full (the transport says when: ``ConnectionSink/isFull``;
+/// the coalescing and `vm.overflow` are this type's alone).
 ///
 /// A subscription watches a list of *slots*, one per watched output in `vm.types` order; each
-/// slot keeps its precomputed notification prefix, so a delivery is a few `append`s into the
-/// outbox's scratch buffer.
+/// slot keeps its precomputed notification prefix, so a delivery is a few copies straight into
+/// the transport's buffer.
 final class Subscription {
     /// One watched output.
     struct Slot {
@@ -83,7 +84,7 @@ final class Subscription {
             lose(slot: slot, encodedValue: encodedValue, generation: generation)
             return
         }
-        outbox.sendOutput(to: session, prefix: slots[slot].prefix, seq: seq, encodedValue: encodedValue, replay: replay)
+        outbox.sendOutput(to: session, prefix: slots[slot].prefix, seq: seq, encoded: encodedValue, replay: replay)
         if patches { received[slot] = generation }
     }
 
@@ -97,11 +98,7 @@ final class Subscription {
             lose(slot: slot, encodedValue: encodedValue, generation: generation)
             return
         }
-        let seq = self.seq
-        let prefix = slots[slot].prefix
-        outbox.send(to: session) { buffer in
-            VMOutputNotification.append(prefix: prefix, seq: seq, encodedPatch: encodedPatch, to: &buffer)
-        }
+        outbox.sendOutput(to: session, prefix: slots[slot].prefix, seq: seq, encoded: encodedPatch, isPatch: true)
         received[slot] = generation
     }
 
@@ -109,10 +106,6 @@ final class Subscription {
         if patches {
             received[slot] = 0
             coalescedGeneration[slot] = generation
-        }
-        if outbox.slowClient == .disconnect {
-            outbox.disconnectSlowReader(session)
-            return
         }
         if lostFrom == 0 {
             lostFrom = seq
@@ -137,11 +130,7 @@ final class Subscription {
             guard let value = coalesced[slot] else { continue }
             coalesced[slot] = nil
             seq += 1
-            let seq = self.seq
-            let prefix = slots[slot].prefix
-            outbox.send(to: session) { buffer in
-                VMOutputNotification.append(prefix: prefix, seq: seq, encodedValue: value, replay: false, to: &buffer)
-            }
+            outbox.sendOutput(to: session, prefix: slots[slot].prefix, seq: seq, encoded: value)
             if patches { received[slot] = coalescedGeneration[slot] }
         }
     }

@@ -75,7 +75,10 @@ public final class InMemoryServer: RPCEndpoint {
         self.server = Server(host: host, scheduler: scheduler, limits: limits, identity: identity,
                              log: { recorder.events.append($0) }, requestShutdown: { recorder.shutdownRequests += 1 })
         self.recorder = recorder
+        self.limits = limits
     }
+
+    private let limits: VMLimits
 
     private let recorder: Recorder
 
@@ -90,6 +93,7 @@ public final class InMemoryServer: RPCEndpoint {
         let channel = InMemoryChannel(
             server: server, scheduler: scheduler, clock: clock, id: ConnectionID(lastConnection),
             peer: PeerIdentity(pid: 100, uid: uid, gid: uid))
+        channel.sink.capacity = limits.maxOutboundBytes
         return RPCSession(channel: channel, transport: .inMemory)
     }
 

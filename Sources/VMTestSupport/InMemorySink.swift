@@ -14,6 +14,11 @@ public final class InMemorySink: ConnectionSink {
     public var pendingBytes = 0
     /// When false (the default), enqueued bytes count as written at once.
     public var holdsBytes = false
+    /// The transport's bound: the sink is full while ``pendingBytes`` reach it (an
+    /// ``InMemoryServer`` sets its `maxOutboundBytes`). Fullness is the transport's word.
+    public var capacity = Int.max
+
+    public var isFull: Bool { pendingBytes >= capacity }
 
     init() {}
 

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Posix
 import VMDaemon
+import VMProtocol
 
 /// The resolved configuration of one daemon run: the daemon's part, plus what the view models
 /// are told (``ViewModelDaemon/Setup``).
@@ -40,7 +41,7 @@ struct DaemonSettings {
             }
         }
 
-        var limits = DaemonLimits()
+        var limits = VMLimits()
         limits.maxFrameBytes = try positive("max-frame-bytes", in: effective)
         limits.maxDepth = try positive("max-depth", in: effective)
         limits.maxConnections = try positive("max-connections", in: effective)
@@ -74,7 +75,7 @@ struct DaemonSettings {
 
         let daemon = DaemonConfiguration(
             socketPath: socket.path, socketPathSource: socket.source.rawValue, limits: limits,
-            slowClient: SlowClientPolicy(rawValue: effective.value("slow-client") ?? "") ?? .coalesce,
+            slowClient: SlowClientMode(rawValue: effective.value("slow-client") ?? "") ?? .coalesce,
             allowedUIDs: allowed,
             logLevel: LogLevel(rawValue: effective.value("log-level") ?? "") ?? .info,
             logFormat: LogFormat(rawValue: effective.value("log-format") ?? "") ?? .plain,

@@ -14,14 +14,11 @@ enum ServerWiring {
         let identity = ServerIdentity(
             version: configuration.version, bootId: newBootId(), pid: Int64(CurrentProcess.pid),
             startedAt: context.scheduler.now, socketPath: context.socketPath,
-            slowClient: configuration.slowClient == .disconnect ? .disconnect : .coalesce, uid: CurrentProcess.uid)
+            slowClient: configuration.slowClient, uid: CurrentProcess.uid)
         let log = context.log
         return Server(
             host: host, scheduler: context.scheduler,
-            limits: VMLimits(
-                maxFrameBytes: limits.maxFrameBytes, maxDepth: limits.maxDepth, maxConnections: limits.maxConnections,
-                maxInstances: limits.maxInstances, maxSubscriptionsPerConnection: limits.maxSubscriptionsPerConnection,
-                maxBatchItems: limits.maxBatchItems, maxOutboundBytes: limits.maxOutboundBytes),
+            limits: limits,
             identity: identity,
             log: { event in log.log(level(of: event), event.description) },
             requestShutdown: { context.requestShutdown() })
@@ -31,7 +28,6 @@ enum ServerWiring {
     private static func level(of event: ServerLogEvent) -> LogLevel {
         switch event {
         case .overflow: .notice
-        case .slowClientDisconnected: .warning
         case .shutdownRequested: .info
         case .internalError: .error
         }

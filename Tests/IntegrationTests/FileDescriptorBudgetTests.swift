@@ -1,5 +1,6 @@
 import Testing
 import VMDaemon
+import VMProtocol
 
 @Suite("max-connections is clamped to what the open-file limit allows")
 struct FileDescriptorBudgetTests {
@@ -13,7 +14,7 @@ struct FileDescriptorBudgetTests {
 
     @Test("a configured value that fits is kept; one that does not is lowered")
     func clamp() {
-        var limits = DaemonLimits()
+        var limits = VMLimits()
         limits.maxConnections = 4096
         #expect(FileDescriptorBudget.clamp(limits, openFileLimit: 1_048_576) == nil)
         #expect(FileDescriptorBudget.clamp(limits, openFileLimit: 1024)?.maxConnections == 960)

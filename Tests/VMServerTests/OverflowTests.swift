@@ -105,14 +105,26 @@ struct OverflowTests {
         #expect(try await reader.takeAvailable().isEmpty)
     }
 
-    @Test("under --slow-client disconnect a full connection is closed instead")
-    func disconnect() async throws {
+    @Test("the server never disconnects a full reader itself: under --slow-client disconnect that is the transport's")
+    func disconnectIsTheTransports() async throws {
         let (fixture, writer, reader) = try await slowReader(slowClient: .disconnect)
         reader.sink.pendingBytes = 1000
         try await add(writer, 1)
         try await add(writer, 1)
         fixture.scheduler.advance()
-        #expect(reader.sink.closeCount == 1)
-        #expect(fixture.events.contains(.slowClientDisconnected(connection: reader.id)))
+        #expect(reader.sink.closeCount == 0)
+        #expect(try await reader.takeAvailable().isEmpty)
+    }
+
+    @Test("fullness is the sink's word: pending bytes under a sink that says full still hold outputs back")
+    func fullIsTheSinksWord() async throws {
+        let (fixture, writer, reader) = try await slowReader()
+        reader.sink.capacity = 10
+        reader.sink.pendingBytes = 10
+        try await add(writer, 1)
+        #expect(try await reader.takeAvailable().isEmpty)
+        reader.sink.capacity = Int.max
+        fixture.server.connectionDrained(reader.id)
+        #expect(try await reader.takeAvailable().map { $0["method"]?.stringValue ?? "" } == ["vm.overflow", "vm.output", "vm.output"])
     }
 }

@@ -3,10 +3,12 @@ import JSONCore
 /// `vm.output {subscription, instance, output, seq, value, replay?}` (daemon → client), or
 /// on a subscription with `patches`, `{subscription, instance, output, seq, patch}`.
 ///
-/// Built on the hot path without a ``JSONValue``: each (subscription, output) keeps its
-/// ``prefix(subscription:instance:output:)`` bytes, the server encodes each value once, and a
-/// notification is prefix + seq digits + `,"value":` + value bytes + `}}`. Member order is
-/// not significant on the wire (PROTOCOL.md §3).
+/// The one encoder of these bytes. Built on the hot path without a ``JSONValue``: each
+/// (subscription, output) keeps its ``prefix(subscription:instance:output:)`` bytes, the
+/// server encodes each value once, and a notification is prefix + seq digits + `,"value":` +
+/// value bytes + `}}`, written straight into the transport's buffer by
+/// ``write(prefix:seq:encodedValue:replay:into:)``. Member order is not significant on the
+/// wire (PROTOCOL.md §3).
 public enum VMOutputNotification {
     public static let name = "vm.output"
 
@@ -23,32 +25,122 @@ public enum VMOutputNotification {
         return bytes
     }
 
+    /// The most bytes ``write(prefix:seq:encodedValue:replay:into:)`` writes for a prefix of
+    /// `prefixBytes` and a value (or patch) of `valueBytes`.
+    @inlinable
+    public static func maximumByteCount(prefixBytes: Int, valueBytes: Int) -> Int {
+        // 20 digits and a sign cover any Int64; the replay tail is the longest tail.
+        prefixBytes + 21 + valueKey.utf8CodeUnitCount + valueBytes + replayTail.utf8CodeUnitCount
+    }
+
+    /// Writes one whole notification into `buffer` (at least ``maximumByteCount(prefixBytes:valueBytes:)``
+    /// bytes long): `prefix`, `seq`, the encoded `value`, and `replay` when true. Returns the
+    /// number of bytes written.
+    @inlinable
+    public static func write(
+        prefix: [UInt8], seq: Int64, encodedValue: [UInt8], replay: Bool, into buffer: UnsafeMutableRawBufferPointer
+    ) -> Int {
+        write(prefix: prefix, seq: seq, key: valueKey, body: encodedValue, tail: replay ? replayTail : tail, into: buffer)
+    }
+
+    /// Writes one whole notification carrying an RFC 6902 `patch` (already encoded) instead of
+    /// a value: `prefix`, `seq`, `,"patch":` and the patch. Never marked `replay`. Returns the
+    /// number of bytes written.
+    @inlinable
+    public static func write(
+        prefix: [UInt8], seq: Int64, encodedPatch: [UInt8], into buffer: UnsafeMutableRawBufferPointer
+    ) -> Int {
+        write(prefix: prefix, seq: seq, key: patchKey, body: encodedPatch, tail: tail, into: buffer)
+    }
+
     /// Appends one whole notification: `prefix`, `seq`, the encoded `value`, and `replay`
-    /// when true.
+    /// when true (the bytes of ``write(prefix:seq:encodedValue:replay:into:)``).
     @inlinable
     public static func append(
         prefix: [UInt8], seq: Int64, encodedValue: [UInt8], replay: Bool, to buffer: inout [UInt8]
     ) {
-        buffer.append(contentsOf: prefix)
-        JSONSerializer.appendInteger(seq, to: &buffer)
-        buffer.append(contentsOf: valueKey)
-        buffer.append(contentsOf: encodedValue)
-        if replay { buffer.append(contentsOf: replayTail) } else { buffer.append(contentsOf: tail) }
+        let capacity = maximumByteCount(prefixBytes: prefix.count, valueBytes: encodedValue.count)
+        withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { raw in
+            let count = write(prefix: prefix, seq: seq, encodedValue: encodedValue, replay: replay, into: raw)
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+        }
     }
 
-    /// Appends one whole notification carrying an RFC 6902 `patch` (already encoded) instead of
-    /// a value: `prefix`, `seq`, `,"patch":` and the patch. Never marked `replay`.
+    /// Appends one whole notification carrying an RFC 6902 `patch` (the bytes of
+    /// ``write(prefix:seq:encodedPatch:into:)``).
     @inlinable
     public static func append(prefix: [UInt8], seq: Int64, encodedPatch: [UInt8], to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: prefix)
-        JSONSerializer.appendInteger(seq, to: &buffer)
-        buffer.append(contentsOf: patchKey)
-        buffer.append(contentsOf: encodedPatch)
-        buffer.append(contentsOf: tail)
+        let capacity = maximumByteCount(prefixBytes: prefix.count, valueBytes: encodedPatch.count)
+        withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { raw in
+            let count = write(prefix: prefix, seq: seq, encodedPatch: encodedPatch, into: raw)
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+        }
     }
 
-    @usableFromInline static let patchKey: [UInt8] = Array(#","patch":"#.utf8)
-    @usableFromInline static let valueKey: [UInt8] = Array(#","value":"#.utf8)
-    @usableFromInline static let tail: [UInt8] = Array("}}".utf8)
-    @usableFromInline static let replayTail: [UInt8] = Array(#","replay":true}}"#.utf8)
+    @usableFromInline static let patchKey: StaticString = #","patch":"#
+    @usableFromInline static let valueKey: StaticString = #","value":"#
+    @usableFromInline static let tail: StaticString = "}}"
+    @usableFromInline static let replayTail: StaticString = #","replay":true}}"#
+
+    @inlinable
+    static func write(
+        prefix: [UInt8], seq: Int64, key: StaticString, body: [UInt8], tail: StaticString,
+        into buffer: UnsafeMutableRawBufferPointer
+    ) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        precondition(buffer.count >= maximumByteCount(prefixBytes: prefix.count, valueBytes: body.count))
+        var cursor = copy(prefix, to: base)
+        cursor = writeDigits(seq, to: cursor)
+        cursor = copy(key, to: cursor)
+        cursor = copy(body, to: cursor)
+        cursor = copy(tail, to: cursor)
+        return cursor - base
+    }
+
+    @inlinable @inline(__always)
+    static func copy(_ bytes: [UInt8], to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        bytes.withUnsafeBytes { source in
+            guard let start = source.baseAddress else { return cursor }
+            cursor.copyMemory(from: start, byteCount: source.count)
+            return cursor + source.count
+        }
+    }
+
+    @inlinable @inline(__always)
+    static func copy(_ text: StaticString, to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        cursor.copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
+        return cursor + text.utf8CodeUnitCount
+    }
+
+    /// The decimal digits of `number`, as `JSONSerializer.appendInteger` writes them: counted
+    /// by comparisons, then written from the right two at a time (half the divisions).
+    @inlinable @inline(__always)
+    static func writeDigits(_ number: Int64, to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        var cursor = cursor
+        if number < 0 {
+            cursor.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
+            cursor += 1
+        }
+        var magnitude = number.magnitude
+        var digitCount = 1
+        var bound: UInt64 = 10
+        while digitCount < 20, magnitude >= bound {
+            digitCount += 1
+            bound = bound &* 10
+        }
+        var position = digitCount
+        while magnitude >= 100 {
+            let pair = magnitude % 100
+            magnitude /= 100
+            position -= 2
+            (cursor + position).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10), as: UInt8.self)
+            (cursor + position + 1).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10), as: UInt8.self)
+        }
+        if magnitude >= 10 {
+            (cursor + 1).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10), as: UInt8.self)
+            magnitude /= 10
+        }
+        cursor.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude), as: UInt8.self)
+        return cursor + digitCount
+    }
 }

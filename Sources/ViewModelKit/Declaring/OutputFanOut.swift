@@ -3,6 +3,15 @@ import ReactiveCore
 
 /// Delivers one output's values to any number of observers, typed and JSON, in one order.
 ///
+/// The output path, from a view model's value to the bytes on each subscriber's socket: this
+/// type's ``emit(_:)`` encodes the value to JSON once for its JSON watchers (in a daemon, one
+/// per watched output: VMServer's `OutputChannel`); the channel serializes it to bytes once and
+/// is the one fan-out, to every `Subscription` of that output (sharing one patch among patch
+/// subscriptions); each subscription takes the next seq, or coalesces the value while the
+/// transport says its connection is full (`vm.overflow` follows the drain); and `Outbox` has
+/// `VMOutputNotification`, the one encoder of `vm.output`, write the notification straight into
+/// the connection's outbound queue of pooled chunks, which VMDaemon sends once per loop turn.
+///
 /// The view model's chain is subscribed once (by the port's `bind`); every value goes
 /// through ``emit(_:)``, which encodes it at most once and only when someone watches the
 /// JSON side. Re-entrant emissions (an observer causing a new value of the same output) are
@@ -10,9 +19,10 @@ import ReactiveCore
 /// typed or JSON, sees the same order, and a state's current value is always the last value
 /// delivered.
 ///
-/// Both subjects are created by their first observer: a hosted instance is watched in JSON
-/// only, and many outputs are never watched, so most never exist (each costs two objects,
-/// about 150 bytes, per output per instance; W4 counts bytes per instance).
+/// The typed subject is created by its first observer, and the JSON side is a plain list of
+/// ``JSONWatcher``s (empty until someone watches): a hosted instance is watched in JSON only,
+/// by one handler per output (the server's `OutputChannel`, the one fan-out to subscribers),
+/// and many outputs are never watched (W4 counts bytes per instance).
 ///
 /// Exclusivity: `queue` and `isEmitting` are `@exclusivity(unchecked)`: every access is a single
 /// read, assignment or array call that runs no user code, so no access spans an observer call
@@ -24,7 +34,8 @@ import ReactiveCore
 @usableFromInline final class OutputFanOut<Value> {
     @usableFromInline let encode: (Value) -> JSONValue
     @usableFromInline var typed: PublishSubject<Value>?
-    @usableFromInline var json: PublishSubject<JSONValue>?
+    /// The JSON observers, in subscription order.
+    @usableFromInline var json: [JSONWatcher] = []
     /// Set by ``closeJSON()`` when no JSON subject existed: later JSON observers get nothing.
     @usableFromInline var isJSONClosed = false
     @exclusivity(unchecked) @usableFromInline var queue: [Value] = []
@@ -46,7 +57,7 @@ import ReactiveCore
             let next = queue[index]
             index += 1
             willDeliver(next)
-            if let json, json.hasObservers { json.onNext(encode(next)) }
+            if !json.isEmpty { deliverJSON(encode(next)) }
             typed?.onNext(next)
         }
         queue.removeAll(keepingCapacity: true)
@@ -59,19 +70,31 @@ import ReactiveCore
         return subject.subscribe(observer)
     }
 
+    /// Calls every JSON watcher with `value`. Through a copy of the list: a handler may add
+    /// or dispose watchers; a watcher disposed mid-way gets nothing more.
+    @usableFromInline func deliverJSON(_ value: JSONValue) {
+        if json.count == 1 {
+            let only = json[0]
+            only.handler?(value)
+            return
+        }
+        for watcher in json { watcher.handler?(value) }
+    }
+
     func observeJSON(_ handler: @escaping (JSONValue) -> Void) -> any Disposable {
         if isJSONClosed { return Disposables.create() }
-        let subject = json ?? PublishSubject<JSONValue>()
-        json = subject
-        return subject.subscribe(onNext: handler)
+        let watcher = JSONWatcher(handler: handler) { [weak self] watcher in
+            self?.json.removeAll { $0 === watcher }
+        }
+        json.append(watcher)
+        return watcher
     }
 
     /// Ends the JSON side: observers are told nothing more and released.
     func closeJSON() {
-        if let json {
-            json.onCompleted()
-        } else {
-            isJSONClosed = true
-        }
+        isJSONClosed = true
+        let watchers = json
+        json = []
+        for watcher in watchers { watcher.handler = nil }
     }
 }

@@ -1,0 +1,116 @@
+import Posix
+
+/// One connection's bytes waiting for its socket: a list of ``OutboundChunk``s taken from the
+/// daemon's ``OutboundChunkPool``, written in place at the end and sent from the front, each
+/// chunk given back as soon as it is sent. Nothing is ever regrown or moved.
+struct OutboundQueue {
+    private let pool: OutboundChunkPool
+    /// The chunks in order; those before `head` are sent and already given back.
+    private var chunks: [OutboundChunk] = []
+    private var head = 0
+    /// Bytes queued and not yet sent.
+    private(set) var count = 0
+    // The last chunk's memory and fill, kept here so that appending touches no object (no
+    // reference counting per message: measured, a retain and a release per delivered
+    // `vm.output`). `tailEnd` is the truth for the last chunk's `end`; `syncTail()` writes it
+    // back before anything reads the chunk. All zero/nil when there is no writable last chunk.
+    private var tailBase: UnsafeMutableRawPointer?
+    private var tailEnd = 0
+    private var tailCapacity = 0
+
+    init(pool: OutboundChunkPool) {
+        self.pool = pool
+    }
+
+    /// Calls `write` with at least `maximumBytes` contiguous bytes at the end of the queue; it
+    /// writes there and returns how many bytes it wrote.
+    @inline(__always)
+    mutating func append(maximumBytes: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) {
+        if tailCapacity - tailEnd < maximumBytes || tailBase == nil { startChunk(room: maximumBytes) }
+        guard let base = tailBase else { return }
+        let written = write(UnsafeMutableRawBufferPointer(start: base + tailEnd, count: maximumBytes))
+        tailEnd += written
+        count += written
+    }
+
+    /// Appends `bytes`, split over chunks when they do not fit in the last one.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard var source = bytes.baseAddress else { return }
+        var left = bytes.count
+        count += left
+        while left > 0 {
+            if tailCapacity == tailEnd || tailBase == nil { startChunk(room: 1) }
+            guard let base = tailBase else { return }
+            let part = min(left, tailCapacity - tailEnd)
+            (base + tailEnd).copyMemory(from: source, byteCount: part)
+            tailEnd += part
+            source += part
+            left -= part
+        }
+    }
+
+    /// Closes the last chunk and starts a new one with room for `bytes`.
+    private mutating func startChunk(room bytes: Int) {
+        syncTail()
+        let chunk = pool.take(atLeast: bytes)
+        chunks.append(chunk)
+        tailBase = chunk.base
+        tailEnd = chunk.end
+        tailCapacity = chunk.capacity
+    }
+
+    /// Writes the last chunk's fill back to it.
+    private func syncTail() {
+        if tailBase != nil, head < chunks.count, let last = chunks.last { last.end = tailEnd }
+    }
+
+    /// Forgets the last chunk (it is sent, or dropped).
+    private mutating func clearTail() {
+        tailBase = nil
+        tailEnd = 0
+        tailCapacity = 0
+    }
+
+    /// Sends as much as the socket takes now: `true` when everything queued is sent, `false`
+    /// when the socket is full.
+    mutating func send(to descriptor: FileDescriptor) throws -> Bool {
+        syncTail()
+        defer { dropSent() }
+        while head < chunks.count {
+            let chunk = chunks[head]
+            switch try descriptor.send(chunk.unsent) {
+            case .bytes(let sent):
+                chunk.start += sent
+                count -= sent
+                if chunk.start == chunk.end {
+                    if head == chunks.count - 1 { clearTail() }
+                    pool.give(chunk)
+                    head += 1
+                }
+            case .wouldBlock:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Forgets every unsent byte.
+    mutating func removeAll() {
+        clearTail()
+        for chunk in chunks[head...] { pool.give(chunk) }
+        chunks = []
+        head = 0
+        count = 0
+    }
+
+    /// Drops the references to chunks already given back.
+    private mutating func dropSent() {
+        if head == chunks.count {
+            chunks.removeAll(keepingCapacity: chunks.capacity <= 16)
+            head = 0
+        } else if head >= 16 {
+            chunks.removeFirst(head)
+            head = 0
+        }
+    }
+}

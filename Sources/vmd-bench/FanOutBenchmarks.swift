@@ -1,0 +1,245 @@
+// Fan-out (issue 12): one writer pipelines vm.send increments into one Counter watched by 50
+// subscribers on their own connections; the figure is vm.output notifications delivered per
+// second, with the daemon's kernel share of CPU (sys / (user + sys), from /proc/PID/stat) and
+// its page faults per delivered notification over the same interval.
+//
+// The same-run baseline is another vmd binary (`VMD_BENCH_BASELINE=/path/to/vmd`, e.g. main's
+// release build), measured in alternating rounds with the vmd beside vmd-bench; the figures
+// are medians of those rounds and the ratio is ours over the baseline's.
+
+import Posix
+import Synchronization
+
+func runFanOutBenchmarks() {
+    let subscribers = 50
+    let sends = 40_000
+    let rounds = 5
+    do {
+        let own = try FanOutDaemon(path: try FanOutDaemon.besideBench(), name: "vmd")
+        defer { own.stop() }
+        var baseline: FanOutDaemon?
+        if let path = CurrentProcess.environment["VMD_BENCH_BASELINE"] {
+            baseline = try FanOutDaemon(path: path, name: "baseline")
+        } else {
+            print("note: no VMD_BENCH_BASELINE=/path/to/vmd given; the figure has no same-run baseline")
+        }
+        defer { baseline?.stop() }
+        var ours: [FanOutFigures] = []
+        var theirs: [FanOutFigures] = []
+        for _ in 0..<rounds {
+            if let baseline { theirs.append(try baseline.measure(subscribers: subscribers, sends: sends)) }
+            ours.append(try own.measure(subscribers: subscribers, sends: sends))
+        }
+        let mine = FanOutFigures.median(ours)
+        print("fan-out to \(subscribers) subscribers (\(sends) sends, median of \(rounds)): \(mine)  [aim: ≥ 4,000,000/s]")
+        if !theirs.isEmpty {
+            let base = FanOutFigures.median(theirs)
+            print("baseline (\(CurrentProcess.environment["VMD_BENCH_BASELINE"] ?? "")): \(base)")
+            print("ratio: \(fixed(mine.perSecond / base.perSecond))x the baseline's notifications/s")
+        }
+    } catch {
+        print("fan-out benchmark failed: \(error)")
+    }
+}
+
+/// One measured round (or the median of several).
+private struct FanOutFigures: CustomStringConvertible {
+    let perSecond: Double
+    let kernelShare: Double
+    let faultsPerNotification: Double
+    let overflows: Int
+
+    static func median(_ all: [FanOutFigures]) -> FanOutFigures {
+        func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return FanOutFigures(
+            perSecond: middle(all.map(\.perSecond)), kernelShare: middle(all.map(\.kernelShare)),
+            faultsPerNotification: middle(all.map(\.faultsPerNotification)), overflows: all.reduce(0) { $0 + $1.overflows })
+    }
+
+    var description: String {
+        "\(Int(perSecond.rounded())) notifications/s; kernel \(Int((kernelShare * 100).rounded()))% of the daemon's CPU;"
+            + " \(fixed(faultsPerNotification * 1000)) page faults per 1,000 notifications; \(overflows) vm.overflow"
+    }
+}
+
+private struct FanOutFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A vmd child process on its own socket.
+private final class FanOutDaemon {
+    let name: String
+    let socket: String
+    private let directory: String
+    private let child: ChildProcess
+
+    init(path: String, name: String) throws {
+        self.name = name
+        directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmdf-XXXXXX")
+        socket = directory + "/vmd.sock"
+        child = try ChildProcess.spawn(
+            path, arguments: ["--socket", socket, "--log-level", "warning"],
+            environment: CurrentProcess.environment.filter { !$0.key.hasPrefix("LISTEN_") && $0.key != "NOTIFY_SOCKET" },
+            standardInput: "/dev/null", outputPath: directory + "/vmd.log")
+        let start = MonotonicClock.nanoseconds()
+        while true {
+            if let probe = try? UnixSocket.connect(to: UnixSocketAddress(path: socket)) {
+                try? probe.close()
+                break
+            }
+            guard MonotonicClock.nanoseconds() - start < 20_000_000_000 else { throw FanOutFailure(description: "\(name) did not listen") }
+            _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(5))
+        }
+    }
+
+    static func besideBench() throws -> String {
+        let own = CommandLine.arguments.first ?? "vmd-bench"
+        let absolute = own.hasPrefix("/") ? own : (CurrentProcess.workingDirectory ?? ".") + "/" + own
+        return (FileSystem.parentDirectory(of: absolute) ?? ".") + "/vmd"
+    }
+
+    func stop() {
+        try? child.send(.terminate)
+        _ = try? child.wait()
+        _ = try? FileSystem.remove(directory + "/vmd.log")
+        try? FileSystem.removeDirectory(directory)
+    }
+
+    /// (user ticks, system ticks, page faults) of the daemon so far.
+    private func usage() throws -> (user: Int, system: Int, faults: Int) {
+        let text = String(decoding: try FileSystem.readFile("/proc/\(child.pid)/stat"), as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { throw FanOutFailure(description: "unreadable /proc stat") }
+        // Fields after "(comm)": state is field 3; minflt 10, majflt 12, utime 14, stime 15.
+        let fields = text[text.index(after: close)...].split(separator: " ").map { Int($0) ?? 0 }
+        guard fields.count > 13 else { throw FanOutFailure(description: "short /proc stat") }
+        return (fields[11], fields[12], fields[7] + fields[9])
+    }
+
+    func measure(subscribers: Int, sends: Int) throws -> FanOutFigures {
+        let owner = try FanOutClient(path: socket)
+        let instance = try owner.create()
+        var watchers: [FanOutClient] = []
+        for _ in 0..<subscribers {
+            let watcher = try FanOutClient(path: socket)
+            try watcher.subscribe(instance)
+            watchers.append(watcher)
+        }
+        let line = Array(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"\#(instance)","input":"increment"}}"#.utf8) + [10]
+        var payload: [UInt8] = []
+        payload.reserveCapacity(line.count * sends)
+        for _ in 0..<sends { payload += line }
+        let totals = FanOutTotals()
+        let before = try usage()
+        let start = MonotonicClock.nanoseconds()
+        let readers = try watchers.map { watcher in
+            let handle = FanOutReader(client: watcher)
+            return try PosixThread.spawn {
+                let (lines, overflows) = (try? handle.client.readUntilCount(sends)) ?? (0, 0)
+                totals.add(lines: lines, overflows: overflows)
+            }
+        }
+        try owner.socket.writeAll(payload)
+        for reader in readers { reader.join() }
+        let elapsed = MonotonicClock.nanoseconds() - start
+        let after = try usage()
+        owner.close()
+        for watcher in watchers { watcher.close() }
+        let (lines, overflows) = totals.sums
+        guard lines > 0 else { throw FanOutFailure(description: "\(name): nothing delivered") }
+        let user = after.user - before.user, system = after.system - before.system
+        return FanOutFigures(
+            perSecond: Double(lines) / (Double(elapsed) / 1e9),
+            kernelShare: user + system == 0 ? 0 : Double(system) / Double(user + system),
+            faultsPerNotification: Double(after.faults - before.faults) / Double(lines),
+            overflows: overflows)
+    }
+}
+
+/// What the reader threads counted.
+private final class FanOutTotals: Sendable {
+    private let state = Mutex<(lines: Int, overflows: Int)>((0, 0))
+    func add(lines: Int, overflows: Int) { state.withLock { $0.lines += lines; $0.overflows += overflows } }
+    var sums: (Int, Int) { state.withLock { ($0.lines, $0.overflows) } }
+}
+
+/// Hands one client to the one reader thread that uses it.
+private struct FanOutReader: @unchecked Sendable {
+    // Safe: made on the main thread and then used only by the one reader thread it is passed
+    // to; the main thread touches the client again only after joining that thread.
+    let client: FanOutClient
+}
+
+/// A blocking line client with a receive timeout (a stuck daemon fails the run, never hangs it).
+private final class FanOutClient {
+    let socket: FileDescriptor
+    private var chunk = [UInt8](repeating: 0, count: 262_144)
+
+    init(path: String) throws {
+        socket = try UnixSocket.connect(to: UnixSocketAddress(path: path), timeout: .seconds(10))
+        try UnixSocket.setTimeout(socket, receive: true, .seconds(30))
+    }
+
+    func close() { try? socket.close() }
+
+    /// Creates a Counter and returns its id.
+    func create() throws -> String {
+        try socket.writeAll(Array(#"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"type":"Counter"}}"#.utf8) + [10])
+        let reply = try readLine()
+        guard let range = reply.range(of: #""instance":""#), let end = reply[range.upperBound...].firstIndex(of: "\"") else {
+            throw FanOutFailure(description: "vm.create failed: \(reply)")
+        }
+        return String(reply[range.upperBound..<end])
+    }
+
+    /// Subscribes to `instance` without replay and waits for the reply.
+    func subscribe(_ instance: String) throws {
+        try socket.writeAll(Array(#"{"jsonrpc":"2.0","id":1,"method":"vm.subscribe","params":{"instance":"\#(instance)","replay":false}}"#.utf8) + [10])
+        let reply = try readLine()
+        guard reply.contains(#""result""#) else { throw FanOutFailure(description: "vm.subscribe failed: \(reply)") }
+    }
+
+    /// One line (replies come before any output here: nothing is sent yet).
+    private func readLine() throws -> String {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let result = try withUnsafeMutableBytes(of: &byte) { try socket.read(into: $0) }
+            guard case .bytes = result else { throw FanOutFailure(description: "connection ended") }
+            if byte == 10 { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+    }
+
+    /// Reads until the output `"value":count}` arrives; returns the lines read and how many
+    /// of them were `vm.overflow`.
+    func readUntilCount(_ count: Int) throws -> (lines: Int, overflows: Int) {
+        let last = Array(#""value":\#(count)}}"#.utf8)
+        var lines = 0, overflows = 0
+        var text: [UInt8] = []
+        while true {
+            let result = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
+            guard case .bytes(let read) = result else { throw FanOutFailure(description: "connection ended after \(lines) lines") }
+            text.append(contentsOf: chunk[0..<read])
+            var finished = false
+            let consumed = text.withUnsafeBufferPointer { bytes -> Int in
+                var lineStart = 0
+                for index in 0..<bytes.count where bytes[index] == 10 {
+                    lines += 1
+                    // `{"jsonrpc":"2.0","method":"vm.o…`: the method name starts at byte 27;
+                    // byte 31 is `u` in vm.output and `v` in vm.overflow.
+                    if index - lineStart > 32, bytes[lineStart + 27] == UInt8(ascii: "v"), bytes[lineStart + 31] == UInt8(ascii: "v") {
+                        overflows += 1
+                    }
+                    if index - lineStart >= last.count,
+                       UnsafeBufferPointer(rebasing: bytes[(index - last.count)..<index]).elementsEqual(last) {
+                        finished = true
+                    }
+                    lineStart = index + 1
+                }
+                return lineStart
+            }
+            if finished { return (lines, overflows) }
+            text.removeFirst(consumed)
+        }
+    }
+}
