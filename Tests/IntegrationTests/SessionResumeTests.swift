@@ -112,6 +112,9 @@ struct SessionResumeTests {
         // announced by vm.overflow.
         let first = try #require(SeqAudit.firstAccounted(in: resumed.received, subscription: subscription))
         #expect(first > before.last)
+        // The detach came after at most 5,001 seqs (the replay and the first 5,000): every
+        // value from then on was queued for the session, so the resumed stream starts there.
+        #expect(first <= 5002)
         var after = SeqAudit(last: first - 1)
         after.follow(resumed.received, subscription: subscription)
         #expect(before.uncovered.isEmpty && before.disordered.isEmpty)
@@ -193,6 +196,37 @@ struct SessionResumeTests {
         var audit = SeqAudit()
         audit.follow(owner.received + resumed.received, subscription: subscription)
         #expect(audit.uncovered.isEmpty && audit.disordered.isEmpty)
+    }
+
+    @Test("a submit that completes while the session is detached has its reply queued for the resume")
+    func submitCompletedWhileDetachedIsQueued() throws {
+        let vmd = try Running(["--session-grace-ms", "20000"])
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        let (name, token) = try Self.open(owner)
+        let created = try owner.result(
+            "vm.create", ["type": "Login", "args": ["latencyMs": 300], "scope": "connection", "subscribe": [:]])
+        let instance = try #require(created["instance"]?.stringValue)
+        let watcher = try vmd.wire()
+        defer { watcher.close() }
+        try watcher.result("vm.subscribe", ["instance": .string(instance), "outputs": ["isLoading"], "replay": false])
+        try owner.result("vm.send", ["instance": .string(instance), "input": "email", "value": "demo@example.com"])
+        try owner.result("vm.send", ["instance": .string(instance), "input": "password", "value": "secret"])
+        let submit = try owner.start("vm.execute", ["instance": .string(instance), "action": "submit"])
+        try owner.read { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == true }
+        owner.close()
+        try vmd.waitForLog("session \(name) detached")
+        // The action finishes while nobody holds the session.
+        try watcher.read(until: { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == false })
+
+        let resumed = try vmd.wire()
+        defer { resumed.close() }
+        let reply = try resumed.result("session.resume", ["token": .string(token)])
+        #expect(reply["pending"] == [])
+        let answer = try resumed.read(until: { $0["method"] == nil && $0["id"]?.intValue == submit })
+        #expect(answer["result"]?["value"] != nil, "submit answered \(answer.serialized)")
+        let outputs = resumed.notifications("vm.output").compactMap { $0["params"]?["output"]?.stringValue }
+        #expect(outputs.contains("loginSuccess") && outputs.contains("isLoading"))
     }
 
     @Test("resuming a session still attached elsewhere closes the old connection and moves the session")
