@@ -322,6 +322,23 @@ struct SessionResumeTests {
         }
     }
 
+    @Test("under --slow-client disconnect a detached session whose queue fills up expires")
+    func fullQueueExpiresUnderDisconnectPolicy() throws {
+        let vmd = try Running(["--slow-client", "disconnect", "--max-outbound-bytes", "65536"])
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        let (name, token) = try Self.open(owner)
+        let instance = try #require(
+            try owner.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])["instance"]?.stringValue)
+        owner.close()
+        try vmd.waitForLog("session \(name) detached")
+        let sender = try vmd.wire()
+        defer { sender.close() }
+        try Self.burst(sender, instance: instance, count: 2000)
+        try vmd.waitForLog("session \(name) expired: its queue is full")
+        #expect(try sender.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
+    }
+
     @Test("after session.close the connection behaves as today: closing it releases everything at once")
     func closeEndsResumability() throws {
         let vmd = try Running(["--session-grace-ms", "60000"])
