@@ -6,6 +6,7 @@ public enum VMMethods {
         DaemonInfoMethod.self, DaemonShutdownMethod.self, DaemonMonitorMethod.self, DaemonUnmonitorMethod.self,
         RPCDiscoverMethod.self, VMTypesMethod.self, VMCreateMethod.self, VMDestroyMethod.self, VMListMethod.self,
         VMSendMethod.self, VMExecuteMethod.self, VMGetMethod.self, VMSubscribeMethod.self, VMUnsubscribeMethod.self,
+        SessionOpenMethod.self, SessionResumeMethod.self, SessionCloseMethod.self,
     ]
 
     /// The names of ``types``, in the same order.

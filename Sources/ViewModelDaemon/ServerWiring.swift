@@ -30,6 +30,8 @@ enum ServerWiring {
         case .overflow: .notice
         case .shutdownRequested: .info
         case .internalError: .error
+        case .sessionOpened, .sessionClosed, .sessionResumed: .debug
+        case .sessionDetached, .sessionExpired: .info
         }
     }
 

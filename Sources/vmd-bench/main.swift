@@ -16,6 +16,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("vmctl", runVMCtlBenchmarks),
     ("patch", runPatchBenchmarks),
     ("fanout", runFanOutBenchmarks),
+    ("sessions", runSessionBenchmarks),
 ]
 
 // `vmd-bench soak …` is a load run with its own options and exit status (Soak.swift).

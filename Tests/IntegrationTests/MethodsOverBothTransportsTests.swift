@@ -23,7 +23,8 @@ struct MethodsOverBothTransportsTests {
         #expect(info["version"]?.stringValue?.isEmpty == false)
         #expect(info["limits"] == (try JSONValue(parsing: """
             {"maxFrameBytes":1048576,"maxDepth":64,"maxConnections":4096,"maxInstances":100000,
-             "maxSubscriptionsPerConnection":1024,"maxBatchItems":256,"maxOutboundBytes":4194304}
+             "maxSubscriptionsPerConnection":1024,"maxBatchItems":256,"maxOutboundBytes":4194304,
+             "sessionGraceMs":60000,"maxDetachedSessions":100}
             """)))
     }
 

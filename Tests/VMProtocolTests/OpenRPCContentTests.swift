@@ -7,21 +7,15 @@ enum ContractV1 {
     static let methods = [
         "daemon.info", "daemon.shutdown", "daemon.monitor", "daemon.unmonitor", "rpc.discover",
         "vm.types", "vm.create", "vm.destroy", "vm.list", "vm.send", "vm.execute", "vm.get",
-        "vm.subscribe", "vm.unsubscribe",
+        "vm.subscribe", "vm.unsubscribe", "session.open", "session.resume", "session.close",
     ]
 
     static let notifications = [
         "vm.output", "vm.closed", "vm.overflow", "vm.error", "daemon.message", "$/cancelRequest",
     ]
 
-    /// The codes and names of VMProtocol's one error table, ``VMErrorCode``, in its order,
-    /// without the codes it reserves for methods the document does not have yet.
-    static let errors: [(code: Int, name: String)] = VMErrorCode.allCases
-        .filter { !reserved.contains($0) }
-        .map { (code: $0.number, name: $0.name) }
-
-    /// In the table for the `session.*` methods, not yet in `openrpc.json`.
-    static let reserved: Set<VMErrorCode> = [.unknownSession]
+    /// The codes and names of VMProtocol's one error table, ``VMErrorCode``, in its order.
+    static let errors: [(code: Int, name: String)] = VMErrorCode.allCases.map { (code: $0.number, name: $0.name) }
 }
 
 @Suite("The OpenRPC document's content")

@@ -63,7 +63,7 @@ public enum VMErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case shuttingDown
     /// A same-user-only method called by a peer of another uid.
     case permissionDenied
-    /// No such session (reserved for the `session.*` methods).
+    /// `session.resume` with a token that is unknown, expired, closed or another uid's.
     case unknownSession
 
     /// `error.code`: the one place each number is written.
