@@ -69,7 +69,9 @@ public enum OpenRPCDocument {
                 "maxInstances": 100000,
                 "maxSubscriptionsPerConnection": 1024,
                 "maxBatchItems": 256,
-                "maxOutboundBytes": 4194304
+                "maxOutboundBytes": 4194304,
+                "sessionGraceMs": 60000,
+                "maxDetachedSessions": 100
               },
               "socket": "/run/user/1000/vmd.sock",
               "slowClient": "coalesce"
@@ -1071,6 +1073,161 @@ public enum OpenRPCDocument {
           }
         }
       ]
+    },
+    {
+      "name": "session.open",
+      "summary": "Make this connection's session resumable.",
+      "description": "Answers the session's name and token. If the connection then closes without session.close, its session is detached: its connection-scoped instances, subscriptions, monitors and pending vm.execute calls are kept for graceMs, and what is owed to it is queued as for a slow reader, until session.resume on another connection takes it over. graceMs defaults to and is capped by limits.sessionGraceMs; 0 makes it not resumable. Calling it again answers the same session and token with the new graceMs.",
+      "tags": [
+        {
+          "name": "session"
+        }
+      ],
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "graceMs",
+          "required": false,
+          "description": "Milliseconds a detached session waits for a resume (default and cap: limits.sessionGraceMs).",
+          "schema": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2147483647
+          }
+        }
+      ],
+      "result": {
+        "name": "session.open.result",
+        "schema": {
+          "$ref": "#/components/schemas/session.open.result"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/invalidParams"
+        },
+        {
+          "$ref": "#/components/errors/internalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "open",
+          "params": [
+            {
+              "name": "graceMs",
+              "value": 30000
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "session": "s1",
+              "token": "9f2c4e0b7a1d4c3e8b6f5a2d1c0e9b8a",
+              "graceMs": 30000
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "session.resume",
+      "summary": "Take over a detached (or still attached) session on this connection.",
+      "description": "Allowed as the first thing a new connection does (it must own no instance, subscription, monitor, pending call or session; otherwise invalidRequest), never in a batch. The reply lists the session's subscriptions and pending request ids; then everything queued while detached follows in order (replies, notifications, vm.overflow, coalesced state values, as for a slow reader), then live values. seq continues on every subscription. A session still attached to another connection is taken from it and that connection is closed after its queued bytes. An unknown, expired, closed or other-uid token answers unknownSession and changes nothing.",
+      "tags": [
+        {
+          "name": "session"
+        }
+      ],
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "token",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/SessionToken"
+          }
+        }
+      ],
+      "result": {
+        "name": "session.resume.result",
+        "schema": {
+          "$ref": "#/components/schemas/session.resume.result"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/unknownSession"
+        },
+        {
+          "$ref": "#/components/errors/invalidRequest"
+        },
+        {
+          "$ref": "#/components/errors/invalidParams"
+        },
+        {
+          "$ref": "#/components/errors/internalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "resume",
+          "params": [
+            {
+              "name": "token",
+              "value": "9f2c4e0b7a1d4c3e8b6f5a2d1c0e9b8a"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "session": "s1",
+              "subscriptions": [
+                "sub-1"
+              ],
+              "pending": [
+                7
+              ]
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "session.close",
+      "summary": "End this connection's resumability.",
+      "description": "The token stops working and the connection behaves as one that never opened a session: closing it releases everything at once. Idempotent; allowed without session.open.",
+      "tags": [
+        {
+          "name": "session"
+        }
+      ],
+      "paramStructure": "by-name",
+      "params": [],
+      "result": {
+        "name": "session.close.result",
+        "schema": {
+          "$ref": "#/components/schemas/session.close.result"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/invalidParams"
+        },
+        {
+          "$ref": "#/components/errors/internalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "close",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {}
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -1353,7 +1510,9 @@ public enum OpenRPCDocument {
           "maxInstances",
           "maxSubscriptionsPerConnection",
           "maxBatchItems",
-          "maxOutboundBytes"
+          "maxOutboundBytes",
+          "sessionGraceMs",
+          "maxDetachedSessions"
         ],
         "properties": {
           "maxFrameBytes": {
@@ -1390,6 +1549,16 @@ public enum OpenRPCDocument {
             "description": "Bytes of notifications queued for one connection before it counts as slow (default 4194304).",
             "type": "integer",
             "minimum": 1
+          },
+          "sessionGraceMs": {
+            "description": "Longest grace of a resumable session in milliseconds, and session.open's default (default 60000; 0: sessions are not resumable). Option --session-grace-ms.",
+            "type": "integer",
+            "minimum": 0
+          },
+          "maxDetachedSessions": {
+            "description": "Detached sessions waiting for a resume at once; one more expires the oldest at once (default 100). Option --max-detached-sessions.",
+            "type": "integer",
+            "minimum": 0
           }
         }
       },
@@ -1417,7 +1586,8 @@ public enum OpenRPCDocument {
           "unknownSubscription",
           "notStateOutput",
           "shuttingDown",
-          "permissionDenied"
+          "permissionDenied",
+          "unknownSession"
         ]
       },
       "ErrorData": {
@@ -2255,6 +2425,26 @@ public enum OpenRPCDocument {
                 }
               }
             }
+          },
+          {
+            "if": {
+              "properties": {
+                "data": {
+                  "properties": {
+                    "name": {
+                      "const": "unknownSession"
+                    }
+                  }
+                }
+              }
+            },
+            "then": {
+              "properties": {
+                "code": {
+                  "const": -31016
+                }
+              }
+            }
           }
         ]
       },
@@ -2886,6 +3076,68 @@ public enum OpenRPCDocument {
             }
           }
         ]
+      },
+      "SessionId": {
+        "description": "Name of a resumable session, \"s<N>\", unique within one daemon boot and kept across resumes, for example \"s1\".",
+        "type": "string",
+        "pattern": "^s[0-9]+$"
+      },
+      "SessionToken": {
+        "description": "The secret that resumes a session: 128 random bits as 32 lower-case hex digits. Valid only for peers of the uid that opened the session; never logged.",
+        "type": "string",
+        "pattern": "^[0-9a-f]{32}$"
+      },
+      "session.open.result": {
+        "type": "object",
+        "required": [
+          "session",
+          "token",
+          "graceMs"
+        ],
+        "properties": {
+          "session": {
+            "$ref": "#/components/schemas/SessionId"
+          },
+          "token": {
+            "$ref": "#/components/schemas/SessionToken"
+          },
+          "graceMs": {
+            "description": "The grace in force: the request's graceMs capped by limits.sessionGraceMs (0: the session is not resumable).",
+            "type": "integer",
+            "minimum": 0
+          }
+        }
+      },
+      "session.resume.result": {
+        "type": "object",
+        "required": [
+          "session",
+          "subscriptions",
+          "pending"
+        ],
+        "properties": {
+          "session": {
+            "$ref": "#/components/schemas/SessionId"
+          },
+          "subscriptions": {
+            "description": "Every subscription the session holds, in opening order; their seq continues.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/SubscriptionId"
+            }
+          },
+          "pending": {
+            "description": "Ids of the session's requests still waiting for their reply (a running vm.execute); the replies now come on this connection.",
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/RequestId"
+            }
+          }
+        }
+      },
+      "session.close.result": {
+        "type": "object",
+        "maxProperties": 0
       }
     },
     "errors": {
@@ -3066,6 +3318,13 @@ public enum OpenRPCDocument {
         "data": {
           "name": "permissionDenied",
           "method": "daemon.shutdown"
+        }
+      },
+      "unknownSession": {
+        "code": -31016,
+        "message": "No session to resume with this token: it is unknown, expired or closed. Open a new session with session.open.",
+        "data": {
+          "name": "unknownSession"
         }
       }
     }

@@ -5,6 +5,7 @@ public enum VMMethods {
         DaemonInfoMethod.name, DaemonShutdownMethod.name, DaemonMonitorMethod.name, DaemonUnmonitorMethod.name,
         RPCDiscoverMethod.name, VMTypesMethod.name, VMCreateMethod.name, VMDestroyMethod.name, VMListMethod.name,
         VMSendMethod.name, VMExecuteMethod.name, VMGetMethod.name, VMSubscribeMethod.name, VMUnsubscribeMethod.name,
+        SessionOpenMethod.name, SessionResumeMethod.name, SessionCloseMethod.name,
     ]
 
     /// Notifications, in `x-notifications`' order.

@@ -63,6 +63,8 @@ public struct VMErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCon
     public static let shuttingDown = VMErrorCode(rawValue: -31014)
     /// -31015: a same-user-only method called by a peer of another uid.
     public static let permissionDenied = VMErrorCode(rawValue: -31015)
+    /// -31016: `session.resume` with a token that is unknown, expired, closed or another uid's.
+    public static let unknownSession = VMErrorCode(rawValue: -31016)
 
     /// The band JSON-RPC reserves for itself.
     public static let reservedRange = -32768 ... -32000
@@ -75,6 +77,7 @@ public struct VMErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCon
         .unknownType, .unknownInstance, .unknownInput, .unknownOutput, .unknownAction, .invalidValue,
         .actionNotEnabled, .actionFailed, .actionTimedOut, .limitReached, .instanceExists,
         .unknownSubscription, .notStateOutput, .shuttingDown, .permissionDenied,
+        .unknownSession,
     ]
 
     /// The code of symbolic name `name` (`"unknownInstance"` → -31002), if this revision has it.
@@ -107,6 +110,7 @@ public struct VMErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCon
         case -31013: "notStateOutput"
         case -31014: "shuttingDown"
         case -31015: "permissionDenied"
+        case -31016: "unknownSession"
         default: nil
         }
     }

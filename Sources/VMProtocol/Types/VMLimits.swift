@@ -16,6 +16,11 @@ public struct VMLimits: Sendable, Hashable {
     public var maxBatchItems: Int
     /// Bytes queued for one connection before it counts as a slow reader.
     public var maxOutboundBytes: Int
+    /// Longest grace of a resumable session in milliseconds, and `session.open`'s default
+    /// (0: sessions are not resumable).
+    public var sessionGraceMs: Int = 60_000
+    /// Detached sessions waiting for a resume at once; one more expires the oldest.
+    public var maxDetachedSessions: Int = 100
 
     /// The protocol's defaults unless given.
     public init(
@@ -42,6 +47,8 @@ public struct VMLimits: Sendable, Hashable {
             "maxSubscriptionsPerConnection": .integer(Int64(maxSubscriptionsPerConnection)),
             "maxBatchItems": .integer(Int64(maxBatchItems)),
             "maxOutboundBytes": .integer(Int64(maxOutboundBytes)),
+            "sessionGraceMs": .integer(Int64(sessionGraceMs)),
+            "maxDetachedSessions": .integer(Int64(maxDetachedSessions)),
         ]
     }
 }
