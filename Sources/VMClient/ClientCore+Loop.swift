@@ -162,22 +162,8 @@ extension ClientCore {
                 self.scheduleReconnect(on: loop)
                 return
             }
-            self.probeAfterReconnect(on: loop)
+            self.startHandshake(on: loop)
         }
-    }
-
-    /// Asks the new daemon for its boot id; ``route(_:)`` announces `.reconnected` with it.
-    private func probeAfterReconnect(on loop: EventLoop) {
-        let bytes = state.withLock { state in
-            state.reconnectAttempt = 0
-            if state.session.isResumable { state.session.phase = .probing }
-            let id = state.nextID
-            state.nextID += 1
-            state.pending[id] = .reconnectProbe
-            return ClientWire.request(id: id, method: DaemonInfoMethod.name, params: nil)
-        }
-        _ = state.withLock { Self.queue(bytes, in: &$0) }
-        flush(on: loop)
     }
 
     /// Closes for good: fails what waits, ends every sequence and the event stream, stops the loop.

@@ -146,6 +146,7 @@ extension ClientCore {
                 state.session.observeOverflow(subscription: id, range: from...to)
                 deliveries.append(.subscription(sink, .overflow(from...to), last: false))
             } else if var event = try? VMOutputEvent(json: params) {
+                guard state.session.accept(subscription: id, seq: event.seq) else { return }  // seen before a resume
                 if let patch = event.patch {
                     // A patch applies to the value this subscription delivered last for the output.
                     guard let base = state.lastValues[id]?[event.output], let value = try? patch.applied(to: base) else {
@@ -155,7 +156,6 @@ extension ClientCore {
                     event.value = value
                 }
                 if state.lastValues[id] != nil { state.lastValues[id]?[event.output] = event.value }
-                state.session.observe(subscription: id, seq: event.seq)
                 deliveries.append(.subscription(sink, .output(event), last: false))
             } else {
                 deliveries.append(unclaimed)

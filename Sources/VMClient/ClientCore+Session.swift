@@ -59,15 +59,17 @@ extension ClientCore {
         case .reconnectProbe:
             let bootID = (try? outcome.get())?["bootId"]?.stringValue
             if state.session.isResumable, state.session.phase == .probing {
-                if bootID == nil || bootID == state.session.bootID {
-                    state.session.phase = .resuming
-                    let token = JSONValue.string(state.session.token ?? "")
-                    send(sessionResumeMethod, ["token": token], waiter: .sessionResume, &state, into: &deliveries)
-                    return
+                // The resume was refused: a new boot id says why.
+                let expired = state.session.id
+                if let bootID, let known = state.session.bootID, bootID != known {
+                    endHeld(subscriptionReason: "daemonRestarted", failure: "the daemon restarted", &state, into: &deliveries)
+                    state.session.reset()
+                    deliveries.append(.event(.daemonRestarted(bootID: bootID)))
+                } else {
+                    endHeld(subscriptionReason: "sessionExpired", failure: "the session expired", &state, into: &deliveries)
+                    state.session.reset()
+                    deliveries.append(.event(.sessionExpired(session: expired)))
                 }
-                endHeld(subscriptionReason: "daemonRestarted", failure: "the daemon restarted", &state, into: &deliveries)
-                state.session.reset()
-                deliveries.append(.event(.daemonRestarted(bootID: bootID)))
             }
             finishReconnect(bootID: bootID, &state, into: &deliveries)
         case .sessionResume:
@@ -81,12 +83,10 @@ extension ClientCore {
                 send(DaemonInfoMethod.name, nil, waiter: .resumeSentinel, &state, into: &deliveries)
             case .failure:
                 // unknownSession (-31016), or anything else that refuses the resume: the
-                // session is gone either way, and so is what it held.
-                let expired = state.session.id
-                endHeld(subscriptionReason: "sessionExpired", failure: "the session expired", &state, into: &deliveries)
-                state.session.reset()
-                deliveries.append(.event(.sessionExpired(session: expired)))
-                finishReconnect(bootID: state.session.bootID, &state, into: &deliveries)
+                // session is gone either way, and so is what it held. `daemon.info` tells
+                // a restarted daemon from an expired session.
+                state.session.phase = .probing
+                send(DaemonInfoMethod.name, nil, waiter: .reconnectProbe, &state, into: &deliveries)
             }
         case .resumeSentinel:
             // Everything queued while detached came before this reply: a call sent before
@@ -104,8 +104,26 @@ extension ClientCore {
             state.session.lost = []
             state.session.resumedPending = []
             deliveries.append(.event(.resumed(session: state.session.id ?? "", lost: lost)))
-            finishReconnect(bootID: state.session.bootID, &state, into: &deliveries)
+            let bootID = (try? outcome.get())?["bootId"]?.stringValue ?? state.session.bootID
+            finishReconnect(bootID: bootID, &state, into: &deliveries)
         }
+    }
+
+    /// Starts the handshake on a new connection: `session.resume` when there is a session
+    /// to resume, else `daemon.info` for the boot id.
+    func startHandshake(on loop: EventLoop) {
+        var deliveries: [Delivery] = []
+        state.withLock { state in
+            state.reconnectAttempt = 0
+            if state.session.isResumable {
+                state.session.phase = .resuming
+                let token = JSONValue.string(state.session.token ?? "")
+                Self.send(Self.sessionResumeMethod, ["token": token], waiter: .sessionResume, &state, into: &deliveries)
+            } else {
+                Self.send(DaemonInfoMethod.name, nil, waiter: .reconnectProbe, &state, into: &deliveries)
+            }
+        }
+        if !deliveries.isEmpty { flush(on: loop) }
     }
 
     /// The handshake is over: the link opens to callers, ``VMClientEvent/reconnected(bootID:)``

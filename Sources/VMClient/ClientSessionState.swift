@@ -3,19 +3,20 @@ import JSONCore
 /// What a reconnecting ``VMClient`` knows of its resumable session (`session.open`) and of
 /// the resume in progress. Lives in ``ClientCore/State`` and changes under its mutex.
 ///
-/// A resume goes: `daemon.info` (same `bootId`?) → `session.resume {token}` → a sentinel
-/// `daemon.info` whose reply comes after everything the daemon queued while detached
-/// (Protocol/PROTOCOL.md, section 9: a connection's messages are written in order). Between
-/// the resume's reply and the sentinel's, the client collects what was lost.
+/// A resume goes: `session.resume {token}` (the first request of the new connection) → a
+/// sentinel `daemon.info` whose reply comes after everything the daemon queued while
+/// detached (Protocol/PROTOCOL.md, section 18: the resume's reply, then what was queued,
+/// then live messages). Between the resume's reply and the sentinel's, the client collects
+/// what was lost. A refused resume → `daemon.info`, to tell a restart from an expiry.
 struct ClientSessionState {
     /// Where a reconnect's handshake stands.
     enum Phase: Equatable {
         /// No handshake in progress.
         case idle
-        /// `daemon.info` sent on the new connection.
-        case probing
         /// `session.resume` sent.
         case resuming
+        /// The resume was refused; `daemon.info` sent for the boot id.
+        case probing
         /// The resume answered; the sentinel `daemon.info` is on its way.
         case settling
     }
@@ -41,13 +42,18 @@ struct ClientSessionState {
     /// Whether a dropped connection keeps its calls, subscriptions and monitors for a resume.
     var isResumable: Bool { token != nil }
 
-    /// Notes a delivered value; during a resume, a gap in `seq` is recorded as lost.
-    mutating func observe(subscription: String, seq: Int64) {
-        guard token != nil else { return }
-        if phase == .settling, let last = lastSeq[subscription], seq > last + 1 {
+    /// Notes a value about to be delivered; during a resume, a gap in `seq` is recorded as
+    /// lost. False for a `seq` already delivered (a duplicate, Protocol/PROTOCOL.md section
+    /// 18), which is dropped.
+    mutating func accept(subscription: String, seq: Int64) -> Bool {
+        guard token != nil else { return true }
+        let last = lastSeq[subscription]
+        if let last, seq <= last { return false }
+        if phase == .settling, let last, seq > last + 1 {
             lost.append(VMLostRange(subscription: subscription, fromSeq: last + 1, toSeq: seq - 1))
         }
-        lastSeq[subscription] = max(seq, lastSeq[subscription] ?? 0)
+        lastSeq[subscription] = seq
+        return true
     }
 
     /// Notes a `vm.overflow`; during a resume, its range is recorded as lost.

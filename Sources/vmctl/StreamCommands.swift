@@ -25,6 +25,7 @@ enum StreamCommands {
             switch method {
             case "vm.output":
                 if let seq = params["seq"]?.int64Value {
+                    if seq <= lastSeq { return .skip }  // a duplicate across a resume (PROTOCOL.md, section 18)
                     if lastSeq > 0 && seq > lastSeq + 1 { printLost(from: lastSeq + 1, to: seq - 1, run) }
                     lastSeq = max(lastSeq, seq)
                 }

@@ -9,8 +9,9 @@ import VMClient
 
 /// How `vmctl watch` survives a dropped connection: it opens a resumable session
 /// (`session.open`, Protocol/PROTOCOL.md) after subscribing; when the connection drops it
-/// reconnects within the session's grace, checks `daemon.info`'s `bootId`, and resumes
-/// (`session.resume`), so the subscription goes on with continuing `seq`. A daemon without
+/// reconnects within the session's grace and resumes (`session.resume`), so the
+/// subscription goes on with continuing `seq`. A refused resume ends watch, saying whether
+/// vmd restarted (another `daemon.info` `bootId`) or the session expired. A daemon without
 /// sessions (or with `--session-grace-ms 0`) leaves watch as it was: a drop ends it.
 final class WatchSession {
     private var token: String?
@@ -52,24 +53,24 @@ final class WatchSession {
         note("… connection lost (\(reason)); resuming", run)
         let deadline = MonotonicClock.nanoseconds() &+ UInt64(graceMs) &* 1_000_000
         var delayMs: UInt32 = 50
-        var restarted = false
-        while !restarted {
+        while true {
+            let connection: VMBlockingConnection
             do throws(VMClientError) {
-                let connection = try VMBlockingConnection.connect(to: run.location, timeout: .seconds(1))
-                let info = try connection.call("daemon.info", nil, timeout: .seconds(5))
-                if let bootID, let now = info["bootId"]?.stringValue, now != bootID {
-                    connection.close()
-                    restarted = true
-                    break
-                }
+                connection = try VMBlockingConnection.connect(to: run.location, timeout: .seconds(1))
+                // session.resume must be the first request of the connection (PROTOCOL.md, section 18).
                 let resumed = try connection.call("session.resume", ["token": .string(token)], timeout: .seconds(5))
                 run.connection = connection
                 note("… resumed session \(resumed["session"]?.stringValue ?? "?")", run)
                 return
             } catch .remote(let remote) where remote.code == -31016 || remote.name == "unknownSession" {
                 self.token = nil
-                throw CommandFailure(status: .daemonError,
-                                     message: "the session expired (unknownSession): the watch of \(instance) ended")
+                // A restarted daemon cannot know the token: its boot id tells the two apart.
+                let now = try? VMBlockingConnection.connect(to: run.location, timeout: .seconds(1))
+                    .call("daemon.info", nil, timeout: .seconds(5))["bootId"]?.stringValue
+                if let now, let bootID, now != bootID {
+                    throw CommandFailure(status: .daemonError, message: "vmd restarted (daemonRestarted): the watch of \(instance) ended")
+                }
+                throw CommandFailure(status: .daemonError, message: "the session expired (unknownSession): the watch of \(instance) ended")
             } catch .remote(let remote) {
                 throw RemoteErrorWording.failure(remote)
             } catch {
@@ -79,8 +80,6 @@ final class WatchSession {
                 delayMs = min(delayMs * 2, 1000)
             }
         }
-        self.token = nil
-        throw CommandFailure(status: .daemonError, message: "vmd restarted (daemonRestarted): the watch of \(instance) ended")
     }
 
     /// A line about the connection, for a person (not in `--json` output), on standard output
