@@ -18,6 +18,11 @@ public struct DaemonLimits: Sendable, Hashable {
     public var maxBatchItems: Int = 256
     /// Bytes queued for one connection before it counts as a slow reader.
     public var maxOutboundBytes: Int = 4_194_304
+    /// Longest grace of a detached resumable session, in milliseconds (0: none is resumable).
+    /// Enforced by the server.
+    public var sessionGraceMs: Int = 60_000
+    /// Detached sessions kept at once; one more expires the oldest. Enforced by the server.
+    public var maxDetachedSessions: Int = 100
 
     /// The contract's defaults.
     public init() {}
@@ -32,6 +37,7 @@ public struct DaemonLimits: Sendable, Hashable {
             ("maxFrameBytes", maxFrameBytes), ("maxDepth", maxDepth), ("maxConnections", maxConnections),
             ("maxInstances", maxInstances), ("maxSubscriptionsPerConnection", maxSubscriptionsPerConnection),
             ("maxBatchItems", maxBatchItems), ("maxOutboundBytes", maxOutboundBytes),
+            ("sessionGraceMs", sessionGraceMs), ("maxDetachedSessions", maxDetachedSessions),
         ]
     }
 }

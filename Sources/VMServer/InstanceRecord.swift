@@ -6,8 +6,9 @@ import ViewModelKit
 final class InstanceRecord {
     let instance: ViewModelInstance
     let scope: InstanceScope
-    /// The connection whose closing destroys it (`connection` scope only).
-    let owner: ConnectionID?
+    /// The connection whose closing destroys it (`connection` scope only); moves with its
+    /// session on `session.resume`.
+    var owner: ConnectionID?
     /// Open subscriptions, in opening order (the order `vm.closed` goes out in).
     var subscriptions: [Subscription] = []
     /// Per output index (`vm.types` order): its channel, while anybody watches it.

@@ -15,6 +15,9 @@ final class Outbox {
     /// Open monitors, in opening order. (Unchecked exclusivity: read on every message; edited
     /// only by whole-statement appends and removals, and iterated through a copy.)
     @exclusivity(unchecked) var monitors: [Monitor] = []
+    /// Set by the server: a copy of a message with its session tokens redacted, `nil` when it
+    /// holds none; monitors see that copy (PROTOCOL.md §18).
+    var redactor: ((UnsafeRawBufferPointer) -> [UInt8]?)?
     private var scratch: [UInt8] = []
     private var monitorScratch: [UInt8] = []
 
@@ -80,6 +83,11 @@ final class Outbox {
     /// notification unless that monitor's own connection is full (then the gap in its seq
     /// shows the loss).
     func report(_ direction: DaemonMessageNotification.Direction, connection: UInt64, message: UnsafeRawBufferPointer) {
+        if let redacted = redactor?(message) {
+            // The copy holds no live token, so this reports it without redacting again.
+            redacted.withUnsafeBytes { report(direction, connection: connection, message: $0) }
+            return
+        }
         for monitor in monitors {
             let session = monitor.session
             guard session.isOpen else { continue }

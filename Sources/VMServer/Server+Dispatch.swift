@@ -67,6 +67,9 @@ extension Server {
         case DaemonMonitorMethod.name: return try monitor(call)
         case DaemonUnmonitorMethod.name: return try unmonitor(call)
         case DaemonShutdownMethod.name: return try shutdownRequest(call)
+        case SessionOpenMethod.name: return try sessionOpen(call)
+        case SessionResumeMethod.name: return try sessionResume(call)
+        case SessionCloseMethod.name: return try sessionClose(call)
         default: throw WireError.methodNotFound(call.method)
         }
     }

@@ -97,7 +97,7 @@ extension Server {
                     instance: instance.id, subscription: subscription.id, reason: reason.rawValue, to: &buffer)
             }
         }
-        if let owner = record.owner, let session = sessions[owner] {
+        if let owner = record.owner, let session = sessions[owner] ?? sessionBook.detached[owner] {
             session.ownedInstances.removeAll { $0 == instance.id }
         }
     }

@@ -38,6 +38,8 @@ public final class Server: ConnectionHandler {
     let parseOptions: JSONParseOptions
 
     var sessions: [ConnectionID: Session] = [:]
+    /// Resumable sessions, and the detached ones (PROTOCOL.md §18).
+    var sessionBook = SessionBook()
     /// Server-side state of instances that have any (scope, owner, subscriptions).
     var records: [String: InstanceRecord] = [:]
     var nextSubscription: UInt64 = 0
@@ -80,6 +82,7 @@ public final class Server: ConnectionHandler {
         self.parseOptions = JSONParseOptions(maxDepth: limits.maxDepth)
         host.maxInstances = limits.maxInstances
         host.onClose = { [weak self] instance, reason in self?.instanceClosed(instance, reason: reason) }
+        outbox.redactor = { [weak self] message in self?.redactingTokens(in: message) }
     }
 
     // MARK: ConnectionHandler
@@ -102,6 +105,13 @@ public final class Server: ConnectionHandler {
 
     public func connectionClosed(_ id: ConnectionID) {
         guard let session = sessions.removeValue(forKey: id) else { return }
+        // A resumable session waits for `session.resume` (Server+Sessions.swift).
+        if detachIfResumable(session) { return }
+        release(session)
+    }
+
+    /// Releases everything `session` owns, as when a connection closes without a session.
+    func release(_ session: Session) {
         session.isOpen = false
         // Pending executions are cancelled without a reply: nobody is there to read it.
         let pending = session.pendingExecutions
@@ -128,6 +138,7 @@ public final class Server: ConnectionHandler {
         // Every subscription hears `vm.closed` with reason `shutdown`; pending executions are
         // answered by the kit with `unknownInstance`, which the server turns into `shuttingDown`.
         host.destroyAll(reason: .shutdown)
+        expireDetachedSessions()
     }
 
     /// A call of `id` still waits for its answer (a `vm.execute`), or `id` opened a subscription

@@ -4,11 +4,20 @@ import VMProtocol
 /// One connection as the server sees it: its sink and everything it owns.
 ///
 /// Closing a connection cancels its pending `vm.execute` calls, ends its subscriptions and
-/// monitors without telling anyone, and destroys the `connection`-scoped instances it created.
+/// monitors without telling anyone, and destroys the `connection`-scoped instances it created
+/// — unless `session.open` made it resumable: then it is detached (its sink becomes a
+/// ``DetachedSink``) until `session.resume` moves it to another connection or its grace ends
+/// (PROTOCOL.md §18).
 final class Session {
-    let id: ConnectionID
+    /// The connection holding the session now (changes on `session.resume`).
+    var id: ConnectionID
     let peer: PeerIdentity
-    let sink: any ConnectionSink
+    /// Where its messages go: the connection's sink, or a ``DetachedSink`` while detached.
+    /// (Unchecked exclusivity: read on every delivery; replaced only in single statements by
+    /// `Server+Sessions.swift`, never during a delivery.)
+    @exclusivity(unchecked) var sink: any ConnectionSink
+    /// Set by `session.open` until `session.close`: the session's name and token.
+    var ticket: SessionTicket?
     /// Open subscriptions by id.
     var subscriptions: [String: Subscription] = [:]
     /// Open monitors by id.

@@ -48,6 +48,8 @@ struct DaemonSettings {
         limits.maxSubscriptionsPerConnection = try positive("max-subscriptions-per-connection", in: effective)
         limits.maxBatchItems = try positive("max-batch-items", in: effective)
         limits.maxOutboundBytes = try positive("max-outbound-bytes", in: effective)
+        limits.sessionGraceMs = try nonNegative("session-grace-ms", in: effective, maximum: Int(Int32.max))
+        limits.maxDetachedSessions = try nonNegative("max-detached-sessions", in: effective, maximum: Int(Int32.max))
 
         var allowed = Set<UInt32>()
         for text in effective.values("allow-uid") {
@@ -113,6 +115,17 @@ struct DaemonSettings {
         let value = try effective.int(long) ?? 0
         guard value > 0 else {
             throw ConfigurationError("invalid value '\(value)' for \(long): expected a positive integer",
+                                     at: effective.source(long) ?? .unset)
+        }
+        return value
+    }
+
+    private static func nonNegative(
+        _ long: String, in effective: EffectiveConfiguration, maximum: Int
+    ) throws(ConfigurationError) -> Int {
+        let value = try effective.int(long) ?? 0
+        guard value >= 0, value <= maximum else {
+            throw ConfigurationError("invalid value '\(value)' for \(long): expected an integer from 0 to \(maximum)",
                                      at: effective.source(long) ?? .unset)
         }
         return value

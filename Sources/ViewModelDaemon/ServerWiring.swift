@@ -16,12 +16,15 @@ enum ServerWiring {
             startedAt: context.scheduler.now, socketPath: context.socketPath,
             slowClient: configuration.slowClient == .disconnect ? .disconnect : .coalesce, uid: CurrentProcess.uid)
         let log = context.log
+        var served = VMLimits(
+            maxFrameBytes: limits.maxFrameBytes, maxDepth: limits.maxDepth, maxConnections: limits.maxConnections,
+            maxInstances: limits.maxInstances, maxSubscriptionsPerConnection: limits.maxSubscriptionsPerConnection,
+            maxBatchItems: limits.maxBatchItems, maxOutboundBytes: limits.maxOutboundBytes)
+        served.sessionGraceMs = limits.sessionGraceMs
+        served.maxDetachedSessions = limits.maxDetachedSessions
         return Server(
             host: host, scheduler: context.scheduler,
-            limits: VMLimits(
-                maxFrameBytes: limits.maxFrameBytes, maxDepth: limits.maxDepth, maxConnections: limits.maxConnections,
-                maxInstances: limits.maxInstances, maxSubscriptionsPerConnection: limits.maxSubscriptionsPerConnection,
-                maxBatchItems: limits.maxBatchItems, maxOutboundBytes: limits.maxOutboundBytes),
+            limits: served,
             identity: identity,
             log: { event in log.log(level(of: event), event.description) },
             requestShutdown: { context.requestShutdown() })
@@ -34,6 +37,8 @@ enum ServerWiring {
         case .slowClientDisconnected: .warning
         case .shutdownRequested: .info
         case .internalError: .error
+        case .sessionOpened, .sessionClosed, .sessionResumed: .debug
+        case .sessionDetached, .sessionExpired: .info
         }
     }
 
