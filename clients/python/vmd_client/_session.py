@@ -100,8 +100,9 @@ class SessionKeeper:
 
         client = self._client
         deadline = time.monotonic() + self.grace_ms / 1000.0
-        pause = 0.05
+        pause = max(client.reconnect_delay, 0.01)
         try:
+            time.sleep(client.reconnect_delay)
             while True:
                 if client._closed_by_user:
                     self._end_held(source, None, ConnectionLost("the client closed the connection"))

@@ -408,12 +408,14 @@ class Client:
     """
 
     def __init__(self, path: Optional[str] = None, *, timeout: Optional[float] = DEFAULT_TIMEOUT,
-                 connect_timeout: float = 5.0, reconnect: bool = False,
+                 connect_timeout: float = 5.0, reconnect: bool = False, reconnect_delay: float = 0.05,
                  max_frame_bytes: int = _wire.DEFAULT_MAX_FRAME_BYTES, check_protocol: bool = True) -> None:
         self.path = default_socket_path(path)
         self.timeout = timeout
         self.connect_timeout = connect_timeout
         self.reconnect = reconnect
+        #: Seconds before the first attempt to resume after a drop (doubling up to 1 s after that).
+        self.reconnect_delay = reconnect_delay
         self.max_frame_bytes = max_frame_bytes
         self.check_protocol = check_protocol
         self._listeners: List[Listener] = []
