@@ -82,11 +82,9 @@ final class WatchSession {
         }
     }
 
-    /// A line about the connection, for a person (not in `--json` output), on standard output
-    /// between the values.
+    /// A line about the connection, on standard error (it is not a value: `--json` output
+    /// stays one vm.output per line).
     private func note(_ text: String, _ run: Invocation) {
-        guard !run.json else { return }
-        run.console.line(run.console.styled(text, Style.dim))
-        run.console.flush()
+        run.console.note(text)
     }
 }
