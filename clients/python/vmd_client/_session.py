@@ -13,14 +13,43 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ._errors import ConnectionLost, VMDError
+from ._wire import Output, Overflow
 
 if TYPE_CHECKING:
     from ._sync import Client, PendingCall, _Connection
 
 EventListener = Callable[[Dict[str, Any]], None]
+
+
+class SeqTracker:
+    """One subscription's last queued ``seq`` and the ranges known lost, kept by whoever
+    reads the connection (the sync client's reader thread, the asyncio reader task)."""
+
+    def __init__(self) -> None:
+        self.last = 0
+        #: Every range known lost: overflows, and gaps (bytes written to a dropped connection
+        #: and never read). A session's ``resumed`` event reports those added during a resume.
+        self.gaps: List[Tuple[int, int]] = []
+
+    def admit(self, item: Any) -> Tuple[bool, Optional[Overflow]]:
+        """Whether to queue ``item`` (False: a seq already queued, a duplicate across a resume,
+        PROTOCOL.md section 18), and an :class:`Overflow` to queue first for a gap."""
+        if isinstance(item, Output):
+            if item.seq <= self.last:
+                return False, None
+            gap = None
+            if self.last and item.seq > self.last + 1:
+                gap = Overflow(item.subscription, item.instance, self.last + 1, item.seq - 1)
+                self.gaps.append((gap.lost_from, gap.lost_to))
+            self.last = item.seq
+            return True, gap
+        if isinstance(item, Overflow) and item.lost_to > self.last:
+            self.gaps.append((max(item.lost_from, self.last + 1), item.lost_to))
+            self.last = item.lost_to
+        return True, None
 
 
 class SessionKeeper:
@@ -121,7 +150,7 @@ class SessionKeeper:
                     continue
                 held_below = self._move(source, target)
                 streams = dict(target._streams)
-                marks = {key: len(s._gaps) for key, s in streams.items() if isinstance(s, Subscription)}
+                marks = {key: len(s._seqs.gaps) for key, s in streams.items() if isinstance(s, Subscription)}
                 try:
                     # The first request of the new connection (PROTOCOL.md, section 18).
                     self._handshake = target.request("session.resume", {"token": self.token})
@@ -154,7 +183,7 @@ class SessionKeeper:
                 for key, mark in marks.items():
                     stream = streams[key]
                     assert isinstance(stream, Subscription)
-                    for low, high in stream._gaps[mark:]:
+                    for low, high in stream._seqs.gaps[mark:]:
                         lost.append({"subscription": key, "fromSeq": low, "toSeq": high})
                 self.tell({"event": "resumed", "session": self.session, "lost": lost})
                 self.tell({"event": "reconnected", "bootId": info.get("bootId") if isinstance(info, dict) else None})

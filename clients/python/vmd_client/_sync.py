@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Seque
 from . import _wire
 from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, UnknownInstance, VMDError, error_from_object
 from ._paths import check_socket_path, default_socket_path
-from ._session import SessionKeeper
+from ._session import SeqTracker, SessionKeeper
 from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow
 
 Listener = Callable[[Dict[str, Any]], None]
@@ -133,25 +133,15 @@ class Subscription(_Stream):
         self.closed_reason: Optional[str] = None
         self.lost: List[Tuple[int, int]] = []
         self._materializer = _wire.Materializer()
-        # Written by the reader thread only: the last seq queued, and every range known lost
-        # (overflows, and gaps after a resume), which the session's `resumed` event reports.
-        self._last_seq = 0
-        self._gaps: List[Tuple[int, int]] = []
+        # Written by the reader thread only (resumes read it once the reader has passed them).
+        self._seqs = SeqTracker()
 
     def _put(self, item: Any) -> None:
-        if isinstance(item, Output):
-            if item.seq <= self._last_seq:
-                return  # already delivered before a resume (PROTOCOL.md, section 18)
-            if self._last_seq and item.seq > self._last_seq + 1:
-                # Written to a connection that dropped before it was read: reported as lost.
-                gap = Overflow(self.id, self.instance, self._last_seq + 1, item.seq - 1)
-                self._gaps.append((gap.lost_from, gap.lost_to))
-                super()._put(gap)
-            self._last_seq = item.seq
-        elif isinstance(item, Overflow):
-            if item.lost_to > self._last_seq:
-                self._gaps.append((max(item.lost_from, self._last_seq + 1), item.lost_to))
-                self._last_seq = item.lost_to
+        admitted, gap = self._seqs.admit(item)
+        if not admitted:
+            return
+        if gap is not None:
+            super()._put(gap)
         # A patched value becomes the whole value here, on the connection's reader, in order.
         super()._put(self._materializer.accept(item))
 
