@@ -84,7 +84,7 @@ final class Outbox {
     /// shows the loss).
     func report(_ direction: DaemonMessageNotification.Direction, connection: UInt64, message: UnsafeRawBufferPointer) {
         if let redacted = redactor?(message) {
-            // The copy holds no live token, so this reports it without redacting again.
+            // The copy holds no token any more, so this reports it without redacting again.
             redacted.withUnsafeBytes { report(direction, connection: connection, message: $0) }
             return
         }

@@ -159,10 +159,11 @@ extension Server {
         }
     }
 
-    /// Session tokens never reach a monitor: a copy of `message` with every live token in a
-    /// `"token":"…"` member replaced by `<redacted>`, or `nil` when it holds none.
+    /// Session tokens never reach a monitor: a copy of `message` with the value of every
+    /// `"token"` member that looks like a token (32 lower-case hex digits) replaced by
+    /// `<redacted>` — live or not, so a stale or guessed one is hidden too — or `nil` when it
+    /// holds none.
     func redactingTokens(in message: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard !sessionBook.byToken.isEmpty else { return nil }
         let marker = Array(#""token":""#.utf8)
         let length = 32
         var tokens: [Range<Int>] = []
@@ -178,8 +179,10 @@ extension Server {
                 index += 1
                 continue
             }
-            let candidate = String(decoding: UnsafeRawBufferPointer(rebasing: message[start..<(start + length)]), as: UTF8.self)
-            if sessionBook.byToken[candidate] != nil { tokens.append(start..<(start + length)) }
+            let isHex = message[start..<(start + length)].allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            }
+            if isHex { tokens.append(start..<(start + length)) }
             index = start
         }
         guard !tokens.isEmpty else { return nil }

@@ -6,7 +6,7 @@ enum ContractV1 {
     static let methods = [
         "daemon.info", "daemon.shutdown", "daemon.monitor", "daemon.unmonitor", "rpc.discover",
         "vm.types", "vm.create", "vm.destroy", "vm.list", "vm.send", "vm.execute", "vm.get",
-        "vm.subscribe", "vm.unsubscribe",
+        "vm.subscribe", "vm.unsubscribe", "session.open", "session.resume", "session.close",
     ]
 
     static let notifications = [
@@ -21,6 +21,7 @@ enum ContractV1 {
         (-31007, "actionNotEnabled"), (-31008, "actionFailed"), (-31009, "actionTimedOut"),
         (-31010, "limitReached"), (-31011, "instanceExists"), (-31012, "unknownSubscription"),
         (-31013, "notStateOutput"), (-31014, "shuttingDown"), (-31015, "permissionDenied"),
+        (-31016, "unknownSession"),
     ]
 }
 

@@ -24,7 +24,8 @@ struct DaemonMethodTests {
         #expect(info["slowClient"] == "coalesce")
         #expect(info["limits"] == json("""
             {"maxFrameBytes":1048576,"maxDepth":64,"maxConnections":4096,"maxInstances":7,
-             "maxSubscriptionsPerConnection":1024,"maxBatchItems":256,"maxOutboundBytes":4194304}
+             "maxSubscriptionsPerConnection":1024,"maxBatchItems":256,"maxOutboundBytes":4194304,
+             "sessionGraceMs":60000,"maxDetachedSessions":100}
             """))
     }
 

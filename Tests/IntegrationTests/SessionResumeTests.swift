@@ -1,0 +1,404 @@
+import JSONCore
+import Posix
+import Testing
+import VMTestSupport
+
+/// Sessions that survive a reconnect (PROTOCOL.md §18), over the real socket with the real vmd.
+@Suite("A resumable session survives its connection")
+struct SessionResumeTests {
+    /// A running vmd with `arguments`, stopped at the end of the test.
+    struct Running {
+        let directory: TemporarySocketDirectory
+        let process: DaemonProcess
+        let path: String
+
+        init(_ arguments: [String], abstractName: String? = nil) throws {
+            directory = try TemporarySocketDirectory()
+            path = abstractName.map { "@" + $0 } ?? directory.socketPath
+            process = try DaemonProcess.start(
+                socketPath: path, arguments: ["--log-level", "debug"] + arguments, directory: directory)
+        }
+
+        func wire() throws -> SessionWire { try SessionWire(path: path) }
+
+        /// Waits (bounded) until the daemon's log contains `text`.
+        func waitForLog(_ text: String, timeout: Duration = .seconds(10)) throws {
+            let deadline = Deadline(after: timeout)
+            while !process.log.contains(text) {
+                if deadline.hasPassed { throw DaemonProcessError("no \"\(text)\" in the log:\n" + process.log) }
+                Waiting.pause(.milliseconds(5))
+            }
+        }
+
+        func stop() {
+            process.stop()
+            directory.remove(["input", "output"])
+        }
+    }
+
+    /// Opens a session on `wire`; its token.
+    static func open(_ wire: SessionWire, graceMs: Int? = nil) throws -> (session: String, token: String) {
+        let result = try wire.result("session.open", graceMs.map { ["graceMs": .integer(Int64($0))] } ?? [:])
+        let session = try #require(result["session"]?.stringValue)
+        let token = try #require(result["token"]?.stringValue)
+        return (session, token)
+    }
+
+    /// Sends `count` increments to `instance` as notifications, in one write.
+    static func burst(_ wire: SessionWire, instance: String, count: Int) throws {
+        let line = #"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":""# + instance + #"","input":"increment"}}"# + "\n"
+        try wire.client.write(Array(String(repeating: line, count: count).utf8))
+    }
+
+    static func countIs(_ value: Int, on subscription: String) -> (JSONValue) -> Bool {
+        { message in
+            message["method"]?.stringValue == "vm.output" && message["params"]?["subscription"]?.stringValue == subscription
+                && message["params"]?["value"]?.intValue == value
+        }
+    }
+
+    // MARK: Within the grace
+
+    @Test("open answers a name, a 128-bit hex token and the grace capped by --session-grace-ms")
+    func openAnswersTokenAndCappedGrace() throws {
+        let vmd = try Running(["--session-grace-ms", "5000"])
+        defer { vmd.stop() }
+        let wire = try vmd.wire()
+        defer { wire.close() }
+        let first = try wire.result("session.open", ["graceMs": 999_999])
+        #expect(first["graceMs"] == 5000)
+        let token = try #require(first["token"]?.stringValue)
+        #expect(token.count == 32 && token.allSatisfy { "0123456789abcdef".contains($0) })
+        let again = try wire.result("session.open", ["graceMs": 100])
+        #expect(again["session"] == first["session"] && again["token"] == first["token"] && again["graceMs"] == 100)
+        let limits = try wire.result("daemon.info")["limits"]
+        #expect(limits?["sessionGraceMs"] == 5000 && limits?["maxDetachedSessions"] == 100)
+        let other = try vmd.wire()
+        defer { other.close() }
+        #expect(try other.result("session.open")["token"] != first["token"])
+    }
+
+    @Test("a socket killed during a 10,000-increment burst resumes: later seqs arrive in order or are covered by vm.overflow")
+    func burstSurvivesAClientSideKill() throws {
+        let vmd = try Running(["--session-grace-ms", "20000", "--max-outbound-bytes", "65536"])
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        let (name, token) = try Self.open(owner)
+        let created = try owner.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])
+        let instance = try #require(created["instance"]?.stringValue)
+        let subscription = try #require(created["subscription"]?.stringValue)
+        let sender = try vmd.wire()
+        defer { sender.close() }
+
+        try Self.burst(sender, instance: instance, count: 5000)
+        try owner.read { ($0["params"]?["seq"]?.intValue ?? 0) >= 500 }
+        owner.close()  // mid-stream, whatever the socket still holds is gone with it
+        try vmd.waitForLog("session \(name) detached")
+        try Self.burst(sender, instance: instance, count: 5000)
+        #expect(try sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 10000)
+
+        let resumed = try vmd.wire()
+        defer { resumed.close() }
+        let reply = try resumed.result("session.resume", ["token": .string(token)])
+        #expect(reply["session"]?.stringValue == name)
+        #expect(reply["subscriptions"] == [.string(subscription)])
+        #expect(reply["pending"] == [])
+        try resumed.read(until: Self.countIs(10000, on: subscription))
+
+        var before = SeqAudit()
+        before.follow(owner.received, subscription: subscription)
+        // What the dead socket still held is the one gap (a client counts it lost from the
+        // seqs); from the first seq after the resume on: in order, each once, every gap
+        // announced by vm.overflow.
+        let first = try #require(SeqAudit.firstAccounted(in: resumed.received, subscription: subscription))
+        #expect(first > before.last)
+        // The detach came after at most 5,001 seqs (the replay and the first 5,000): every
+        // value from then on was queued for the session, so the resumed stream starts there.
+        #expect(first <= 5002)
+        var after = SeqAudit(last: first - 1)
+        after.follow(resumed.received, subscription: subscription)
+        #expect(before.uncovered.isEmpty && before.disordered.isEmpty)
+        #expect(after.uncovered.isEmpty, "seqs neither delivered nor announced: \(after.uncovered)")
+        #expect(after.disordered.isEmpty, "seqs twice or out of order: \(after.disordered)")
+        // 5,000 values queued while detached are far more than 64 KiB: they were coalesced.
+        #expect(!after.overflows.isEmpty)
+        #expect(after.lastValue == 10000)
+        // The same instance, still owned by the session.
+        let listed = try resumed.result("vm.list")["instances"]?.arrayValue ?? []
+        #expect(listed.contains { $0["instance"]?.stringValue == instance && $0["scope"] == "connection" })
+        #expect(try resumed.result("vm.send", ["instance": .string(instance), "input": "increment"]) == .null)
+        #expect(resumed.received.last?["params"]?["seq"]?.intValue == Int(after.last) + 1)
+    }
+
+    @Test("a connection the daemon drops mid-burst resumes with every seq delivered once, in order, or covered by vm.overflow")
+    func burstSurvivesADaemonSideDrop() throws {
+        let vmd = try Running(["--session-grace-ms", "20000", "--max-outbound-bytes", "65536", "--max-frame-bytes", "4096"])
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        let (name, token) = try Self.open(owner)
+        let created = try owner.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])
+        let instance = try #require(created["instance"]?.stringValue)
+        let subscription = try #require(created["subscription"]?.stringValue)
+        let sender = try vmd.wire()
+        defer { sender.close() }
+
+        try Self.burst(sender, instance: instance, count: 5000)
+        try owner.read { ($0["params"]?["seq"]?.intValue ?? 0) >= 500 }
+        // An over-long frame: the daemon answers, writes what is queued and closes (PROTOCOL.md §11).
+        try owner.client.sendLine(String(repeating: " ", count: 8192) + "1")
+        owner.readUntilClosed()
+        owner.close()
+        try vmd.waitForLog("session \(name) detached")
+        try Self.burst(sender, instance: instance, count: 5000)
+        #expect(try sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 10000)
+
+        let resumed = try vmd.wire()
+        defer { resumed.close() }
+        #expect(try resumed.result("session.resume", ["token": .string(token)])["subscriptions"] == [.string(subscription)])
+        try resumed.read(until: Self.countIs(10000, on: subscription))
+
+        var audit = SeqAudit()
+        audit.follow(owner.received + resumed.received, subscription: subscription)
+        #expect(audit.uncovered.isEmpty, "seqs neither delivered nor announced: \(audit.uncovered)")
+        #expect(audit.disordered.isEmpty, "seqs twice or out of order: \(audit.disordered)")
+        #expect(!audit.overflows.isEmpty)
+        #expect(audit.lastValue == 10000)
+    }
+
+    @Test("a socket killed during a slow Login submit resumes and the submit's reply arrives on the new connection")
+    func pendingSubmitReplyArrivesAfterResume() throws {
+        let vmd = try Running(["--session-grace-ms", "20000"])
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        let (name, token) = try Self.open(owner)
+        let created = try owner.result(
+            "vm.create", ["type": "Login", "args": ["latencyMs": 1500], "scope": "connection", "subscribe": [:]])
+        let instance = try #require(created["instance"]?.stringValue)
+        let subscription = try #require(created["subscription"]?.stringValue)
+        try owner.result("vm.send", ["instance": .string(instance), "input": "email", "value": "demo@example.com"])
+        try owner.result("vm.send", ["instance": .string(instance), "input": "password", "value": "secret"])
+        let submit = try owner.start("vm.execute", ["instance": .string(instance), "action": "submit"])
+        try owner.read { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == true }
+        owner.close()
+        try vmd.waitForLog("session \(name) detached")
+
+        let resumed = try vmd.wire()
+        defer { resumed.close() }
+        let reply = try resumed.call("session.resume", ["token": .string(token)])
+        // The new connection's request ids start at 1 like the old one's: the reply is told
+        // apart by arriving after the resume's own.
+        #expect(reply["result"]?["pending"] == [.integer(Int64(submit))])
+        #expect(reply["result"]?["subscriptions"] == [.string(subscription)])
+        let answer = try resumed.read(until: { $0["method"] == nil && $0["id"]?.intValue == submit })
+        #expect(answer["result"]?["value"] != nil, "submit answered \(answer.serialized)")
+        #expect(resumed.notifications("vm.output").contains { $0["params"]?["output"] == "loginSuccess" })
+        #expect(try resumed.result("vm.get", ["instance": .string(instance), "output": "isLoading"])["value"] == false)
+        var audit = SeqAudit()
+        audit.follow(owner.received + resumed.received, subscription: subscription)
+        #expect(audit.uncovered.isEmpty && audit.disordered.isEmpty)
+    }
+
+    @Test("a submit that completes while the session is detached has its reply queued for the resume")
+    func submitCompletedWhileDetachedIsQueued() throws {
+        let vmd = try Running(["--session-grace-ms", "20000"])
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        let (name, token) = try Self.open(owner)
+        let created = try owner.result(
+            "vm.create", ["type": "Login", "args": ["latencyMs": 300], "scope": "connection", "subscribe": [:]])
+        let instance = try #require(created["instance"]?.stringValue)
+        let watcher = try vmd.wire()
+        defer { watcher.close() }
+        try watcher.result("vm.subscribe", ["instance": .string(instance), "outputs": ["isLoading"], "replay": false])
+        try owner.result("vm.send", ["instance": .string(instance), "input": "email", "value": "demo@example.com"])
+        try owner.result("vm.send", ["instance": .string(instance), "input": "password", "value": "secret"])
+        let submit = try owner.start("vm.execute", ["instance": .string(instance), "action": "submit"])
+        try owner.read { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == true }
+        owner.close()
+        try vmd.waitForLog("session \(name) detached")
+        // The action finishes while nobody holds the session.
+        try watcher.read(until: { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == false })
+
+        let resumed = try vmd.wire()
+        defer { resumed.close() }
+        let reply = try resumed.result("session.resume", ["token": .string(token)])
+        #expect(reply["pending"] == [])
+        let answer = try resumed.read(until: { $0["method"] == nil && $0["id"]?.intValue == submit })
+        #expect(answer["result"]?["value"] != nil, "submit answered \(answer.serialized)")
+        let outputs = resumed.notifications("vm.output").compactMap { $0["params"]?["output"]?.stringValue }
+        #expect(outputs.contains("loginSuccess") && outputs.contains("isLoading"))
+    }
+
+    @Test("resuming a session still attached elsewhere closes the old connection and moves the session")
+    func resumeTakesOverAnAttachedSession() throws {
+        let vmd = try Running([])
+        defer { vmd.stop() }
+        let first = try vmd.wire()
+        defer { first.close() }
+        let (_, token) = try Self.open(first)
+        let created = try first.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])
+        let instance = try #require(created["instance"]?.stringValue)
+        let second = try vmd.wire()
+        defer { second.close() }
+        #expect(try second.result("session.resume", ["token": .string(token)])["subscriptions"] == [created["subscription"] ?? .null])
+        #expect(try first.client.waitForClose())
+        try second.result("vm.send", ["instance": .string(instance), "input": "increment"])
+        #expect(second.notifications("vm.output").last?["params"]?["value"] == 1)
+    }
+
+    @Test("resume is refused with invalidRequest on a connection that already owns something, and in a batch")
+    func resumeNeedsAFreshConnection() throws {
+        let vmd = try Running([])
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        defer { owner.close() }
+        let (_, token) = try Self.open(owner)
+        let busy = try vmd.wire()
+        defer { busy.close() }
+        try busy.result("vm.create", ["type": "Counter", "scope": "connection"])
+        #expect(try busy.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-32600, "invalidRequest"))
+        let batched = try vmd.wire()
+        defer { batched.close() }
+        try batched.client.sendLine(
+            #"[{"jsonrpc":"2.0","id":1,"method":"session.resume","params":{"token":""# + token + #""}}]"#)
+        let reply = try batched.client.readMessage()
+        let item = try #require(reply[0])
+        #expect(item.errorCodeAndName == (-32600, "invalidRequest"))
+        // Nothing changed: the owner still holds its session.
+        #expect(try owner.result("session.open")["token"]?.stringValue == token)
+    }
+
+    // MARK: After the grace, caps, close, other users
+
+    @Test("past the grace the session is gone: unknownSession, and its instances closed with ownerDisconnected")
+    func expiryReleasesLikeAClosedConnection() throws {
+        let vmd = try Running(["--session-grace-ms", "300"])
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        let (name, token) = try Self.open(owner)
+        let instance = try #require(try owner.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
+        let watcher = try vmd.wire()
+        defer { watcher.close() }
+        let watched = try watcher.result("vm.subscribe", ["instance": .string(instance)])["subscription"]
+        owner.close()
+        let closed = try watcher.read(until: { $0["method"] == "vm.closed" })
+        #expect(closed["params"]?["reason"] == "ownerDisconnected" && closed["params"]?["subscription"] == watched)
+        #expect(vmd.process.log.contains("session \(name) expired: no resume within 300 ms"))
+        let late = try vmd.wire()
+        defer { late.close() }
+        #expect(try late.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
+        #expect(try late.call("session.resume", ["token": "0123456789abcdef0123456789abcdef"]).errorCodeAndName
+            == (-31016, "unknownSession"))
+        #expect(try late.result("vm.list")["instances"] == [])
+    }
+
+    @Test("--max-detached-sessions expires the oldest detached session when one more detaches")
+    func capExpiresTheOldest() throws {
+        let vmd = try Running(["--max-detached-sessions", "2"])
+        defer { vmd.stop() }
+        let watcher = try vmd.wire()
+        defer { watcher.close() }
+        var tokens: [String] = []
+        var instances: [String] = []
+        for _ in 0..<3 {
+            let owner = try vmd.wire()
+            let (name, token) = try Self.open(owner)
+            let instance = try #require(try owner.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
+            try watcher.result("vm.subscribe", ["instance": .string(instance)])
+            owner.close()
+            try vmd.waitForLog("session \(name) detached")
+            tokens.append(token)
+            instances.append(instance)
+        }
+        let closed = try watcher.read(until: { $0["method"] == "vm.closed" })
+        #expect(closed["params"]?["instance"]?.stringValue == instances[0] && closed["params"]?["reason"] == "ownerDisconnected")
+        let late = try vmd.wire()
+        defer { late.close() }
+        #expect(try late.call("session.resume", ["token": .string(tokens[0])]).errorCodeAndName == (-31016, "unknownSession"))
+        for token in tokens.dropFirst() {
+            let back = try vmd.wire()
+            defer { back.close() }
+            #expect(try back.result("session.resume", ["token": .string(token)])["session"] != nil)
+        }
+    }
+
+    @Test("after session.close the connection behaves as today: closing it releases everything at once")
+    func closeEndsResumability() throws {
+        let vmd = try Running(["--session-grace-ms", "60000"])
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        let (_, token) = try Self.open(owner)
+        let instance = try #require(try owner.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
+        #expect(try owner.result("session.close") == [:])
+        #expect(try owner.result("session.close") == [:])
+        // Still served as before on the same connection.
+        #expect(try owner.result("vm.send", ["instance": .string(instance), "input": "increment"]) == .null)
+        let watcher = try vmd.wire()
+        defer { watcher.close() }
+        try watcher.result("vm.subscribe", ["instance": .string(instance)])
+        owner.close()
+        // Released at once, not after 60 s.
+        let closed = try watcher.read(until: { $0["method"] == "vm.closed" }, timeout: .seconds(5))
+        #expect(closed["params"]?["reason"] == "ownerDisconnected")
+        let late = try vmd.wire()
+        defer { late.close() }
+        #expect(try late.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
+    }
+
+    @Test("the token appears neither in the daemon's log nor in what a monitor sees")
+    func tokenIsNeverLogged() throws {
+        let vmd = try Running([])
+        defer { vmd.stop() }
+        let monitor = try vmd.wire()
+        defer { monitor.close() }
+        try monitor.result("daemon.monitor")
+        let owner = try vmd.wire()
+        let (name, token) = try Self.open(owner)
+        owner.close()
+        try vmd.waitForLog("session \(name) detached")
+        let resumed = try vmd.wire()
+        defer { resumed.close() }
+        try resumed.result("session.resume", ["token": .string(token)])
+        try resumed.result("session.close")
+        // A stale token is still hidden from monitors.
+        let stale = try vmd.wire()
+        defer { stale.close() }
+        try stale.call("session.resume", ["token": .string(token)])
+        try monitor.read(until: { $0["params"]?["message"]?["error"]?["data"]?["name"] == "unknownSession" })
+        let seen = monitor.notifications("daemon.message").map(\.serialized).joined(separator: "\n")
+        #expect(seen.contains(#""token":"<redacted>""#))
+        #expect(!seen.contains(token))
+        try vmd.waitForLog("session \(name) closed")
+        #expect(!vmd.process.log.contains(token))
+    }
+
+    @Test("a token used by a peer of another uid is refused with unknownSession and the session is untouched",
+          .enabled(if: CurrentProcess.uid == 0, "needs root to run a client as another user (uid 65534)"))
+    func otherUIDIsRefused() throws {
+        let name = "vmdt-session-\(CurrentProcess.pid)"
+        let vmd = try Running(["--allow-uid", "65534"], abstractName: name)
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        let (session, token) = try Self.open(owner)
+        try owner.result("vm.create", ["type": "Counter", "scope": "connection"])
+        owner.close()
+        try vmd.waitForLog("session \(session) detached")
+
+        let input = try FileDescriptor.open(vmd.directory.file("input"), [.writeOnly, .create, .truncate])
+        try input.writeAll(Array((#"{"jsonrpc":"2.0","id":1,"method":"session.resume","params":{"token":""# + token + #""}}"#).utf8) + [10])
+        try input.close()
+        let thief = try ChildProcess.spawn(
+            "setpriv", arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", "socat", "-t", "2", "-",
+                                   "ABSTRACT-CONNECT:" + name],
+            searchPath: true, standardInput: vmd.directory.file("input"), outputPath: vmd.directory.file("output"))
+        _ = try thief.wait()
+        let output = String(decoding: try FileSystem.readFile(vmd.directory.file("output")), as: UTF8.self)
+        let reply = try JSONValue(parsing: output.split(separator: "\n").first.map(String.init) ?? "")
+        #expect(reply.errorCodeAndName == (-31016, "unknownSession"))
+        #expect(vmd.process.log.contains("uid=65534"))
+
+        let back = try vmd.wire()
+        defer { back.close() }
+        #expect(try back.result("session.resume", ["token": .string(token)])["session"]?.stringValue == session)
+    }
+}
