@@ -262,7 +262,8 @@ def test_rpc_discover_serves_openrpc_json_exactly(wire: Wire) -> None:
 
 #: Well-typed values for every required param, so that the probe member is the only problem.
 REQUIRED_VALUES = {"type": "Counter", "instance": "conformance-none", "input": "increment", "output": "count",
-                   "action": "reset", "subscription": "sub-none", "monitor": "mon-none"}
+                   "action": "reset", "subscription": "sub-none", "monitor": "mon-none",
+                   "token": "0" * 32}
 
 
 def probe_params(method: str) -> Dict[str, Any]:
@@ -589,6 +590,28 @@ def test_a_slow_reader_gets_vm_overflow_then_the_newest_state(daemon: DaemonProc
 
 
 # ------------------------------------------------------------------ shutdown (last: it stops the daemon)
+
+
+def test_a_session_resumes_on_a_new_connection_with_seq_continuing(daemon: DaemonProcess) -> None:
+    owner = Wire(daemon.socket_path)
+    opened = owner.call("session.open", {"graceMs": 30000})
+    created = owner.call("vm.create", {"type": "Counter", "scope": "connection", "subscribe": {}})
+    owner.notification("vm.output")
+    owner.close()
+    other = Wire(daemon.socket_path)
+    other.call("vm.send", {"instance": created["instance"], "input": "increment"})
+    resumed = Wire(daemon.socket_path)
+    resumed.seqs[created["subscription"]] = 1  # seq continues where the old connection left it
+    result = resumed.call("session.resume", {"token": opened["token"]})
+    assert result == {"session": opened["session"], "subscriptions": [created["subscription"]], "pending": []}
+    assert resumed.notification("vm.output")["value"] == 1
+    assert resumed.call("session.close") == {}
+    assert resumed.error("session.resume", {"token": opened["token"]})["data"]["name"] == "invalidRequest"
+    resumed.close()
+    stale = Wire(daemon.socket_path)
+    assert stale.error("session.resume", {"token": opened["token"]})["code"] == -31016
+    stale.close()
+    other.close()
 
 
 def test_shutdown_closes_every_subscription_and_exits_0(daemon: DaemonProcess, wire: Wire) -> None:

@@ -1,0 +1,156 @@
+// Sessions (issue 15): what a detached session costs the daemon. The built `vmd` (run the
+// release build) is started twice in the same run, each time measured by its RSS
+// (/proc/PID/status) before and after 1,000 clients each made one connection-scoped Counter
+// with one subscription:
+//
+// baseline  the 1,000 connections stay open (today's cost of a connected client's state);
+// detached  each client first calls session.open, then its connection closes, and every Counter
+//           is incremented once, so each detached session also holds one queued vm.output.
+//
+// Each RSS is the lowest of 12 s of samples once the daemon is idle (it trims freed heap then).
+// Quoted as bytes per session, and detached as a ratio of the baseline.
+
+import JSONCore
+import Posix
+
+func runSessionBenchmarks() {
+    do {
+        try SessionBench().run()
+    } catch {
+        print("session benchmarks failed: \(error)")
+    }
+}
+
+private final class SessionBench {
+    let sessions = 1000
+
+    func run() throws {
+        let vmdPath = try Self.locateVMD()
+        if !vmdPath.contains("/release/") {
+            print("note: \(vmdPath) is not a release build; run `swift build -c release` and the release vmd-bench")
+        }
+        _ = try? ResourceLimits.raiseOpenFileLimit()
+        let attached = try measure(vmdPath, detach: false)
+        let detached = try measure(vmdPath, detach: true)
+        print("S1 \(sessions) attached connections, each a Counter + subscription: +\(attached / sessions) bytes each (RSS)")
+        print("S2 \(sessions) detached sessions, each a Counter + subscription + 1 queued vm.output:"
+              + " +\(detached / sessions) bytes each (RSS); ratio \(Self.ratio(Double(detached) / Double(max(1, attached))))"
+              + " of S1  [aim: ≤ 1.0x: detaching frees the connection and adds only the queue]")
+    }
+
+    /// RSS growth of a fresh vmd over `sessions` clients, attached or detached.
+    private func measure(_ vmdPath: String, detach: Bool) throws -> Int {
+        let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmdb-XXXXXX")
+        let socketPath = directory + "/vmd.sock"
+        let child = try ChildProcess.spawn(
+            vmdPath,
+            arguments: ["--socket", socketPath, "--log-level", "warning", "--max-connections", "8192",
+                        "--max-detached-sessions", "\(sessions)", "--session-grace-ms", "600000"],
+            environment: CurrentProcess.environment.filter { !$0.key.hasPrefix("LISTEN_") && $0.key != "NOTIFY_SOCKET" },
+            standardInput: "/dev/null", outputPath: directory + "/vmd.log")
+        defer {
+            try? child.send(.terminate)
+            _ = try? child.wait()
+            _ = try? FileSystem.remove(directory + "/vmd.log")
+            try? FileSystem.removeDirectory(directory)
+        }
+        let control = try Self.connectWhenListening(socketPath, child: child)
+        defer { control.close() }
+        // Warm up: the code paths and allocator arenas the measured phase uses.
+        for round in 0..<20 {
+            let warm = try SessionBenchClient(path: socketPath)
+            if detach { _ = try warm.call(1, "session.open") }
+            _ = try warm.call(2, "vm.create", #"{"type":"Counter","scope":"connection","subscribe":{}}"#)
+            _ = try warm.call(3, "session.close")
+            warm.close()
+            _ = try control.call(100 + round, "vm.list")
+        }
+        try Self.settle(control, connections: 1)
+        let before = try Self.quietResidentBytes(child.pid)
+
+        var clients: [SessionBenchClient] = []
+        var instances: [String] = []
+        for _ in 0..<sessions {
+            let client = try SessionBenchClient(path: socketPath)
+            if detach { _ = try client.call(1, "session.open") }
+            let created = try client.call(2, "vm.create", #"{"type":"Counter","scope":"connection","subscribe":{}}"#)
+            guard let instance = created["result"]?["instance"]?.stringValue else {
+                throw SessionBenchFailure("vm.create failed: \(created)")
+            }
+            instances.append(instance)
+            clients.append(client)
+        }
+        if detach {
+            for client in clients { client.close() }
+            clients = []
+            try Self.settle(control, connections: 1)
+            var id = 10_000
+            for instance in instances {
+                id += 1
+                try control.send(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"\#(instance)","input":"increment"}}"#)
+            }
+            id += 1
+            _ = try control.call(id, "vm.list")
+        }
+        let after = try Self.quietResidentBytes(child.pid)
+        for client in clients { client.close() }
+        return max(0, after - before)
+    }
+
+    // MARK: Helpers
+
+    /// Waits until `daemon.info` counts `connections` (closes are noticed asynchronously).
+    private static func settle(_ control: SessionBenchClient, connections: Int) throws {
+        for attempt in 0..<2000 {
+            let info = try control.call(1_000_000 + attempt, "daemon.info")
+            if info["result"]?["connections"]?.intValue == connections { return }
+            _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(5))
+        }
+        throw SessionBenchFailure("the daemon still counts other connections after 10 s")
+    }
+
+    private static func connectWhenListening(_ path: String, child: ChildProcess) throws -> SessionBenchClient {
+        let start = MonotonicClock.nanoseconds()
+        while MonotonicClock.nanoseconds() - start < 20_000_000_000 {
+            if let client = try? SessionBenchClient(path: path) { return client }
+            if let ended = try child.poll() { throw SessionBenchFailure("vmd \(ended) before listening") }
+            _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(5))
+        }
+        throw SessionBenchFailure("vmd did not listen within 20 s")
+    }
+
+    private static func locateVMD() throws -> String {
+        let own = CommandLine.arguments.first ?? "vmd-bench"
+        let absolute = own.hasPrefix("/") ? own : (CurrentProcess.workingDirectory ?? ".") + "/" + own
+        let candidate = (FileSystem.parentDirectory(of: absolute) ?? ".") + "/vmd"
+        guard (try? FileSystem.info(candidate, followingSymlinks: true)) != nil else {
+            throw SessionBenchFailure("no vmd beside vmd-bench at \(candidate); build it first")
+        }
+        return candidate
+    }
+
+    /// The lowest RSS sampled twice a second for 12 s: the daemon gives freed heap back once
+    /// it has been idle a while (HeapTrimmer.swift), so memory of closed connections is not
+    /// counted as the sessions'.
+    private static func quietResidentBytes(_ pid: Int32) throws -> Int {
+        var lowest = Int.max
+        for _ in 0..<24 {
+            lowest = min(lowest, try residentBytes(pid))
+            _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(500))
+        }
+        return lowest
+    }
+
+    private static func residentBytes(_ pid: Int32) throws -> Int {
+        let text = String(decoding: try FileSystem.readFile("/proc/\(pid)/status"), as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return (Int(line.filter { $0.isNumber }) ?? 0) * 1024
+        }
+        throw SessionBenchFailure("no VmRSS in /proc/\(pid)/status")
+    }
+
+    private static func ratio(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+    }
+}
