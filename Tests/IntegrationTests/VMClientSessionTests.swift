@@ -48,6 +48,23 @@ struct VMClientSessionTests {
         #expect(plain.sessionID == nil)
     }
 
+    @Test("close() ends the session at once: another subscriber sees ownerDisconnected without waiting for the grace",
+          .timeLimit(.minutes(1)))
+    func closeEndsTheSession() async throws {
+        let daemon = try Daemon.start(["--session-grace-ms", "600000"])
+        defer { daemon.stop() }
+        let owner = try await VMClient.connect(to: daemon.location, options: .init(reconnect: Self.policy))
+        let watcher = try await VMClient.connect(to: daemon.location)
+        defer { watcher.close() }
+        #expect(owner.sessionID != nil)
+        let counter = try await owner.create(type: "Counter", scope: .connection)
+        let subscription = try await watcher.subscribe(instance: counter.instance, options: VMSubscribeOptions(outputs: ["count"]))
+        owner.close()
+        var last: VMSubscriptionEvent? = nil
+        for try await event in subscription { last = event }
+        #expect(last == .closed(reason: "ownerDisconnected"))
+    }
+
     @Test("during a 10,000-increment burst: every seq arrives once, in order, or is reported lost; the instance is the same")
     func burstAcrossADrop() async throws {
         let daemon = try Daemon.start()
