@@ -108,6 +108,31 @@ struct VMClientSessionTests {
         #expect(try await client.get(instance: counter.instance, output: "count") == 10_000)
     }
 
+    @Test("a session resumes again after a second drop, seq going on gap-free when nothing was in flight")
+    func resumesTwice() async throws {
+        let daemon = try Daemon.start()
+        defer { daemon.stop() }
+        let client = try await VMClient.connect(to: daemon.location, options: .init(reconnect: Self.policy))
+        defer { client.close() }
+        let counter = try await client.create(type: "Counter", scope: .connection, subscribe: VMSubscribeOptions(outputs: ["count"]))
+        var values = try #require(counter.subscription).makeAsyncIterator()
+        var events = client.events.makeAsyncIterator()
+        var seqs: [Int64] = []
+        for round in 1...2 {
+            try await client.send(instance: counter.instance, input: "increment")
+            client.dropConnection()
+            var resumed: [VMLostRange]? = nil
+            while resumed == nil, let event = await events.next() {
+                if case .resumed(_, let lost) = event { resumed = lost }
+            }
+            #expect(resumed == [], "round \(round): nothing was in flight")
+            try await client.send(instance: counter.instance, input: "increment")
+            while seqs.count < 2 * round + 1, case .output(let output)? = try await values.next() { seqs.append(output.seq) }
+        }
+        #expect(seqs == [1, 2, 3, 4, 5])
+        #expect(try await client.get(instance: counter.instance, output: "count") == 4)
+    }
+
     @Test("a slow Login submit pending across the drop gets its reply")
     func pendingSubmitAnswered() async throws {
         let daemon = try Daemon.start()
