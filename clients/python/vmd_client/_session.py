@@ -15,7 +15,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from ._errors import ConnectionLost, VMDError
+from ._errors import CallTimeout, ConnectionLost, VMDError
 from ._wire import Output, Overflow
 
 if TYPE_CHECKING:
@@ -155,8 +155,10 @@ class SessionKeeper:
                     # The first request of the new connection (PROTOCOL.md, section 18).
                     self._handshake = target.request("session.resume", {"token": self.token})
                     resumed = self._handshake.result(client.timeout)
-                except ConnectionLost:
-                    source = target  # dropped again: what it holds moves on to the next one
+                except (ConnectionLost, CallTimeout):
+                    # Dropped again (or silent): what it holds moves on to the next connection,
+                    # whose resume takes the session over (the daemon closes this one).
+                    source = target
                     continue
                 except VMDError:
                     self._refused(target)
@@ -168,7 +170,7 @@ class SessionKeeper:
                     # Its reply comes after everything the daemon queued while detached.
                     self._handshake = target.request("daemon.info", None)
                     info = self._handshake.result(client.timeout)
-                except (ConnectionLost, VMDError):
+                except (ConnectionLost, CallTimeout, VMDError):
                     source = target
                     continue
                 lost_calls = ConnectionLost("the request was lost with the connection")
