@@ -469,3 +469,18 @@ def test_transcript_types_have_valid_schemas():
                 for schema in [description["args"]] + [item["schema"] for item in description["inputs"] + description["outputs"]] \
                         + [item[key] for item in description["actions"] for key in ("input", "output")]:
                     Draft202012Validator.check_schema(schema)
+
+
+# ---------------------------------------------------------------- transcripts
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES_DIR.glob("*.transcript")), ids=lambda path: path.name)
+def test_transcript_files_hold_valid_frames(path):
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+        if not line or line.startswith("#"):
+            continue
+        connection, direction, rest = line.split(" ", 2)
+        assert direction in (">", "<", "#"), "%s:%d" % (path.name, number)
+        if direction == "#":
+            continue
+        assert_valid("Envelope", json.loads(rest), "%s:%d" % (path.name, number))

@@ -4,8 +4,11 @@
 // with one subscription:
 //
 // baseline  the 1,000 connections stay open (today's cost of a connected client's state);
-// detached  each client first calls session.open, then its connection closes, and every Counter
-//           is incremented once, so each detached session also holds one queued vm.output.
+// released  (the noise floor) each client closes without a session: everything is released;
+// detached  each client first calls session.open, and its connection closes before the next
+//           client connects (so connection memory is reused, not counted).
+// Then every Counter is incremented once: an attached client's socket gets the vm.output (it
+// does not read it), a detached session holds it in the daemon.
 //
 // Each RSS is the lowest of 12 s of samples once the daemon is idle (it trims freed heap then).
 // Quoted as bytes per session, and detached as a ratio of the baseline.
@@ -30,16 +33,21 @@ private final class SessionBench {
             print("note: \(vmdPath) is not a release build; run `swift build -c release` and the release vmd-bench")
         }
         _ = try? ResourceLimits.raiseOpenFileLimit()
-        let attached = try measure(vmdPath, detach: false)
-        let detached = try measure(vmdPath, detach: true)
-        print("S1 \(sessions) attached connections, each a Counter + subscription: +\(attached / sessions) bytes each (RSS)")
+        let released = try measure(vmdPath, mode: .released)
+        let attached = try measure(vmdPath, mode: .attached)
+        let detached = try measure(vmdPath, mode: .detached)
+        print("S0 \(sessions) clients that close without a session (everything released): +\(released / sessions) bytes each (RSS; the noise floor)")
+        print("S1 \(sessions) attached connections, each a Counter + subscription + 1 unread vm.output: +\(attached / sessions) bytes each (RSS)")
         print("S2 \(sessions) detached sessions, each a Counter + subscription + 1 queued vm.output:"
               + " +\(detached / sessions) bytes each (RSS); ratio \(Self.ratio(Double(detached) / Double(max(1, attached))))"
-              + " of S1  [aim: ≤ 1.0x: detaching frees the connection and adds only the queue]")
+              + " of S1  [aim: ≤ 1.0x: a detached session keeps the state, not the connection]")
     }
 
-    /// RSS growth of a fresh vmd over `sessions` clients, attached or detached.
-    private func measure(_ vmdPath: String, detach: Bool) throws -> Int {
+    enum Mode { case released, attached, detached }
+
+    /// RSS growth of a fresh vmd over `sessions` clients.
+    private func measure(_ vmdPath: String, mode: Mode) throws -> Int {
+        let detach = mode == .detached
         let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmdb-XXXXXX")
         let socketPath = directory + "/vmd.sock"
         let child = try ChildProcess.spawn(
@@ -78,20 +86,17 @@ private final class SessionBench {
                 throw SessionBenchFailure("vm.create failed: \(created)")
             }
             instances.append(instance)
-            clients.append(client)
+            // Detached: the connection goes at once, so the next client's connection reuses
+            // its memory and what accumulates is the detached state alone.
+            if mode == .attached { clients.append(client) } else { client.close() }
         }
-        if detach {
-            for client in clients { client.close() }
-            clients = []
-            try Self.settle(control, connections: 1)
-            var id = 10_000
-            for instance in instances {
-                id += 1
-                try control.send(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"\#(instance)","input":"increment"}}"#)
-            }
-            id += 1
-            _ = try control.call(id, "vm.list")
+        try Self.settle(control, connections: mode == .attached ? 1 + sessions : 1)
+        // One value per Counter: written to the socket of an attached client (which does not
+        // read it), queued in the daemon for a detached session.
+        for instance in instances where mode != .released {
+            try control.send(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"\#(instance)","input":"increment"}}"#)
         }
+        _ = try control.call(10_000, "vm.list")
         let after = try Self.quietResidentBytes(child.pid)
         for client in clients { client.close() }
         return max(0, after - before)

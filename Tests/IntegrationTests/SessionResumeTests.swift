@@ -345,6 +345,26 @@ struct SessionResumeTests {
         #expect(try late.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
     }
 
+    @Test("with --session-grace-ms 0 session.open answers graceMs 0 and a closed connection is released at once")
+    func zeroGraceDisablesResuming() throws {
+        let vmd = try Running(["--session-grace-ms", "0"])
+        defer { vmd.stop() }
+        let owner = try vmd.wire()
+        let opened = try owner.result("session.open", ["graceMs": 5000])
+        #expect(opened["graceMs"] == 0)
+        let token = try #require(opened["token"]?.stringValue)
+        let instance = try #require(try owner.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
+        let watcher = try vmd.wire()
+        defer { watcher.close() }
+        try watcher.result("vm.subscribe", ["instance": .string(instance)])
+        owner.close()
+        let closed = try watcher.read(until: { $0["method"] == "vm.closed" }, timeout: .seconds(5))
+        #expect(closed["params"]?["reason"] == "ownerDisconnected")
+        let late = try vmd.wire()
+        defer { late.close() }
+        #expect(try late.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
+    }
+
     @Test("the token appears neither in the daemon's log nor in what a monitor sees")
     func tokenIsNeverLogged() throws {
         let vmd = try Running([])
