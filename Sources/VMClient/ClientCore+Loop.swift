@@ -7,7 +7,9 @@ import Posix
 /// connection and reconnecting. Every function here runs on the client's event-loop thread.
 extension ClientCore {
     /// Connects and starts reading. Throws ``VMClientError`` when nobody answers.
-    func open(on loop: EventLoop) throws(VMClientError) {
+    /// - Parameter announce: open the link to callers at once; false while a session is
+    ///   resumed first (ClientCore+Session.swift opens it then).
+    func open(on loop: EventLoop, announce: Bool = true) throws(VMClientError) {
         let address = try location.address()
         let socket: FileDescriptor
         do {
@@ -28,7 +30,7 @@ extension ClientCore {
             throw .cannotConnect(path: location.path, reason: "cannot watch the socket: \(error)")
         }
         state.withLock { state in
-            state.link = .open
+            if announce { state.link = .open }
             state.socket = socket
             state.registration = registration
             state.watchingWritable = false
@@ -90,19 +92,31 @@ extension ClientCore {
     }
 
     /// Fails every pending call, ends every sequence, tells the owner, and reconnects if asked.
+    /// With a resumable session (ClientCore+Session.swift) the calls, subscriptions and
+    /// monitors are kept instead, for the resume.
     func connectionLost(_ reason: String, on loop: EventLoop) {
         let taken = state.withLock { state -> (FileDescriptor?, IORegistration?, [Waiter], [SubscriptionSink], [MonitorSink])? in
-            guard case .open = state.link else { return nil }
+            if case .closed = state.link { return nil }
+            guard state.socket != nil else { return nil }
             state.link = .down(reason: reason)
+            let keep = reconnectPolicy != nil && state.session.isResumable
             defer {
-                state.pending = [:]
-                state.subscriptions = [:]
-                state.monitors = [:]
+                if keep {
+                    state.pending = state.pending.filter { if case .caller = $0.value { true } else { false } }
+                    state.session.heldBelow = state.nextID
+                    state.session.phase = .idle
+                } else {
+                    state.pending = [:]
+                    state.subscriptions = [:]
+                    state.lastValues = [:]
+                    state.monitors = [:]
+                }
                 state.outbound = []
                 state.flushRequested = false
                 state.socket = nil
                 state.registration = nil
             }
+            if keep { return (state.socket, state.registration, [], [], []) }
             return (state.socket, state.registration, Array(state.pending.values),
                     Array(state.subscriptions.values), Array(state.monitors.values))
         }
@@ -131,6 +145,7 @@ extension ClientCore {
         }
         guard let attempt else { return }
         if let limit = policy.maximumAttempts, attempt > limit {
+            releaseHeldSession(reason: "gaveUp", failure: .closed)
             state.withLock { $0.link = .closed }
             events.yield(.gaveUp(attempts: attempt - 1))
             return
@@ -140,31 +155,20 @@ extension ClientCore {
         loop.schedule(after: delay) { [weak self] in
             guard let self else { return }
             guard case .down = self.state.withLock({ $0.link }) else { return }
+            let resuming = self.state.withLock { $0.session.isResumable }
             do {
-                try self.open(on: loop)
+                try self.open(on: loop, announce: !resuming)
             } catch {
                 self.scheduleReconnect(on: loop)
                 return
             }
-            self.probeAfterReconnect(on: loop)
+            self.startHandshake(on: loop)
         }
-    }
-
-    /// Asks the new daemon for its boot id; ``route(_:)`` announces `.reconnected` with it.
-    private func probeAfterReconnect(on loop: EventLoop) {
-        let bytes = state.withLock { state in
-            state.reconnectAttempt = 0
-            let id = state.nextID
-            state.nextID += 1
-            state.pending[id] = .reconnectProbe
-            return ClientWire.request(id: id, method: DaemonInfoMethod.name, params: nil)
-        }
-        _ = state.withLock { Self.queue(bytes, in: &$0) }
-        flush(on: loop)
     }
 
     /// Closes for good: fails what waits, ends every sequence and the event stream, stops the loop.
     func shutdown(on loop: EventLoop) {
+        endSessionBeforeClosing()
         let taken = state.withLock { state in
             defer {
                 state.link = .closed

@@ -5,7 +5,7 @@ import VMProtocol
 /// messages to their monitors, anything else to ``VMClient/events``. Runs on the loop thread.
 extension ClientCore {
     /// A delivery decided under the lock and performed after it.
-    private enum Delivery {
+    enum Delivery {
         case reply(CheckedContinuation<JSONValue, any Error>, Result<JSONValue, any Error>)
         case subscription(SubscriptionSink, VMSubscriptionEvent, last: Bool)
         case monitor(MonitorSink, VMMonitorMessage)
@@ -13,6 +13,8 @@ extension ClientCore {
         case event(VMClientEvent)
         /// A subscription was opened: watch for its consumer giving up.
         case opened(Opening, id: String)
+        /// Bytes were queued on the loop's behalf (ClientCore+Session.swift): write them.
+        case flush
     }
 
     func route(_ messages: [ClientWire.Incoming]) {
@@ -23,6 +25,11 @@ extension ClientCore {
             for message in messages { Self.decide(message, &state, into: &deliveries) }
             return deliveries
         }
+        perform(deliveries)
+    }
+
+    /// Performs what was decided under the lock, in order.
+    func perform(_ deliveries: [Delivery]) {
         for delivery in deliveries {
             switch delivery {
             case .reply(let continuation, let result): continuation.resume(with: result)
@@ -33,6 +40,7 @@ extension ClientCore {
             case .failOpening(let opening, let error): Self.finish(opening, throwing: error)
             case .event(let event): events.yield(event)
             case .opened(let opening, let id): abandonOnCancel(opening, id: id)
+            case .flush: requestFlush()
             }
         }
     }
@@ -42,9 +50,8 @@ extension ClientCore {
         case .response(let id, let outcome):
             guard let waiter = state.pending.removeValue(forKey: id) else { return }
             switch waiter {
-            case .reconnectProbe:
-                let bootID = (try? outcome.get())?["bootId"]?.stringValue
-                deliveries.append(.event(.reconnected(bootID: bootID)))
+            case .reconnectProbe, .sessionOpen, .sessionResume, .resumeSentinel:
+                decideSession(waiter, outcome, &state, into: &deliveries)
             case .caller(let continuation, let opening):
                 switch outcome {
                 case .success(let result):
@@ -127,6 +134,7 @@ extension ClientCore {
             if method == VMClosedNotification.name {
                 state.subscriptions[id] = nil
                 state.lastValues[id] = nil
+                state.session.lastSeq[id] = nil
                 let reason = params["reason"]?.stringValue ?? "unknown"
                 deliveries.append(.subscription(sink, .closed(reason: reason), last: true))
             } else if method == VMOverflowNotification.name {
@@ -135,8 +143,10 @@ extension ClientCore {
                     deliveries.append(unclaimed)
                     return
                 }
+                state.session.observeOverflow(subscription: id, range: from...to)
                 deliveries.append(.subscription(sink, .overflow(from...to), last: false))
             } else if var event = try? VMOutputEvent(json: params) {
+                guard state.session.accept(subscription: id, seq: event.seq) else { return }  // seen before a resume
                 if let patch = event.patch {
                     // A patch applies to the value this subscription delivered last for the output.
                     guard let base = state.lastValues[id]?[event.output], let value = try? patch.applied(to: base) else {

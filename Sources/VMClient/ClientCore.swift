@@ -28,6 +28,11 @@ final class ClientCore: Sendable {
         case caller(CheckedContinuation<JSONValue, any Error>, opening: Opening?)
         /// The `daemon.info` the client sends itself after reconnecting, to learn the boot id.
         case reconnectProbe
+        /// The client's own session requests (ClientCore+Session.swift).
+        case sessionOpen
+        case sessionResume
+        /// The `daemon.info` sent after a resume's reply: its reply follows what was queued.
+        case resumeSentinel
     }
 
     /// The connection, as far as callers need to know.
@@ -65,6 +70,8 @@ final class ClientCore: Sendable {
         var registration: IORegistration?
         var watchingWritable = false
         var reconnectAttempt = 0
+        /// The resumable session, when reconnecting is on and the daemon offers one.
+        var session = ClientSessionState()
     }
 
     let location: VMSocketLocation
@@ -128,6 +135,7 @@ final class ClientCore: Sendable {
     func endSubscription(_ id: String) {
         let sink = state.withLock { state in
             state.lastValues[id] = nil
+            state.session.lastSeq[id] = nil
             return state.subscriptions.removeValue(forKey: id)
         }
         sink?.finish()
@@ -154,7 +162,7 @@ final class ClientCore: Sendable {
         return true
     }
 
-    private func requestFlush() {
+    func requestFlush() {
         loop.submit { loop in self.flush(on: loop) }
     }
 

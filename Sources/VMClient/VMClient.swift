@@ -29,7 +29,8 @@ import Posix
 public final class VMClient: Sendable {
     /// Options for ``connect(to:options:)``.
     public struct Options: Sendable {
-        /// Reconnect after the connection is lost (nothing is re-created). `nil`: do not.
+        /// Reconnect after the connection is lost, resuming the session when the daemon offers
+        /// sessions (``VMReconnectPolicy``). `nil`: do not.
         public var reconnect: VMReconnectPolicy?
         /// Ask `daemon.info` on connect and refuse a daemon of another protocol level.
         public var checksProtocolLevel: Bool
@@ -45,11 +46,12 @@ public final class VMClient: Sendable {
     /// Connection changes and notifications no subscription claims (`vm.error` chiefly).
     /// Buffers the newest 1,024 events when nobody reads it.
     public let events: AsyncStream<VMClientEvent>
-    /// `daemon.info` as answered at connect time (`nil` when the check was turned off).
+    /// `daemon.info` as answered at connect time (`nil` when the check was turned off and
+    /// reconnecting is off).
     public let connectInfo: DaemonInfoMethod.Result?
 
     let core: ClientCore
-    private let thread: EventLoopThread
+    let thread: EventLoopThread
 
     private init(location: VMSocketLocation, events: AsyncStream<VMClientEvent>, core: ClientCore,
                  thread: EventLoopThread, connectInfo: DaemonInfoMethod.Result?) {
@@ -92,14 +94,16 @@ public final class VMClient: Sendable {
             throw error
         }
         var info: DaemonInfoMethod.Result? = nil
-        if options.checksProtocolLevel {
+        // Reconnecting needs the boot id, to tell a resume from a restart (ClientCore+Session.swift).
+        if options.checksProtocolLevel || options.reconnect != nil {
             do {
                 let result = try await core.call(DaemonInfoMethod.name, nil)
                 // The level first: a daemon of another level may answer in another shape.
-                if let level = result["protocol"]?.intValue, level != OpenRPCDocument.protocolLevel {
+                if options.checksProtocolLevel, let level = result["protocol"]?.intValue, level != OpenRPCDocument.protocolLevel {
                     throw VMClientError.unsupportedProtocolLevel(level)
                 }
                 info = try decodeResult(of: DaemonInfoMethod.name) { () throws(JSONDecodingError) in try DaemonInfoMethod.Result(json: result) }
+                if options.reconnect != nil { await core.openSession(bootID: info?.bootId) }
             } catch {
                 thread.handle.submit { loop in core.shutdown(on: loop) }
                 thread.join()

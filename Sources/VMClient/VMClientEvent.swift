@@ -10,22 +10,41 @@ public enum VMClientEvent: Sendable, Hashable {
     /// An error reply the daemon could not address to a request (`id: null`): a frame it
     /// could not read, or a limit on the whole frame.
     case unaddressedError(VMRemoteError)
-    /// The connection ended. Pending calls failed with ``VMClientError/disconnected(reason:)``
-    /// and every subscription and monitor sequence ended with that error.
+    /// The connection ended. Without a resumable session, pending calls failed with
+    /// ``VMClientError/disconnected(reason:)`` and every subscription and monitor sequence
+    /// ended with that error; with one, they wait for the resume.
     case disconnected(reason: String)
     /// Reconnecting (only with a ``VMReconnectPolicy``): attempt number, and the wait before it.
     case reconnecting(attempt: Int, delay: Duration)
-    /// Connected again. Nothing was re-created: instances with scope `connection` are gone,
-    /// and a new ``bootID`` means the daemon restarted and every instance is gone.
+    /// Connected again. Without a resumable session nothing was re-created: instances with
+    /// scope `connection` are gone, and a new ``bootID`` means the daemon restarted and every
+    /// instance is gone. With one, ``resumed(session:lost:)``, ``daemonRestarted(bootID:)``
+    /// or ``sessionExpired(session:)`` came just before and says which.
     case reconnected(bootID: String?)
     /// Reconnecting stopped after the policy's last attempt; the client is closed.
     case gaveUp(attempts: Int)
+    /// The session was resumed on the new connection (`session.resume`): calls,
+    /// subscriptions and monitors continue where they were. `lost` lists the values that will
+    /// never arrive (empty when nothing was lost). Comes before ``reconnected(bootID:)``.
+    case resumed(session: String, lost: [VMLostRange])
+    /// The daemon restarted (its `bootId` changed) while the client was away: every
+    /// subscription ended with ``VMSubscriptionEvent/closed(reason:)`` reason
+    /// `"daemonRestarted"`, pending calls and monitors failed, and the client goes on with a
+    /// new session. Comes before ``reconnected(bootID:)``.
+    case daemonRestarted(bootID: String?)
+    /// The daemon no longer knows the session (`unknownSession`: the grace ran out): every
+    /// subscription ended with reason `"sessionExpired"`, pending calls and monitors failed,
+    /// and the client goes on with a new session. Comes before ``reconnected(bootID:)``.
+    case sessionExpired(session: String?)
 }
 
 /// How a ``VMClient`` reconnects after losing its daemon: exponential backoff, capped.
 ///
-/// Reconnecting re-creates nothing on its own (instances, subscriptions, monitors): the
-/// client says what happened through ``VMClient/events`` and the owner decides.
+/// With a policy the client opens a resumable session (`session.open`) when it connects;
+/// after a drop it reconnects and resumes it (`session.resume`), so calls, subscriptions and
+/// monitors continue (``VMClientEvent/resumed(session:lost:)``). Against a daemon without
+/// sessions (or with `--session-grace-ms 0`) reconnecting re-creates nothing: the client
+/// says what happened through ``VMClient/events`` and the owner decides.
 public struct VMReconnectPolicy: Sendable, Hashable {
     /// The wait before the first attempt.
     public var initialDelay: Duration

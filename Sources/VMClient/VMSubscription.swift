@@ -5,7 +5,9 @@ import VMProtocol
 ///
 /// The sequence ends normally after ``VMSubscriptionEvent/closed(reason:)`` (the instance was
 /// destroyed) or once ``VMClient/unsubscribe(_:)`` answers; it ends by throwing
-/// ``VMClientError/disconnected(reason:)`` when the connection is lost. It buffers without
+/// ``VMClientError/disconnected(reason:)`` when the connection is lost, unless the client
+/// resumes its session (``VMReconnectPolicy``): then it continues across the drop, and ends
+/// with reason `"daemonRestarted"` or `"sessionExpired"` when it cannot. It buffers without
 /// bound: the client always reads its socket, so a slow consumer grows this buffer rather
 /// than making the daemon coalesce. Iterate it from one task.
 public struct VMSubscription: AsyncSequence, Sendable {

@@ -11,7 +11,8 @@ final class Invocation {
     let console: Console
     let environment: [String: String]
     let location: VMSocketLocation
-    private var connection: VMBlockingConnection?
+    /// Replaced by a resumed `watch` (WatchSession.swift) after a drop.
+    var connection: VMBlockingConnection?
 
     init(parsed: ParsedCommand, console: Console, environment: [String: String]) {
         self.parsed = parsed
@@ -75,7 +76,10 @@ final class Invocation {
 
     /// The next notification on the connection, or `nil` once `deadline` (monotonic
     /// nanoseconds; `nil` waits for ever) has passed, turning failures into exit statuses.
-    func nextNotification(before deadline: UInt64?) throws(CommandFailure) -> (method: String, params: JSONValue)? {
+    /// `onDisconnect` may mend a lost connection (it throws when it cannot); reading goes on.
+    func nextNotification(
+        before deadline: UInt64?, onDisconnect: ((String) throws(CommandFailure) -> Void)? = nil
+    ) throws(CommandFailure) -> (method: String, params: JSONValue)? {
         let connection = try connect()
         var timeout: Duration? = nil
         if let deadline {
@@ -85,6 +89,9 @@ final class Invocation {
         }
         do {
             return try connection.nextNotification(timeout: timeout)
+        } catch .disconnected(let reason) where onDisconnect != nil {
+            try onDisconnect?(reason)
+            return try nextNotification(before: deadline, onDisconnect: onDisconnect)
         } catch {
             throw .client(error, at: location)
         }

@@ -28,6 +28,10 @@ enum MethodCommands {
         Row(method: VMSubscribeMethod.self, command: "watch"),
         // Like daemon.unmonitor: `watch` ends its subscription by closing its connection.
         Row(method: VMUnsubscribeMethod.self, command: "call vm.unsubscribe"),
+        // `watch` opens a session, resumes it after a dropped connection and closes it at the end.
+        Row(method: SessionOpenMethod.self, command: "watch"),
+        Row(method: SessionResumeMethod.self, command: "watch"),
+        Row(method: SessionCloseMethod.self, command: "watch"),
     ]
 
     /// The method names, in the protocol's order: the candidates for `call`'s METHOD.

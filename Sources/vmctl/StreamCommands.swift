@@ -16,13 +16,22 @@ enum StreamCommands {
         guard let subscription = result["subscription"]?.stringValue else {
             throw CommandFailure(status: .daemonError, message: "\(VMSubscribeMethod.name) answered no subscription id: \(result)")
         }
-        try stream(run, limits) { method, params in
+        let session = WatchSession(run)
+        defer { session.close(run) }
+        var lastSeq: Int64 = 0
+        try stream(run, limits, onDisconnect: session.resumer(run, instance: instance)) { method, params in
             guard params["subscription"]?.stringValue == subscription else { return .skip }
             switch method {
             case VMOutputNotification.name:
+                if let seq = params["seq"]?.int64Value {
+                    if seq <= lastSeq { return .skip }  // a duplicate across a resume (PROTOCOL.md, section 18)
+                    if lastSeq > 0 && seq > lastSeq + 1 { printLost(from: lastSeq + 1, to: seq - 1, run) }
+                    lastSeq = max(lastSeq, seq)
+                }
                 printOutput(params, run)
                 return params["replay"]?.boolValue == true ? .counted : .countedChange
             case VMOverflowNotification.name:
+                if let to = params["lost"]?["to"]?.int64Value { lastSeq = max(lastSeq, to) }
                 printOverflow(params, run)
                 return .skip
             case VMClosedNotification.name:
@@ -85,14 +94,15 @@ enum StreamCommands {
     /// Reads notifications, hands each to `handle`, flushes what it printed, and stops at the
     /// count, the deadline, or when `handle` says the stream ended.
     private static func stream(
-        _ run: Invocation, _ limits: Limits, _ handle: (String, JSONValue) -> Verdict
+        _ run: Invocation, _ limits: Limits, onDisconnect: ((String) throws(CommandFailure) -> Void)? = nil,
+        _ handle: (String, JSONValue) -> Verdict
     ) throws(CommandFailure) {
         _ = try run.connect()  // fails now, with its exit status, if the daemon is gone
         run.console.flush()
         var seen = 0
         var changed = 0
         while true {
-            guard let notification = try run.nextNotification(before: limits.deadline) else { return }  // the deadline passed
+            guard let notification = try run.nextNotification(before: limits.deadline, onDisconnect: onDisconnect) else { return }  // the deadline passed
             let verdict = handle(notification.method, notification.params)
             run.console.flush()
             switch verdict {
@@ -151,6 +161,12 @@ enum StreamCommands {
         let from = params["lost"]?["from"].map(ValueText.plain) ?? "?"
         let to = params["lost"]?["to"].map(ValueText.plain) ?? "?"
         run.console.line(run.console.styled("… values #\(from)–#\(to) were lost (vmctl read too slowly); newest state follows", Style.yellow))
+    }
+
+    /// Values that never came: written to a connection that dropped before vmctl read them.
+    private static func printLost(from: Int64, to: Int64, _ run: Invocation) {
+        guard !run.json else { return }
+        run.console.line(run.console.styled("… values #\(from)–#\(to) were lost with the connection", Style.yellow))
     }
 
     private static func nanoseconds(_ duration: Duration) -> UInt64 {

@@ -109,7 +109,7 @@ enum VMCtlSpec {
                 ]),
             CommandSpec(
                 name: "watch", summary: "Print an instance's outputs as they change.",
-                discussion: "Prints the current value of every watched state output first (unless --no-replay), then one line per new value, until interrupted, --count values (current ones included), --count-changes new values, --timeout, or the instance is destroyed.",
+                discussion: "Prints the current value of every watched state output first (unless --no-replay), then one line per new value, until interrupted, --count values (current ones included), --count-changes new values, --timeout, or the instance is destroyed. A dropped connection is resumed (session.resume, within the daemon's session grace) and watching goes on with continuing seq; notes about it go to standard error.",
                 examples: [
                     CommandExample("vmctl watch login", "Every output of login, live."),
                     CommandExample("vmctl watch c1 count --count 3", "The current count and the next two, then exit."),

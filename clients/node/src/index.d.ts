@@ -67,10 +67,26 @@ export interface Created {
   instance: string; type: string; scope: 'daemon' | 'connection' | string; subscription?: Subscription;
 }
 
+/** A range of seqs a resume found lost (the 'resumed' event). */
+export interface LostRange { subscription: string; fromSeq: number; toSeq: number; }
+
+/**
+ * Events: 'notification', 'vm.error', 'close'; with `reconnect: true`: 'disconnected' (reason),
+ * then 'resumed' ({session, lost}), 'daemonRestarted' ({bootId}) or 'sessionExpired' ({session}),
+ * then 'reconnected' ({bootId}).
+ */
 export class Client extends EventEmitter {
   path: string;
   timeoutMs: number | null;
   readonly connected: boolean;
+  /** The id of the resumable session ('s3'), or null: reconnect is off, or the daemon has none. */
+  readonly session: string | null;
+  on(event: 'resumed', listener: (event: { session: string; lost: LostRange[] }) => void): this;
+  on(event: 'daemonRestarted', listener: (event: { bootId: string | null }) => void): this;
+  on(event: 'sessionExpired', listener: (event: { session: string | null }) => void): this;
+  on(event: 'reconnected', listener: (event: { bootId: string | null }) => void): this;
+  on(event: 'disconnected', listener: (reason: string) => void): this;
+  on(event: string | symbol, listener: (...args: any[]) => void): this;
   request<T = Json>(method: string, params?: object, options?: { timeoutMs?: number | null }): PendingCall<T>;
   call<T = any>(method: string, params?: object, options?: { timeoutMs?: number | null }): Promise<T>;
   notify(method: string, params?: object): void;
@@ -98,6 +114,10 @@ export class Client extends EventEmitter {
 
 export function connect(options?: {
   path?: string; timeoutMs?: number | null; connectTimeoutMs?: number; maxFrameBytes?: number; checkProtocol?: boolean;
+  /** Open a resumable session and resume it after a drop (PROTOCOL.md, section 18). */
+  reconnect?: boolean;
+  /** Milliseconds before the first attempt to resume (doubling up to 1 s after that). */
+  reconnectDelayMs?: number;
 }): Promise<Client>;
 
 /** The tape format version replayTape reads (PROTOCOL.md, section 17). */

@@ -4,6 +4,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import { EventEmitter } from 'node:events';
+import { SessionKeeper, admitSeq, noteOverflow } from './session.js';
 
 /** The daemon's default maxFrameBytes: the largest line a client may send. */
 export const DEFAULT_MAX_FRAME_BYTES = 1048576;
@@ -70,6 +71,7 @@ export const CODE_NAMES = Object.freeze({
   [-31007]: 'actionNotEnabled', [-31008]: 'actionFailed', [-31009]: 'actionTimedOut',
   [-31010]: 'limitReached', [-31011]: 'instanceExists', [-31012]: 'unknownSubscription',
   [-31013]: 'notStateOutput', [-31014]: 'shuttingDown', [-31015]: 'permissionDenied',
+  [-31016]: 'unknownSession',
 });
 
 /** One NDJSON frame for `message`; throws FrameTooLargeError above `maxFrameBytes`. */
@@ -328,6 +330,8 @@ export class Subscription extends Stream {
     this.instance = instance;
     this.closedReason = null;
     this.lost = [];
+    // The last seq delivered: a resume drops a seq seen before and reports a gap (session.js).
+    this.lastSeq = 0;
     // Per output, the value delivered last: what the next patch applies to.
     this.lastValues = new Map();
   }
@@ -341,7 +345,9 @@ export class Monitor extends Stream {
 /**
  * A vmd client over one connection. Create with `await connect(options)`.
  * Events: 'notification' (every notification: {method, params}), 'vm.error' (params),
- * 'close' (error).
+ * 'close' (error). With `reconnect: true` (a resumable session, src/session.js): 'disconnected'
+ * (reason), then 'resumed' ({session, lost: [{subscription, fromSeq, toSeq}]}),
+ * 'daemonRestarted' ({bootId}) or 'sessionExpired' ({session}), then 'reconnected' ({bootId}).
  */
 export class Client extends EventEmitter {
   constructor(socket, { path, timeoutMs = DEFAULT_TIMEOUT_MS, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES } = {}) {
@@ -355,6 +361,15 @@ export class Client extends EventEmitter {
     this.subscriptions = new Map();
     this.monitors = new Map();
     this.closed = null;
+    this.closedByUser = false;
+    this.keeper = null;       // the resumable session (src/session.js), with reconnect: true
+    this.backlog = [];        // frames of calls made while a session resumes
+    this.attach(socket);
+  }
+
+  /** Makes `socket` the connection: reads it, and hears when it ends. */
+  attach(socket) {
+    this.socket = socket;
     const splitter = new LineSplitter();
     socket.on('data', (chunk) => {
       for (const line of splitter.feed(chunk)) {
@@ -363,11 +378,26 @@ export class Client extends EventEmitter {
         this.dispatch(message);
       }
     });
-    socket.on('error', (error) => this.shut(new ConnectionLostError(`connection to vmd failed: ${error.message}`)));
-    socket.on('close', () => this.shut(new ConnectionLostError('vmd closed the connection')));
+    const ended = (error) => { if (this.socket === socket) this.lost(error); };
+    socket.on('error', (error) => ended(new ConnectionLostError(`connection to vmd failed: ${error.message}`)));
+    socket.on('close', () => ended(new ConnectionLostError('vmd closed the connection')));
   }
 
-  get connected() { return this.closed === null; }
+  /** The socket ended: a resumable session keeps everything for its resume; else all fail. */
+  lost(error) {
+    if (this.keeper?.onLost(error)) return;
+    this.shut(error);
+  }
+
+  lostError(message) { return new ConnectionLostError(message); }
+
+  get connected() { return this.closed === null && !this.keeper?.resuming; }
+
+  /** The id of the resumable session ('s3'), or null: reconnect is off, or the daemon has none. */
+  get session() { return this.keeper?.token ? this.keeper.session : null; }
+
+  /** Drops the socket as a network failure would (no session.close); for tests. */
+  _dropConnection() { this.socket.destroy(); }
 
   dispatch(message) {
     if (Array.isArray(message)) { for (const item of message) this.dispatch(item); return; }
@@ -387,7 +417,7 @@ export class Client extends EventEmitter {
     const params = message.params && typeof message.params === 'object' ? message.params : {};
     if (message.method === 'vm.output') {
       const sub = this.subscriptions.get(params.subscription);
-      if (sub) {
+      if (sub && admitSeq(sub, params.seq)) {
         const output = { subscription: params.subscription, instance: params.instance, output: params.output,
           value: params.value, seq: params.seq, replay: params.replay === true };
         // On a patches subscription a value may come as an RFC 6902 patch: hand over the whole
@@ -406,7 +436,11 @@ export class Client extends EventEmitter {
       }
     } else if (message.method === 'vm.overflow') {
       const sub = this.subscriptions.get(params.subscription);
-      if (sub && params.lost) { sub.lost.push([params.lost.from, params.lost.to]); sub.deliver('overflow', params.lost); }
+      if (sub && params.lost) {
+        sub.lost.push([params.lost.from, params.lost.to]);
+        noteOverflow(sub, params.lost);
+        sub.deliver('overflow', params.lost);
+      }
     } else if (message.method === 'vm.closed') {
       const sub = this.subscriptions.get(params.subscription);
       if (sub) {
@@ -439,17 +473,28 @@ export class Client extends EventEmitter {
     this.emit('close', error);
   }
 
-  write(message) {
+  write(message, { immediate = false } = {}) {
     const frame = encodeFrame(message, this.maxFrameBytes);
     if (this.closed) throw new ConnectionLostError(`the connection to vmd is closed: ${this.closed.message}`);
-    this.socket.write(frame);
+    if (this.keeper?.resuming && !immediate) this.backlog.push(frame);  // sent once the resume is over
+    else this.socket.write(frame);
   }
+
+  /** Sends what was written while a session resumed. */
+  flushBacklog() {
+    const frames = this.backlog;
+    this.backlog = [];
+    for (const frame of frames) this.socket.write(frame);
+  }
+
+  /** A request written at once, even while a session resumes (its own handshake). */
+  requestNow(method, params, options = {}) { return this.request(method, params, { ...options, immediate: true }); }
 
   /**
    * Send a request now. Returns `{id, result, cancel}`: `result` is a Promise of the reply
    * (rejecting with VmdError, CallTimeoutError or ConnectionLostError), `cancel()` sends $/cancelRequest.
    */
-  request(method, params, { timeoutMs = this.timeoutMs, onResult } = {}) {
+  request(method, params, { timeoutMs = this.timeoutMs, onResult, immediate = false } = {}) {
     const id = ++this.nextId;
     const message = { jsonrpc: '2.0', id, method };
     if (params !== undefined) message.params = params;
@@ -464,7 +509,7 @@ export class Client extends EventEmitter {
         }, timeoutMs);
       }
       this.pending.set(id, call);
-      try { this.write(message); } catch (error) { this.pending.delete(id); clearTimeout(call.timer); reject(error); }
+      try { this.write(message, { immediate }); } catch (error) { this.pending.delete(id); clearTimeout(call.timer); reject(error); }
     });
     return { id, result, cancel };
   }
@@ -479,8 +524,11 @@ export class Client extends EventEmitter {
     this.write(message);
   }
 
-  /** Close the connection; pending calls reject with ConnectionLostError. */
-  close() {
+  /** Close the connection; pending calls reject with ConnectionLostError. A resumable session is
+   * closed first (session.close), so the daemon releases it at once. */
+  async close() {
+    if (this.keeper) await this.keeper.close();
+    this.closedByUser = true;
     this.shut(new ConnectionLostError('the client closed the connection'));
     return new Promise((resolve) => {
       if (this.socket.destroyed) { resolve(); return; }
@@ -603,10 +651,11 @@ export class Client extends EventEmitter {
 /**
  * Connect to vmd. Options: path (else the socket-path rule), timeoutMs (per call, default 10 s;
  * null waits forever), connectTimeoutMs (default 5 s), maxFrameBytes, checkProtocol (default true:
- * fails unless daemon.info's protocol is 1).
+ * fails unless daemon.info's protocol is 1), reconnect (default false: a resumable session,
+ * resumed after a drop; src/session.js), reconnectDelayMs (the wait before the first attempt).
  */
 export async function connect({ path, timeoutMs = DEFAULT_TIMEOUT_MS, connectTimeoutMs = 5000,
-  maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, checkProtocol = true } = {}) {
+  maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, checkProtocol = true, reconnect = false, reconnectDelayMs = 50 } = {}) {
   const socketPath = defaultSocketPath(path);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     throw new RangeError(`socket path is ${Buffer.byteLength(socketPath)} bytes, more than the ${MAX_SOCKET_PATH_BYTES} a Unix socket address holds: ${socketPath}`);
@@ -618,12 +667,16 @@ export async function connect({ path, timeoutMs = DEFAULT_TIMEOUT_MS, connectTim
     s.once('error', (error) => { clearTimeout(timer); reject(new ConnectionLostError(`cannot connect to vmd at ${socketPath}: ${error.message}`)); });
   });
   const client = new Client(socket, { path: socketPath, timeoutMs, maxFrameBytes });
-  if (checkProtocol) {
+  if (checkProtocol || reconnect) {
     let info;
     try { info = await client.info(); } catch (error) { await client.close(); throw error; }
-    if (info.protocol !== PROTOCOL_LEVEL) {
+    if (checkProtocol && info.protocol !== PROTOCOL_LEVEL) {
       await client.close();
       throw new Error(`vmd at ${socketPath} speaks protocol ${info.protocol}; this client speaks ${PROTOCOL_LEVEL}`);
+    }
+    if (reconnect) {
+      client.keeper = new SessionKeeper(client, { reconnectDelayMs, connectTimeoutMs });
+      await client.keeper.open(info);
     }
   }
   return client;

@@ -33,3 +33,21 @@ test('the README Login session is under 15 lines and runs', async () => {
   // The current values arrive with the create reply, before `.on('output')` runs: they are not lost.
   assert.deepEqual(lines.slice(0, 2), ['1 isLoginAllowed false', '2 isLoading false'], lines.join('\n'));
 });
+
+test('the README session example runs', async () => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'clients', 'node', 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)][1][1];
+  const source = block.replace('./clients/node/src/index.js', pathToFileURL(path.join(REPO_ROOT, 'clients', 'node', 'src', 'index.js')).href);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vmd-readme-'));
+  const file = path.join(dir, 'session.mjs');
+  fs.writeFileSync(file, source);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VMD_')));
+  env.VMD_SOCKET = daemon.socketPath;
+  const stdout = await new Promise((resolve, reject) => {
+    execFile(process.execPath, [file], { env, timeout: 30000 }, (error, out, err) => (error ? reject(new Error(err || error.message)) : resolve(out)));
+  });
+  fs.rmSync(dir, { recursive: true, force: true });
+  const lines = stdout.trim().split('\n');
+  assert.match(lines[0], /^s[0-9]+$/);
+  assert.deepEqual(lines.slice(1), ['[ 0, 1 ]']);
+});

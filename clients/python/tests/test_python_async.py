@@ -12,6 +12,7 @@ import pytest
 
 import vmd_client
 from vmd_client import AsyncClient
+from vmd_client.testing import DaemonProcess, find_vmd_binary
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 WAIT = 5.0
@@ -204,9 +205,15 @@ def test_two_async_clients_see_one_order(socket_path: str) -> None:
     run(body)
 
 
-def test_a_dropped_connection_fails_pending_calls_and_reconnect_recovers(socket_path: str) -> None:
+def test_without_sessions_a_dropped_connection_fails_pending_calls_and_reconnect_recovers(tmp_path: Path) -> None:
+    # --session-grace-ms 0: no session is resumable, so a reconnect starts afresh
+    # (test_python_async_sessions.py covers the resumable case).
+    daemon = DaemonProcess(find_vmd_binary(REPO_ROOT), ["--session-grace-ms", "0"]).start()
+    socket_path = daemon.socket_path
+
     async def body() -> None:
         client = await AsyncClient.connect(socket_path, timeout=WAIT, reconnect=True)
+        assert client.session is None
         instance = (await client.create("Counter", scope="connection")).instance
         subscription = await client.subscribe(instance, timeout=WAIT)
         await subscription.next()
@@ -224,4 +231,7 @@ def test_a_dropped_connection_fails_pending_calls_and_reconnect_recovers(socket_
                 assert asyncio.get_running_loop().time() < deadline, "the instance outlived its connection"
         assert client.connected
         await client.close()
-    run(body)
+    try:
+        run(body)
+    finally:
+        daemon.cleanup()

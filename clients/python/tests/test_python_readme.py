@@ -39,3 +39,9 @@ def test_the_login_session_is_under_15_lines_and_runs(daemon: DaemonProcess) -> 
 
 def test_the_asyncio_example_runs(daemon: DaemonProcess) -> None:
     assert run_block(python_blocks()[1], daemon) == ["loginSuccess demo@example.com"]
+
+
+def test_the_session_example_runs(daemon: DaemonProcess) -> None:
+    lines = run_block(python_blocks()[2], daemon)
+    assert re.fullmatch(r"s[0-9]+", lines[0]), lines
+    assert lines[1:] == ["[0, 1]"]

@@ -21,7 +21,7 @@ from ._errors import (
     FrameTooLarge, InstanceExists, InternalError, InvalidParams, InvalidRequest, InvalidValue,
     LimitReached, MethodNotFound, NotStateOutput, ParseError, PermissionDenied, ProtocolMismatch,
     RequestCancelled, ShuttingDown, UnknownAction, UnknownInput, UnknownInstance, UnknownOutput,
-    UnknownSubscription, UnknownType, VMDError, error_from_object,
+    UnknownSession, UnknownSubscription, UnknownType, VMDError, error_from_object,
 )
 from ._paths import SocketPathTooLong, check_socket_path, default_socket_path
 from ._sync import Client, Monitor, PendingCall, Subscription
@@ -40,7 +40,7 @@ __all__ = [
     "VMDError", "ParseError", "InvalidRequest", "MethodNotFound", "InvalidParams", "InternalError",
     "RequestCancelled", "UnknownType", "UnknownInstance", "UnknownInput", "UnknownOutput",
     "UnknownAction", "InvalidValue", "ActionNotEnabled", "ActionFailed", "ActionTimedOut",
-    "LimitReached", "InstanceExists", "UnknownSubscription", "NotStateOutput", "ShuttingDown",
+    "LimitReached", "InstanceExists", "UnknownSubscription", "UnknownSession", "NotStateOutput", "ShuttingDown",
     "PermissionDenied", "ConnectionLost", "CallTimeout", "FrameTooLarge", "ProtocolMismatch",
     "SocketPathTooLong", "ERROR_CLASSES", "error_from_object", "default_socket_path",
     "check_socket_path", "DEFAULT_MAX_FRAME_BYTES", "PROTOCOL_LEVEL", "MISSING",

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from . import _wire
 from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, UnknownInstance, error_from_object
+from ._aio_session import AsyncSessionKeeper
 from ._paths import check_socket_path, default_socket_path
+from ._session import SeqTracker
 from ._sync import DEFAULT_TIMEOUT, EXECUTE_SLACK, _End
 from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow
 
@@ -57,8 +60,14 @@ class AsyncSubscription(_AsyncStream):
         self.closed_reason: Optional[str] = None
         self.lost: List[Tuple[int, int]] = []
         self._materializer = _wire.Materializer()
+        self._seqs = SeqTracker()
 
     def _put(self, item: Any) -> None:
+        admitted, gap = self._seqs.admit(item)
+        if not admitted:
+            return
+        if gap is not None:
+            super()._put(gap)
         # A patched value becomes the whole value here, on the connection's reader, in order.
         super()._put(self._materializer.accept(item))
 
@@ -145,17 +154,19 @@ class AsyncClient:
 
     Open with ``client = await AsyncClient.connect()`` or ``async with AsyncClient.connect()
     as client``. Same socket-path rule, timeouts, typed helpers and reconnect semantics as
-    :class:`vmd_client.Client`; subscriptions are async iterators.
+    :class:`vmd_client.Client` (with ``reconnect=True``: a session resumed after a drop, and
+    :meth:`add_event_listener`); subscriptions are async iterators.
     """
 
     def __init__(self, path: Optional[str] = None, *, timeout: Optional[float] = DEFAULT_TIMEOUT,
-                 connect_timeout: float = 5.0, reconnect: bool = False,
+                 connect_timeout: float = 5.0, reconnect: bool = False, reconnect_delay: float = 0.05,
                  max_frame_bytes: int = _wire.DEFAULT_MAX_FRAME_BYTES, line_limit: int = DEFAULT_LINE_LIMIT,
                  check_protocol: bool = True) -> None:
         self.path = default_socket_path(path)
         self.timeout = timeout
         self.connect_timeout = connect_timeout
         self.reconnect = reconnect
+        self.reconnect_delay = reconnect_delay
         self.max_frame_bytes = max_frame_bytes
         self.line_limit = line_limit
         self.check_protocol = check_protocol
@@ -170,6 +181,7 @@ class AsyncClient:
         self._open = False
         self._closed_by_user = False
         self._reconnecting: Optional[asyncio.Lock] = None
+        self._sessions = AsyncSessionKeeper(self)
 
     @classmethod
     def connect(cls, path: Optional[str] = None, **options: Any) -> "_Connecting":
@@ -186,18 +198,36 @@ class AsyncClient:
             )
         except (OSError, asyncio.TimeoutError) as error:
             raise ConnectionLost("cannot connect to vmd at %s: %s" % (self.path, error)) from error
-        self._writer = writer
+        self._attach(reader, writer)
         self._open = True
-        self._reader_task = asyncio.ensure_future(self._read_loop(reader, writer))
-        if self.check_protocol:
+        info = None
+        if self.check_protocol or self.reconnect:
             info = await self.call("daemon.info")
-            if info.get("protocol") != _wire.PROTOCOL_LEVEL:
+            if self.check_protocol and info.get("protocol") != _wire.PROTOCOL_LEVEL:
                 await self.close()
                 raise ProtocolMismatch("vmd at %s speaks protocol %r; this client speaks %d"
                                        % (self.path, info.get("protocol"), _wire.PROTOCOL_LEVEL))
+        if self.reconnect:
+            await self._sessions.open(info)
         return self
 
+    def _attach(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Makes a new connection the current one and starts reading it."""
+        self._writer = writer
+        self._reader_task = asyncio.ensure_future(self._read_loop(reader, writer))
+
+    def _send_now(self, method: str, params: Optional[Mapping[str, Any]]) -> "asyncio.Future[Any]":
+        """Writes a request on the current connection at once, even while it is not open to
+        callers (a resume's handshake); the future gets the reply."""
+        self._next_id += 1
+        future: "asyncio.Future[Any]" = asyncio.get_running_loop().create_future()
+        self._pending[self._next_id] = future
+        assert self._writer is not None
+        self._writer.write(_wire.encode_frame(_wire.request(self._next_id, method, params), self.max_frame_bytes))
+        return future
+
     async def _ensure_open(self) -> None:
+        await self._sessions.wait_settled()  # calls during a resume go to the new connection
         if self._open or not self.reconnect or self._closed_by_user:
             if not self._open:
                 raise ConnectionLost("the connection to vmd is closed")
@@ -223,6 +253,8 @@ class AsyncClient:
         return self._open
 
     async def close(self) -> None:
+        """Close the connection; a resumable session is closed first (``session.close``)."""
+        await self._sessions.close()
         self._closed_by_user = True
         self._open = False
         if self._writer is not None:
@@ -243,6 +275,28 @@ class AsyncClient:
 
     async def __aexit__(self, *exc: Any) -> None:
         await self.close()
+
+    @property
+    def session(self) -> Optional[str]:
+        """The id of the resumable session, or ``None`` (see :attr:`Client.session`)."""
+        return self._sessions.session if self._sessions.token is not None else None
+
+    def add_event_listener(self, listener: Callable[[Dict[str, Any]], None]) -> Callable[[], None]:
+        """Connection events with ``reconnect=True``, as :meth:`Client.add_event_listener`
+        describes them; called on the event loop."""
+        listeners = self._sessions.listeners
+        listeners.append(listener)
+        return lambda: listeners.remove(listener) if listener in listeners else None
+
+    def _drop_connection(self) -> None:
+        """Drops the socket as a network failure would (no ``session.close``); for tests."""
+        if self._writer is not None:
+            sock = self._writer.get_extra_info("socket")
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
     def add_listener(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(message)`` for every notification and every unclaimed reply."""
@@ -278,7 +332,8 @@ class AsyncClient:
             # new one: only the reader of the current connection may shut it.
             if self._writer is writer:
                 self._open = False
-                self._shut(error)
+                if not self._sessions.on_lost(error):
+                    self._shut(error)
 
     def _dispatch(self, message: Any) -> None:
         if isinstance(message, list):
@@ -364,7 +419,8 @@ class AsyncClient:
             if self._writer is writer:
                 self._open = False
                 writer.close()
-                self._shut(lost)
+                if not self._sessions.on_lost(lost):
+                    self._shut(lost)
             raise lost from error
 
     async def request(self, method: str, params: Optional[Mapping[str, Any]] = None,

@@ -179,13 +179,21 @@ class PermissionDenied(VMDError):
     error_code = -31015
 
 
+class UnknownSession(VMDError):
+    """The token names no session this daemon keeps for this user: unknown, expired or
+    closed. (``unknownSession``, -31016)"""
+
+    error_name = "unknownSession"
+    error_code = -31016
+
+
 ERROR_CLASSES: Dict[str, Type[VMDError]] = {
     cls.error_name: cls
     for cls in (
         ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError, RequestCancelled,
         UnknownType, UnknownInstance, UnknownInput, UnknownOutput, UnknownAction, InvalidValue,
         ActionNotEnabled, ActionFailed, ActionTimedOut, LimitReached, InstanceExists,
-        UnknownSubscription, NotStateOutput, ShuttingDown, PermissionDenied,
+        UnknownSubscription, NotStateOutput, ShuttingDown, PermissionDenied, UnknownSession,
     )
 }
 _BY_CODE: Dict[int, Type[VMDError]] = {cls.error_code: cls for cls in ERROR_CLASSES.values() if cls.error_code is not None}

@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Seque
 from . import _wire
 from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, UnknownInstance, VMDError, error_from_object
 from ._paths import check_socket_path, default_socket_path
+from ._session import SeqTracker, SessionKeeper
 from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow
 
 Listener = Callable[[Dict[str, Any]], None]
@@ -132,8 +133,15 @@ class Subscription(_Stream):
         self.closed_reason: Optional[str] = None
         self.lost: List[Tuple[int, int]] = []
         self._materializer = _wire.Materializer()
+        # Written by the reader thread only (resumes read it once the reader has passed them).
+        self._seqs = SeqTracker()
 
     def _put(self, item: Any) -> None:
+        admitted, gap = self._seqs.admit(item)
+        if not admitted:
+            return
+        if gap is not None:
+            super()._put(gap)
         # A patched value becomes the whole value here, on the connection's reader, in order.
         super()._put(self._materializer.accept(item))
 
@@ -197,8 +205,11 @@ class _Connection:
     reconnect never mixes the old connection's calls with the new one's."""
 
     def __init__(self, path: str, connect_timeout: Optional[float], max_frame_bytes: int,
-                 listeners: List[Listener]) -> None:
+                 listeners: List[Listener],
+                 on_lost: Optional[Callable[["_Connection", BaseException], bool]] = None) -> None:
         self.path = path
+        # Told first when the daemon's side ends; True: it keeps calls and streams (a session resumes).
+        self.on_lost = on_lost
         self.max_frame_bytes = max_frame_bytes
         self._listeners = listeners
         self._lock = threading.Lock()
@@ -345,8 +356,12 @@ class _Connection:
 
     def _shut(self, error: BaseException) -> None:
         with self._lock:
-            if self._closed is None:
+            first = self._closed is None
+            if first:
                 self._closed = error
+        if first and self.on_lost is not None and self.on_lost(self, error):
+            return
+        with self._lock:
             pending, self._pending = list(self._pending.values()), {}
             streams = list(self._streams.values()) + list(self._monitors.values())
             self._streams, self._monitors = {}, {}
@@ -374,45 +389,57 @@ class Client:
     ``Client()`` connects at once (socket-path rule: ``path`` > ``VMD_SOCKET`` >
     ``$XDG_RUNTIME_DIR/vmd.sock`` > ``/tmp/vmd-$UID/vmd.sock``) and checks that the
     daemon speaks protocol level 1. Every call waits at most ``timeout`` seconds.
-    With ``reconnect=True`` a call made after the connection dropped opens a new one
-    (retrying for up to ``connect_timeout`` seconds); subscriptions, monitors and
-    ``connection``-scoped instances of the old connection are gone and stay gone.
+    With ``reconnect=True`` the client opens a resumable session (``session.open``); after
+    a drop it reconnects and resumes it in the background, so pending calls, subscriptions
+    and monitors go on (see :meth:`add_event_listener`). Against a daemon without sessions,
+    a call made after the drop opens a new connection (retrying for up to
+    ``connect_timeout`` seconds); what the old one held is gone.
     Calls may be made from any thread.
     """
 
     def __init__(self, path: Optional[str] = None, *, timeout: Optional[float] = DEFAULT_TIMEOUT,
-                 connect_timeout: float = 5.0, reconnect: bool = False,
+                 connect_timeout: float = 5.0, reconnect: bool = False, reconnect_delay: float = 0.05,
                  max_frame_bytes: int = _wire.DEFAULT_MAX_FRAME_BYTES, check_protocol: bool = True) -> None:
         self.path = default_socket_path(path)
         self.timeout = timeout
         self.connect_timeout = connect_timeout
         self.reconnect = reconnect
+        #: Seconds before the first attempt to resume after a drop (doubling up to 1 s after that).
+        self.reconnect_delay = reconnect_delay
         self.max_frame_bytes = max_frame_bytes
         self.check_protocol = check_protocol
         self._listeners: List[Listener] = []
         self._connect_lock = threading.Lock()
         self._closed_by_user = False
+        self._sessions = SessionKeeper(self)
         self._connection = self._open()
 
     # ------------------------------------------------------------------ connection
 
     def _open(self) -> _Connection:
-        connection = _Connection(self.path, self.connect_timeout, self.max_frame_bytes, self._listeners)
-        if self.check_protocol:
+        on_lost = self._sessions.on_lost if self.reconnect else None
+        connection = _Connection(self.path, self.connect_timeout, self.max_frame_bytes, self._listeners, on_lost)
+        info = None
+        if self.check_protocol or self.reconnect:
             try:
                 info = connection.request("daemon.info", None).result(self.timeout)
             except BaseException:
                 connection.close()
                 raise
-            if info.get("protocol") != _wire.PROTOCOL_LEVEL:
+            if self.check_protocol and info.get("protocol") != _wire.PROTOCOL_LEVEL:
                 connection.close()
                 raise ProtocolMismatch(
                     "vmd at %s speaks protocol %r; this client speaks %d"
                     % (self.path, info.get("protocol"), _wire.PROTOCOL_LEVEL)
                 )
+        if self.reconnect:
+            self._sessions.open(connection, info)
         return connection
 
     def _live(self) -> _Connection:
+        if not self._sessions.settled.is_set():
+            # A session is being resumed: calls go to the new connection once it is settled.
+            self._sessions.settled.wait(self._sessions.grace_ms / 1000.0 + self.connect_timeout)
         connection = self._connection
         if connection.is_open or not self.reconnect or self._closed_by_user:
             return connection
@@ -435,9 +462,34 @@ class Client:
         return self._connection.is_open
 
     def close(self) -> None:
-        """Close the connection; pending calls fail with :class:`ConnectionLost`."""
+        """Close the connection; pending calls fail with :class:`ConnectionLost`. A resumable
+        session is closed first (``session.close``), so the daemon releases it at once."""
+        self._sessions.close(self._connection)
         self._closed_by_user = True
         self._connection.close()
+
+    @property
+    def session(self) -> Optional[str]:
+        """The id of the resumable session (``"s3"``), or ``None``: ``reconnect`` is off,
+        the daemon has no sessions, or its grace is 0."""
+        return self._sessions.session if self._sessions.token is not None else None
+
+    def add_event_listener(self, listener: Callable[[Dict[str, Any]], None]) -> Callable[[], None]:
+        """Call ``listener(event)`` when the connection changes (``reconnect=True``), with
+        ``event["event"]`` one of ``"disconnected"`` (``reason``), ``"resumed"`` (``session``,
+        ``lost``: ``[{"subscription", "fromSeq", "toSeq"}]``, empty when nothing was lost),
+        ``"daemonRestarted"`` (``bootId``), ``"sessionExpired"`` (``session``), then
+        ``"reconnected"`` (``bootId``). Called on a client thread. Returns a remover."""
+        listeners = self._sessions.listeners
+        listeners.append(listener)
+        return lambda: listeners.remove(listener) if listener in listeners else None
+
+    def _drop_connection(self) -> None:
+        """Drops the socket as a network failure would (no ``session.close``); for tests."""
+        try:
+            self._connection._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     def __enter__(self) -> "Client":
         return self

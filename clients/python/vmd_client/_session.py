@@ -1,0 +1,254 @@
+"""Sessions that survive a reconnect, for the synchronous client (Protocol/PROTOCOL.md, section 18).
+
+With ``Client(reconnect=True)`` the client opens a resumable session (``session.open``)
+when it connects. When the daemon's side of the connection ends, a background thread
+reconnects within the session's grace and sends ``session.resume`` as the first request of
+the new connection; pending calls, subscriptions and monitors move over and go on (the
+same objects). A refused resume (``unknownSession``) ends every subscription with reason
+``daemonRestarted`` (``daemon.info`` answers another ``bootId``) or ``sessionExpired``, and
+the client goes on with a fresh session.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+
+from ._errors import CallTimeout, ConnectionLost, VMDError
+from ._wire import Output, Overflow
+
+if TYPE_CHECKING:
+    from ._sync import Client, PendingCall, _Connection
+
+EventListener = Callable[[Dict[str, Any]], None]
+
+
+class SeqTracker:
+    """One subscription's last queued ``seq`` and the ranges known lost, kept by whoever
+    reads the connection (the sync client's reader thread, the asyncio reader task)."""
+
+    def __init__(self) -> None:
+        self.last = 0
+        #: Every range known lost: overflows, and gaps (bytes written to a dropped connection
+        #: and never read). A session's ``resumed`` event reports those added during a resume.
+        self.gaps: List[Tuple[int, int]] = []
+
+    def admit(self, item: Any) -> Tuple[bool, Optional[Overflow]]:
+        """Whether to queue ``item`` (False: a seq already queued, a duplicate across a resume,
+        PROTOCOL.md section 18), and an :class:`Overflow` to queue first for a gap."""
+        if isinstance(item, Output):
+            if item.seq <= self.last:
+                return False, None
+            gap = None
+            if self.last and item.seq > self.last + 1:
+                gap = Overflow(item.subscription, item.instance, self.last + 1, item.seq - 1)
+                self.gaps.append((gap.lost_from, gap.lost_to))
+            self.last = item.seq
+            return True, gap
+        if isinstance(item, Overflow) and item.lost_to > self.last:
+            self.gaps.append((max(item.lost_from, self.last + 1), item.lost_to))
+            self.last = item.lost_to
+        return True, None
+
+
+class SessionKeeper:
+    """The resumable session of one :class:`Client`, and the resumes after drops."""
+
+    def __init__(self, client: "Client") -> None:
+        self._client = client
+        self.token: Optional[str] = None
+        self.session: Optional[str] = None
+        self.boot_id: Optional[str] = None
+        self.grace_ms = 0
+        self.listeners: List[EventListener] = []
+        # Set while no resume is in progress; calls made during one wait on it.
+        self.settled = threading.Event()
+        self.settled.set()
+        # The handshake request in flight, failed at once if its connection drops too.
+        self._handshake: Optional["PendingCall"] = None
+
+    # ------------------------------------------------------------------ opening
+
+    def open(self, connection: "_Connection", info: Optional[Dict[str, Any]]) -> None:
+        """Opens a session on a new connection; a daemon without sessions leaves none."""
+        if info is not None and isinstance(info.get("bootId"), str):
+            self.boot_id = info["bootId"]
+        try:
+            opened = connection.request("session.open", {}).result(self._client.timeout)
+        except (VMDError, ConnectionLost, OSError):
+            self.token = None
+            return
+        grace = opened.get("graceMs") if isinstance(opened, dict) else None
+        token = opened.get("token") if isinstance(opened, dict) else None
+        if isinstance(grace, int) and grace > 0 and isinstance(token, str):
+            self.token, self.session, self.grace_ms = token, opened.get("session"), grace
+        else:
+            self.token = None
+
+    def close(self, connection: "_Connection") -> None:
+        """``session.close`` before the client closes, so the daemon releases at once."""
+        if self.token is None or not connection.is_open:
+            return
+        self.token = None
+        try:
+            connection.request("session.close", {}).result(2.0)
+        except (VMDError, ConnectionLost, OSError, Exception):
+            pass
+
+    # ------------------------------------------------------------------ events
+
+    def tell(self, event: Dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(event)
+            except Exception:
+                pass  # a listener's bug must not stop the resume
+
+    # ------------------------------------------------------------------ resuming
+
+    def on_lost(self, connection: "_Connection", error: BaseException) -> bool:
+        """Called by the connection's reader when the daemon's side ends. True: the calls
+        and streams stay with ``connection`` and a resume thread takes them over."""
+        if self.token is None or self._client._closed_by_user:
+            return False
+        if not self.settled.is_set():
+            # A resume in progress lost its new connection: it tries again.
+            handshake = self._handshake
+            if handshake is not None:
+                handshake._fail(ConnectionLost(str(error)))
+            return True
+        self.settled.clear()
+        self.tell({"event": "disconnected", "reason": str(error)})
+        thread = threading.Thread(target=self._resume, args=(connection, error), name="vmd-client-resume", daemon=True)
+        thread.start()
+        return True
+
+    def _resume(self, source: "_Connection", error: BaseException) -> None:
+        from ._sync import Subscription, _Connection
+
+        client = self._client
+        deadline = time.monotonic() + self.grace_ms / 1000.0
+        pause = max(client.reconnect_delay, 0.01)
+        try:
+            time.sleep(client.reconnect_delay)
+            while True:
+                if client._closed_by_user:
+                    self._end_held(source, None, ConnectionLost("the client closed the connection"))
+                    return
+                try:
+                    target = _Connection(client.path, client.connect_timeout, client.max_frame_bytes,
+                                         client._listeners, on_lost=self.on_lost)
+                except ConnectionLost:
+                    if time.monotonic() >= deadline:
+                        self.token = None
+                        self._end_held(source, None, ConnectionLost(str(error)))
+                        client._connection = source
+                        return
+                    time.sleep(pause)
+                    pause = min(pause * 2, 1.0)
+                    continue
+                held_below = self._move(source, target)
+                streams = dict(target._streams)
+                marks = {key: len(s._seqs.gaps) for key, s in streams.items() if isinstance(s, Subscription)}
+                try:
+                    # The first request of the new connection (PROTOCOL.md, section 18).
+                    self._handshake = target.request("session.resume", {"token": self.token})
+                    resumed = self._handshake.result(client.timeout)
+                except (ConnectionLost, CallTimeout):
+                    # Dropped again (or silent): what it holds moves on to the next connection,
+                    # whose resume takes the session over (the daemon closes this one).
+                    source = target
+                    continue
+                except VMDError:
+                    self._refused(target)
+                    return
+                pending_ids = set(resumed.get("pending") or []) if isinstance(resumed, dict) else set()
+                self.session = resumed.get("session", self.session) if isinstance(resumed, dict) else self.session
+                client._connection = target
+                try:
+                    # Its reply comes after everything the daemon queued while detached.
+                    self._handshake = target.request("daemon.info", None)
+                    info = self._handshake.result(client.timeout)
+                except (ConnectionLost, CallTimeout, VMDError):
+                    source = target
+                    continue
+                lost_calls = ConnectionLost("the request was lost with the connection")
+                with target._lock:
+                    stale = [call for call_id, call in target._pending.items()
+                             if call_id < held_below and call_id not in pending_ids]
+                    for call in stale:
+                        target._pending.pop(call.id, None)
+                for call in stale:
+                    call._fail(lost_calls)
+                lost = []
+                for key, mark in marks.items():
+                    stream = streams[key]
+                    assert isinstance(stream, Subscription)
+                    for low, high in stream._seqs.gaps[mark:]:
+                        lost.append({"subscription": key, "fromSeq": low, "toSeq": high})
+                self.tell({"event": "resumed", "session": self.session, "lost": lost})
+                self.tell({"event": "reconnected", "bootId": info.get("bootId") if isinstance(info, dict) else None})
+                return
+        finally:
+            self._handshake = None
+            self.settled.set()
+
+    @staticmethod
+    def _move(source: "_Connection", target: "_Connection") -> int:
+        """Moves pending calls, subscriptions and monitors to the new connection; returns the
+        first request id of the new connection (ids below it were sent before the drop)."""
+        with source._lock:
+            pending, streams, monitors = source._pending, source._streams, source._monitors
+            source._pending, source._streams, source._monitors = {}, {}, {}
+            next_id = source._next_id
+        with target._lock:
+            target._pending.update(pending)
+            target._streams.update(streams)
+            target._monitors.update(monitors)
+            target._next_id = max(target._next_id, next_id)
+            held_below = target._next_id + 1
+        for call in pending.values():
+            call._connection = target
+        return held_below
+
+    def _refused(self, target: "_Connection") -> None:
+        """``session.resume`` was refused: a restart or an expiry ends what the session held."""
+        client = self._client
+        try:
+            info = target.request("daemon.info", None).result(client.timeout)
+        except (ConnectionLost, VMDError):
+            info = {}
+        boot_id = info.get("bootId") if isinstance(info, dict) else None
+        restarted = boot_id is not None and self.boot_id is not None and boot_id != self.boot_id
+        reason = "daemonRestarted" if restarted else "sessionExpired"
+        expired = self.session
+        self.token, self.session = None, None
+        self._end_held(target, reason, ConnectionLost("the daemon restarted" if restarted else "the session expired"))
+        if restarted:
+            self.tell({"event": "daemonRestarted", "bootId": boot_id})
+        else:
+            self.tell({"event": "sessionExpired", "session": expired})
+        client._connection = target
+        self.open(target, info if isinstance(info, dict) else None)
+        self.tell({"event": "reconnected", "bootId": boot_id})
+
+    @staticmethod
+    def _end_held(connection: "_Connection", reason: Optional[str], error: ConnectionLost) -> None:
+        """Ends the subscriptions (with ``reason`` as their closed reason; without one, by
+        raising ``error``), the monitors and the pending calls a lost session held."""
+        from ._sync import Subscription, _End
+
+        with connection._lock:
+            pending, streams, monitors = list(connection._pending.values()), connection._streams, connection._monitors
+            connection._pending, connection._streams, connection._monitors = {}, {}, {}
+        for call in pending:
+            call._fail(error)
+        for stream in streams.values():
+            if reason is not None and isinstance(stream, Subscription):
+                stream.closed_reason = reason
+                stream._put(_End(reason))
+            else:
+                stream._put(_End(None, error))
+        for monitor in monitors.values():
+            monitor._put(_End(None, error))
