@@ -44,6 +44,8 @@ public final class Server: ConnectionHandler {
     var nextMonitor: UInt64 = 0
     /// Set by ``shutdown()``: instance calls answer `shuttingDown` from then on.
     var isShuttingDown = false
+    /// The last plain `vm.send`'s instance and input (Server+SendFastPath.swift).
+    var sendRoute = SendRoute()
     /// `vm.types` without `type`, encoded once.
     lazy var allTypesResult: [UInt8] = VMTypesMethod.result(types: host.types.map(\.jsonValue)).encodedBytes()
 

@@ -53,13 +53,27 @@ public final class ViewModelInstance {
     /// schema default, else `null`. Everything the input causes synchronously has happened
     /// when this returns.
     public func send(input: String, value: JSONValue? = nil) throws(ViewModelError) {
-        let runtime = try live()
+        try send(inputRoute(input), value: value)
+    }
+
+    /// Input `input`, looked up once for repeated ``send(_:value:)`` calls.
+    /// - Throws: `unknownInstance` once destroyed, `unknownInput` for a name the type lacks.
+    public func inputRoute(_ input: String) throws(ViewModelError) -> InputRoute {
+        _ = try live()
         guard let slot = registered.inputs[input] else {
             throw .unknownInput(type: typeName, instance: id, input: input, known: type.inputs.map(\.name))
         }
-        let port = runtime.inputs[slot.index]
-        let target = ViewModelError.ValueTarget.input(input, instance: id)
-        let checked = try Self.check(value, with: slot.rule, for: target)
+        return InputRoute(name: input, registered: registered, slot: slot)
+    }
+
+    /// ``send(input:value:)`` through a route from ``inputRoute(_:)`` (of any instance of
+    /// the same type; a route of another type is looked up again by its name).
+    public func send(_ route: InputRoute, value: JSONValue? = nil) throws(ViewModelError) {
+        guard route.registered === registered else { return try send(inputRoute(route.name), value: value) }
+        let runtime = try live()
+        let port = runtime.inputs[route.slot.index]
+        let target = ViewModelError.ValueTarget.input(route.name, instance: id)
+        let checked = try Self.check(value, with: route.slot.rule, for: target)
         do throws(JSONDecodingError) {
             try port.push(json: checked)
         } catch {
