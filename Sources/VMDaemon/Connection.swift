@@ -30,7 +30,9 @@ final class Connection: ConnectionSink {
     var registration: IORegistration?
     /// What the loop currently watches for (kept to skip redundant `epoll_ctl` calls).
     var interest: IOInterest = .readable
-    var framer: FramingDetector
+    /// (Unchecked exclusivity: used once per frame on the loop thread; `nextFrame()` and
+    /// `append` run to their end without calling out, so no access can overlap another.)
+    @exclusivity(unchecked) var framer: FramingDetector
     var phase = Phase.open
     /// The outbound buffer reached `maxOutboundBytes`: reading is paused until it falls under
     /// the low-water mark, then the handler hears `connectionDrained`.

@@ -8,6 +8,8 @@ import ViewModelKit
 /// destroys it (`ViewModelHost.tearDown`), and only then can another take its id, so a
 /// cached instance that is still alive is the one its id names.
 struct SendRoute {
+    /// Whether the fast path runs at all (tests turn it off to compare with the general path).
+    var isEnabled = true
     private var instanceName: [UInt8] = []
     private var inputName: [UInt8] = []
     private var instance: ViewModelInstance?

@@ -14,7 +14,7 @@ extension Server {
     /// Not taken while a monitor listens (it reports the parsed message), while shutting down
     /// (`vm.send` then answers `shuttingDown`), or with a `maxDepth` below the frame's depth.
     func receivePlainSend(_ frame: UnsafeRawBufferPointer, on session: Session) -> Bool {
-        guard outbox.monitors.isEmpty, !isShuttingDown, parseOptions.maxDepth >= SendFrame.depth,
+        guard sendRoute.isEnabled, outbox.monitors.isEmpty, !isShuttingDown, parseOptions.maxDepth >= SendFrame.depth,
               let send = SendFrame.read(frame)
         else { return false }
         let instance: ViewModelInstance, input: InputRoute

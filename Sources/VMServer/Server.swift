@@ -37,15 +37,19 @@ public final class Server: ConnectionHandler {
     let outbox: Outbox
     let parseOptions: JSONParseOptions
 
-    var sessions: [ConnectionID: Session] = [:]
+    /// (Unchecked exclusivity: looked up once per frame; every access is one statement on
+    /// the server's thread that calls out to nothing.)
+    @exclusivity(unchecked) var sessions: [ConnectionID: Session] = [:]
     /// Server-side state of instances that have any (scope, owner, subscriptions).
     var records: [String: InstanceRecord] = [:]
     var nextSubscription: UInt64 = 0
     var nextMonitor: UInt64 = 0
     /// Set by ``shutdown()``: instance calls answer `shuttingDown` from then on.
     var isShuttingDown = false
-    /// The last plain `vm.send`'s instance and input (Server+SendFastPath.swift).
-    var sendRoute = SendRoute()
+    /// The last plain `vm.send`'s instance and input (Server+SendFastPath.swift). (Unchecked
+    /// exclusivity: read and written only on the server's thread, each access one statement
+    /// that calls no code that could reach the server again.)
+    @exclusivity(unchecked) var sendRoute = SendRoute()
     /// `vm.types` without `type`, encoded once.
     lazy var allTypesResult: [UInt8] = VMTypesMethod.result(types: host.types.map(\.jsonValue)).encodedBytes()
 

@@ -16,12 +16,15 @@ public final class ViewModelInstance {
     public let parent: String?
     /// Its live children, in creation order.
     public internal(set) var children: [String] = []
-    /// `false` once destroyed.
-    public private(set) var isAlive = true
+    /// `false` once destroyed. (Unchecked exclusivity, like ``runtime``: read on every call,
+    /// written once in a single statement, never held across a call.)
+    @exclusivity(unchecked) public private(set) var isAlive = true
     /// Creation order within the host.
     let sequence: UInt64
     let registered: RegisteredType
-    var runtime: InstanceRuntime?
+    /// (Unchecked exclusivity: read on every `send`, each read one statement that copies the
+    /// reference out; written only when built and when torn down, on the host's thread.)
+    @exclusivity(unchecked) var runtime: InstanceRuntime?
     private var executions: [UInt64: PendingExecution] = [:]
     private var nextExecution: UInt64 = 0
 
