@@ -115,7 +115,7 @@ struct SendFrame {
         /// A member name and its colon.
         private mutating func readKey() -> Key? {
             skipWhitespace()
-            guard let (start, count) = readPlainBytes(), let word = packed(start, count) else { return nil }
+            guard let (_, count, word) = readPlainBytes(), count <= 8 else { return nil }
             let key: Key
             switch word {
             case Packed.id: key = .id
@@ -187,28 +187,51 @@ struct SendFrame {
         /// The bytes of a string without escapes (not checked as UTF-8).
         private mutating func readStringBytes() -> UnsafeBufferPointer<UInt8>? {
             skipWhitespace()
-            guard let (start, count) = readPlainBytes() else { return nil }
+            guard let (start, count, _) = readPlainBytes() else { return nil }
             return UnsafeBufferPointer(start: base + start, count: count)
         }
 
         /// Whether the next token is the string whose bytes pack to `word` (see ``packed(_:_:)``).
         private mutating func matchString(_ word: UInt64) -> Bool {
             skipWhitespace()
-            guard let (start, count) = readPlainBytes() else { return false }
-            return packed(start, count) == word
+            guard let (_, count, packed) = readPlainBytes() else { return false }
+            return count <= 8 && packed == word
         }
 
-        /// The bytes between a `"` at the cursor and the next `"`; `nil` if the string has an
+        /// The bytes between a `"` at the cursor and the next `"`, and the first eight of them
+        /// packed (see `packed(_:_:)`; meaningful when `count <= 8`); `nil` if the string has an
         /// escape or a control character, or is not closed.
-        private mutating func readPlainBytes() -> (start: Int, count: Int)? {
+        ///
+        /// Eight bytes per step: with `x = word ^ pattern` the bytes equal to the pattern's are
+        /// zero, and `(x - 0x0101…) & ~x & 0x8080…` marks every zero byte; `(word - 0x2020…) &
+        /// ~word & 0x8080…` marks every byte below 0x20. A borrow can add marks above the first
+        /// true one, never below it, so the lowest mark of all three is the first special byte.
+        private mutating func readPlainBytes() -> (start: Int, count: Int, packed: UInt64)? {
             guard position < end, base[position] == UInt8(ascii: "\"") else { return nil }
             let start = position + 1
             var index = start
+            var first: UInt64? = nil
+            let raw = UnsafeRawPointer(base)
+            while end - index >= 8 {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if first == nil { first = word }
+                let quotes = word ^ 0x2222_2222_2222_2222, backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let marks = ((quotes &- 0x0101_0101_0101_0101) & ~quotes
+                    | (backslashes &- 0x0101_0101_0101_0101) & ~backslashes
+                    | (word &- 0x2020_2020_2020_2020) & ~word) & 0x8080_8080_8080_8080
+                if marks != 0 {
+                    index += marks.trailingZeroBitCount / 8
+                    break
+                }
+                index += 8
+            }
             while index < end {
                 let byte = base[index]
                 if byte == UInt8(ascii: "\"") {
                     position = index + 1
-                    return (start, index - start)
+                    let count = index - start
+                    guard let first else { return (start, count, packed(start, min(count, 8))) }
+                    return (start, count, count >= 8 ? first : first & ((1 << (8 * UInt64(count))) &- 1))
                 }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
                 index += 1
@@ -222,11 +245,10 @@ struct SendFrame {
             return true
         }
 
-        /// The `count` bytes at `start` as one little-endian word (byte `i` in bits `8i..<8i+8`),
-        /// or `nil` past 8 bytes. Strings the reader accepts hold no NUL, so equal words mean
+        /// The `count` (at most 8) bytes at `start` as one little-endian word (byte `i` in bits
+        /// `8i..<8i+8`). Strings the reader accepts hold no NUL, so equal words mean
         /// equal strings whatever their lengths.
-        private func packed(_ start: Int, _ count: Int) -> UInt64? {
-            guard count <= 8 else { return nil }
+        private func packed(_ start: Int, _ count: Int) -> UInt64 {
             var word: UInt64 = 0
             for offset in 0..<count { word |= UInt64(base[start + offset]) << (8 * offset) }
             return word

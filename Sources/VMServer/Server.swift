@@ -40,6 +40,9 @@ public final class Server: ConnectionHandler {
     /// (Unchecked exclusivity: looked up once per frame; every access is one statement on
     /// the server's thread that calls out to nothing.)
     @exclusivity(unchecked) var sessions: [ConnectionID: Session] = [:]
+    /// The session of the last frame received (``frameReceived(_:on:)``). (Unchecked
+    /// exclusivity, like ``sessions``.)
+    @exclusivity(unchecked) var lastSession: Session?
     /// Server-side state of instances that have any (scope, owner, subscriptions).
     var records: [String: InstanceRecord] = [:]
     var nextSubscription: UInt64 = 0
@@ -95,7 +98,14 @@ public final class Server: ConnectionHandler {
     }
 
     public func frameReceived(_ frame: UnsafeRawBufferPointer, on id: ConnectionID) {
+        // Frames come in runs per connection: the last one's session saves the table lookup
+        // (a closed session is never reused: its id then misses the table as before).
+        if let last = lastSession, last.id == id, last.isOpen {
+            receive(frame, on: last)
+            return
+        }
         guard let session = sessions[id], session.isOpen else { return }
+        lastSession = session
         receive(frame, on: session)
     }
 

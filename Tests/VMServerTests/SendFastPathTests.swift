@@ -165,3 +165,26 @@ struct SendFastPathTests {
         #expect(reported.count == 1)
     }
 }
+
+@Suite("The vm.send route cache")
+struct SendRouteCacheTests {
+    private static func names(_ instance: String, _ input: String, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        Array(instance.utf8).withUnsafeBufferPointer { instanceBytes in
+            Array(input.utf8).withUnsafeBufferPointer { inputBytes in body(instanceBytes, inputBytes) }
+        }
+    }
+
+    @Test("a plain send takes the fast path and remembers its instance and input, until the instance goes")
+    func plainSendIsCached() throws {
+        let fixture = try ServerFixture()
+        let client = fixture.connect()
+        _ = client.call("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        #expect(!Self.names("t", "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+        client.write(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"t","input":"add"}}"#)
+        #expect(Self.names("t", "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+        #expect(!Self.names("t", "set") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+        #expect(!Self.names("u", "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+        _ = client.call("vm.destroy", json(#"{"instance":"t"}"#))
+        #expect(!Self.names("t", "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+    }
+}
