@@ -4,9 +4,9 @@ import ViewModelKit
 /// their names in the frame, so a stream of sends to one input skips both lookups by name
 /// and never makes a `String` of either name.
 ///
-/// Valid while the instance lives: the host removes an instance from its table when it
-/// destroys it (`ViewModelHost.tearDown`), and only then can another take its id, so a
-/// cached instance that is still alive is the one its id names.
+/// Valid while the instance lives: the server forgets it when the host reports it closed
+/// (`Server.instanceClosed`, Server+Instances.swift), which happens as the host removes it from
+/// its table (`ViewModelHost.tearDown`) and before another instance can take its id.
 struct SendRoute {
     /// Whether the fast path runs at all (tests turn it off to compare with the general path).
     var isEnabled = true
@@ -15,11 +15,11 @@ struct SendRoute {
     private var instance: ViewModelInstance?
     private var input: InputRoute?
 
-    /// The cached instance and input when `instance` and `input` name them and it still lives.
+    /// The cached instance and input when `instance` and `input` name them.
     func lookup(instance name: UnsafeBufferPointer<UInt8>, input inputBytes: UnsafeBufferPointer<UInt8>)
         -> (ViewModelInstance, InputRoute)?
     {
-        guard let instance, let input, instance.isAlive,
+        guard let instance, let input,
               Self.equal(instanceName, name), Self.equal(inputName, inputBytes)
         else { return nil }
         return (instance, input)
@@ -32,6 +32,15 @@ struct SendRoute {
         self.input = input
         instanceName = Array(name)
         inputName = Array(inputBytes)
+    }
+
+    /// Drops the route if it leads to `closed` (the host closed that instance).
+    mutating func forget(_ closed: ViewModelInstance) {
+        guard instance === closed else { return }
+        instance = nil
+        input = nil
+        instanceName = []
+        inputName = []
     }
 
     private static func equal(_ cached: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
