@@ -113,6 +113,7 @@ struct SendFrame {
         enum Key { case jsonrpc, method, id, params, instance, input, value }
 
         /// A member name and its colon.
+        @inline(__always)
         private mutating func readKey() -> Key? {
             skipWhitespace()
             guard let (_, count, word) = readPlainBytes(), count <= 8 else { return nil }
@@ -185,6 +186,7 @@ struct SendFrame {
         }
 
         /// The bytes of a string without escapes (not checked as UTF-8).
+        @inline(__always)
         private mutating func readStringBytes() -> UnsafeBufferPointer<UInt8>? {
             skipWhitespace()
             guard let (start, count, _) = readPlainBytes() else { return nil }
@@ -192,6 +194,7 @@ struct SendFrame {
         }
 
         /// Whether the next token is the string whose bytes pack to `word` (see ``packed(_:_:)``).
+        @inline(__always)
         private mutating func matchString(_ word: UInt64) -> Bool {
             skipWhitespace()
             guard let (_, count, packed) = readPlainBytes() else { return false }
@@ -206,6 +209,7 @@ struct SendFrame {
         /// zero, and `(x - 0x0101…) & ~x & 0x8080…` marks every zero byte; `(word - 0x2020…) &
         /// ~word & 0x8080…` marks every byte below 0x20. A borrow can add marks above the first
         /// true one, never below it, so the lowest mark of all three is the first special byte.
+        @inline(__always)
         private mutating func readPlainBytes() -> (start: Int, count: Int, packed: UInt64)? {
             guard position < end, base[position] == UInt8(ascii: "\"") else { return nil }
             let start = position + 1
@@ -248,6 +252,7 @@ struct SendFrame {
         /// The `count` (at most 8) bytes at `start` as one little-endian word (byte `i` in bits
         /// `8i..<8i+8`). Strings the reader accepts hold no NUL, so equal words mean
         /// equal strings whatever their lengths.
+        @inline(__always)
         private func packed(_ start: Int, _ count: Int) -> UInt64 {
             var word: UInt64 = 0
             for offset in 0..<count { word |= UInt64(base[start + offset]) << (8 * offset) }
@@ -255,6 +260,7 @@ struct SendFrame {
         }
 
         /// Skips whitespace, then takes `byte` if it is next.
+        @inline(__always)
         private mutating func consume(_ byte: UInt8) -> Bool {
             skipWhitespace()
             guard position < end, base[position] == byte else { return false }
@@ -262,6 +268,7 @@ struct SendFrame {
             return true
         }
 
+        @inline(__always)
         private mutating func skipWhitespace() {
             while position < end {
                 switch base[position] {

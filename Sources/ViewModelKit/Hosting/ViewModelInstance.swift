@@ -75,12 +75,18 @@ public final class ViewModelInstance {
         guard route.registered === registered else { return try send(inputRoute(route.name), value: value) }
         let runtime = try live()
         let port = runtime.inputs[route.slot.index]
-        let target = ViewModelError.ValueTarget.input(route.name, instance: id)
-        let checked = try Self.check(value, with: route.slot.rule, for: target)
+        // The error target is built only on failure: this is every `vm.send`'s path.
+        let checked: JSONValue
+        switch route.slot.rule.check(value) {
+        case .success(let valid):
+            checked = valid
+        case .failure(let violation):
+            throw .invalidValue(.input(route.name, instance: id), path: violation.path, expected: violation.expected, got: violation.got)
+        }
         do throws(JSONDecodingError) {
             try port.push(json: checked)
         } catch {
-            throw Self.invalid(target, error)
+            throw Self.invalid(.input(route.name, instance: id), error)
         }
     }
 
