@@ -26,7 +26,7 @@ struct JSONSchemaTypeCheckTests {
         #"{"enum":[1,2]}"#, #"{"const":1}"#, #"{"type":"string","pattern":"a"}"#,
         #"{"type":"object","properties":{"a":{}}}"#, #"{"required":["a"]}"#,
         #"{"type":"array","items":{"type":"integer"}}"#, #"{"anyOf":[{"type":"integer"}]}"#,
-        #"{"not":{"type":"null"}}"#, #"{"type":"number","multipleOf":2}"#, #"{"$ref":"#"}"#,
+        #"{"not":{"type":"null"}}"#, #"{"type":"number","multipleOf":2}"#, ##"{"$ref":"#"}"##,
     ])
     func declinesRicherSchemas(document: String) throws {
         let schema = try JSONSchema(JSONValue(parsing: document))
