@@ -85,13 +85,28 @@ public struct LineFramer: MessageFramer, Sendable {
     private func findNewline() -> Int? {
         let from = max(start, scanned)
         guard from < buffer.count else { return nil }
-        return buffer.withUnsafeBufferPointer { bytes in
-            var index = from
-            while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "\n") { return index }
-                index += 1
-            }
-            return nil
+        return buffer.withUnsafeBytes { bytes in Self.firstNewline(in: bytes, from: from) }
+    }
+
+    /// The index of the first `\n` in `bytes` at or after `from`, eight bytes per step: in
+    /// `word ^ 0x0A0A…` the bytes that held `\n` are zero, and `(x - 0x0101…) & ~x & 0x8080…`
+    /// sets the high bit of every zero byte of `x` (a borrow can also mark bytes above the
+    /// first zero, never below it, so the lowest mark is exact).
+    static func firstNewline(in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let newlines: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+        var index = from
+        while bytes.count - index >= 8 {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ newlines
+            let marks = (word &- ones) & ~word & highBits
+            if marks != 0 { return index + marks.trailingZeroBitCount / 8 }
+            index += 8
         }
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") { return index }
+            index += 1
+        }
+        return nil
     }
 }

@@ -64,7 +64,9 @@ final class Connection: ConnectionSink {
     var registration: IORegistration?
     /// What the loop currently watches for (kept to skip redundant `epoll_ctl` calls).
     var interest: IOInterest = .readable
-    var framer: FramingDetector
+    /// (Unchecked exclusivity: used once per frame on the loop thread; `nextFrame()` and
+    /// `append` run to their end without calling out, so no access can overlap another.)
+    @exclusivity(unchecked) var framer: FramingDetector
     var state = State.open(paused: false)
     /// The last `send` hit `EAGAIN`: wait for writability before the next one. (A fact about
     /// the socket, not the connection's life: it holds in any state but `closed`.)

@@ -6,6 +6,7 @@ import VMProtocol
 extension Server {
     func receive(_ frame: UnsafeRawBufferPointer, on session: Session) {
         if Self.isBlank(frame) { return }
+        if receivePlainSend(frame, on: session) { return }
         let value: JSONValue
         do {
             value = try JSONParser.parse(frame, options: parseOptions)

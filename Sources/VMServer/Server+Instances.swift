@@ -82,6 +82,7 @@ extension Server {
     /// The host destroyed an instance (any cause): each subscriber hears `vm.closed` with the
     /// reason, in subscription order; its channels stop observing.
     func instanceClosed(_ instance: ViewModelInstance, reason: CloseReason) {
+        sendRoute.forget(instance)
         guard let record = records.removeValue(forKey: instance.id) else { return }
         for channel in record.channels { channel?.stop() }
         record.channels = []

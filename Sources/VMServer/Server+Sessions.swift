@@ -73,6 +73,9 @@ extension Server {
         session.id = fresh.id
         session.sink = fresh.sink
         sessions[fresh.id] = session
+        // The fresh session only carried this call: the next frame on the connection must find
+        // the resumed one, not the fresh one cached by `frameReceived`.
+        lastSession = nil
         for instance in session.ownedInstances { records[instance]?.owner = fresh.id }
         log(.sessionResumed(session: ticket.name, connection: fresh.id, from: previous, queuedBytes: queued?.pendingBytes ?? 0))
 

@@ -37,7 +37,12 @@ public final class Server: ConnectionHandler {
     let outbox: Outbox
     let parseOptions: JSONParseOptions
 
-    var sessions: [ConnectionID: Session] = [:]
+    /// (Unchecked exclusivity: looked up once per frame; every access is one statement on
+    /// the server's thread that calls out to nothing.)
+    @exclusivity(unchecked) var sessions: [ConnectionID: Session] = [:]
+    /// The session of the last frame received (``frameReceived(_:on:)``). (Unchecked
+    /// exclusivity, like ``sessions``.)
+    @exclusivity(unchecked) var lastSession: Session?
     /// Resumable sessions, and the detached ones (PROTOCOL.md §18).
     var sessionBook = SessionBook()
     /// Server-side state of instances that have any (scope, owner, subscriptions).
@@ -46,6 +51,10 @@ public final class Server: ConnectionHandler {
     var nextMonitor: UInt64 = 0
     /// Set by ``shutdown()``: instance calls answer `shuttingDown` from then on.
     var isShuttingDown = false
+    /// The last plain `vm.send`'s instance and input (Server+SendFastPath.swift). (Unchecked
+    /// exclusivity: read and written only on the server's thread, each access one statement
+    /// that calls no code that could reach the server again.)
+    @exclusivity(unchecked) var sendRoute = SendRoute()
     /// `vm.types` without `type`, encoded once.
     lazy var allTypesResult: [UInt8] = VMTypesMethod.result(types: host.types.map(\.jsonValue)).encodedBytes()
 
@@ -90,7 +99,14 @@ public final class Server: ConnectionHandler {
     }
 
     public func frameReceived(_ frame: UnsafeRawBufferPointer, on id: ConnectionID) {
+        // Frames come in runs per connection: the last one's session saves the table lookup
+        // (a closed session is never reused: its id then misses the table as before).
+        if let last = lastSession, last.id == id, last.isOpen {
+            receive(frame, on: last)
+            return
+        }
         guard let session = sessions[id], session.isOpen else { return }
+        lastSession = session
         receive(frame, on: session)
     }
 

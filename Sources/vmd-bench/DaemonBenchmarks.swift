@@ -24,7 +24,7 @@ func runDaemonBenchmarks() {
     }
 }
 
-private struct BenchFailure: Error, CustomStringConvertible {
+struct BenchFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
@@ -328,7 +328,7 @@ private func median(_ values: [Double]) -> Double {
 }
 
 /// Sorted latency samples.
-private struct Percentiles {
+struct Percentiles {
     let sorted: [UInt64]
     init(_ samples: [UInt64]) { sorted = samples.sorted() }
     func at(_ fraction: Double) -> UInt64 {
@@ -355,7 +355,7 @@ private struct LineClientReader: @unchecked Sendable {
 }
 
 /// A blocking line client with a receive timeout (a stuck daemon fails the run, never hangs it).
-private final class LineClient {
+final class LineClient {
     let socket: FileDescriptor
     private var buffer: [UInt8] = []
     private var start = 0
@@ -475,14 +475,14 @@ private final class LineClient {
 }
 
 /// The writing side of a LineClient's socket, usable from a writer thread.
-private struct WriteHandle: Sendable {
+struct WriteHandle: Sendable {
     let socket: FileDescriptor
     func writeAll(_ bytes: [UInt8]) throws { try socket.writeAll(bytes) }
 }
 
 /// The baseline: a raw Unix-socket line echo server on one epoll loop (Posix's EventLoop),
 /// writing back exactly what it reads, with the same nonblocking discipline as the daemon.
-private final class LineEchoServer: Sendable {
+final class LineEchoServer: Sendable {
     private let thread: EventLoopThread
     private let path: String
 

@@ -17,6 +17,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("patch", runPatchBenchmarks),
     ("fanout", runFanOutBenchmarks),
     ("sessions", runSessionBenchmarks),
+    ("sendpath", runSendPathBenchmarks),
 ]
 
 // `vmd-bench soak …` is a load run with its own options and exit status (Soak.swift).

@@ -44,16 +44,23 @@ final class RegisteredType: Sendable {
 struct ValueRule: Sendable {
     let schema: JSONSchema
     let omitted: JSONValue
+    /// The schema as a plain type test when that is all it checks (most inputs: `Int`,
+    /// `String`, `Bool`, `Void`): valid values skip the schema interpreter.
+    let typeCheck: JSONSchemaTypeCheck?
 
     init(schema document: JSONValue) throws(JSONSchemaError) {
         schema = try JSONSchema(document)
         omitted = document["default"] ?? .null
+        typeCheck = JSONSchemaTypeCheck(schema)
     }
 
     /// `value` (or what its omission means) if it satisfies the schema, else the first
     /// violation as path, expected, got.
     func check(_ value: JSONValue?) -> Result<JSONValue, JSONSchemaViolation> {
-        Self.check(value ?? omitted, against: schema)
+        let value = value ?? omitted
+        // A value the type test rejects still goes to the interpreter, which words the violation.
+        if let typeCheck, typeCheck.admits(value) { return .success(value) }
+        return Self.check(value, against: schema)
     }
 
     static func check(_ value: JSONValue, against schema: JSONSchema) -> Result<JSONValue, JSONSchemaViolation> {

@@ -16,12 +16,15 @@ public final class ViewModelInstance {
     public let parent: String?
     /// Its live children, in creation order.
     public internal(set) var children: [String] = []
-    /// `false` once destroyed.
-    public private(set) var isAlive = true
+    /// `false` once destroyed. (Unchecked exclusivity, like ``runtime``: read on every call,
+    /// written once in a single statement, never held across a call.)
+    @exclusivity(unchecked) public private(set) var isAlive = true
     /// Creation order within the host.
     let sequence: UInt64
     let registered: RegisteredType
-    var runtime: InstanceRuntime?
+    /// (Unchecked exclusivity: read on every `send`, each read one statement that copies the
+    /// reference out; written only when built and when torn down, on the host's thread.)
+    @exclusivity(unchecked) var runtime: InstanceRuntime?
     private var executions: [UInt64: PendingExecution] = [:]
     private var nextExecution: UInt64 = 0
 
@@ -53,17 +56,37 @@ public final class ViewModelInstance {
     /// schema default, else `null`. Everything the input causes synchronously has happened
     /// when this returns.
     public func send(input: String, value: JSONValue? = nil) throws(ViewModelError) {
-        let runtime = try live()
+        try send(inputRoute(input), value: value)
+    }
+
+    /// Input `input`, looked up once for repeated ``send(_:value:)`` calls.
+    /// - Throws: `unknownInstance` once destroyed, `unknownInput` for a name the type lacks.
+    public func inputRoute(_ input: String) throws(ViewModelError) -> InputRoute {
+        _ = try live()
         guard let slot = registered.inputs[input] else {
             throw .unknownInput(type: typeName, instance: id, input: input, known: type.inputs.map(\.name))
         }
-        let port = runtime.inputs[slot.index]
-        let target = ViewModelError.ValueTarget.input(input, instance: id)
-        let checked = try Self.check(value, with: slot.rule, for: target)
+        return InputRoute(name: input, registered: registered, slot: slot)
+    }
+
+    /// ``send(input:value:)`` through a route from ``inputRoute(_:)`` (of any instance of
+    /// the same type; a route of another type is looked up again by its name).
+    public func send(_ route: InputRoute, value: JSONValue? = nil) throws(ViewModelError) {
+        guard route.registered === registered else { return try send(inputRoute(route.name), value: value) }
+        let runtime = try live()
+        let port = runtime.inputs[route.slot.index]
+        // The error target is built only on failure: this is every `vm.send`'s path.
+        let checked: JSONValue
+        switch route.slot.rule.check(value) {
+        case .success(let valid):
+            checked = valid
+        case .failure(let violation):
+            throw .invalidValue(.input(route.name, instance: id), path: violation.path, expected: violation.expected, got: violation.got)
+        }
         do throws(JSONDecodingError) {
             try port.push(json: checked)
         } catch {
-            throw Self.invalid(target, error)
+            throw Self.invalid(.input(route.name, instance: id), error)
         }
     }
 

@@ -1,0 +1,281 @@
+import JSONCore
+import JSONRPC
+
+/// A `vm.send` read in one pass straight from its frame's bytes, without building a
+/// ``JSONValue`` tree for the envelope and params.
+///
+/// ``read(_:)`` only accepts the common shape and returns `nil` for everything else, which
+/// then takes the general path (`Server.receive` in Server+Frames.swift) so that every
+/// reply and error stays exactly what it was. Accepted: one object whose members are exactly
+/// `jsonrpc` (`"2.0"`), `method` (`"vm.send"`), `params` and optionally `id` (a string, an
+/// integer of at most 18 digits, or `null`), in any order, each at most once; `params` an
+/// object with `instance` and `input` (strings, `input` non-empty) and optionally `value`
+/// (`null`, `true`, `false`, an integer of at most 18 digits, or a string). Strings must hold
+/// no escapes and be valid UTF-8 (`instance` and `input` are checked by
+/// whoever turns them into strings). Anything else — another member, a duplicate, a fraction,
+/// an exponent, `-0`, a nested value, an escape, bad syntax — gives `nil`.
+struct SendFrame {
+    /// `nil` for a notification.
+    var id: RequestID?
+    /// The `instance` string's bytes inside the frame (no escapes; not yet checked as UTF-8).
+    var instance: UnsafeBufferPointer<UInt8>
+    /// The `input` string's bytes inside the frame (non-empty; not yet checked as UTF-8).
+    var input: UnsafeBufferPointer<UInt8>
+    /// `nil` when omitted.
+    var value: JSONValue?
+
+    /// The deepest nesting the frame has (the params object), for the parser's `maxDepth`.
+    static let depth = 2
+
+    /// The frame as a plain `vm.send`, or `nil` when the general path must read it.
+    static func read(_ frame: UnsafeRawBufferPointer) -> SendFrame? {
+        guard let base = frame.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var reader = Reader(base: base, end: frame.count)
+        return reader.readEnvelope()
+    }
+
+    /// The names and literals the reader matches, packed as ``Reader``'s `packed(_:_:)` does.
+    private enum Packed {
+        static let id: UInt64 = 0x6469  // "id"
+        static let input: UInt64 = 0x74_7570_6e69  // "input"
+        static let value: UInt64 = 0x65_756c_6176  // "value"
+        static let method: UInt64 = 0x646f_6874_656d  // "method"
+        static let params: UInt64 = 0x736d_6172_6170  // "params"
+        static let jsonrpc: UInt64 = 0x63_7072_6e6f_736a  // "jsonrpc"
+        static let instance: UInt64 = 0x6563_6e61_7473_6e69  // "instance"
+        static let send: UInt64 = 0x64_6e65_732e_6d76  // "vm.send"
+        static let version: UInt64 = 0x30_2e32  // "2.0"
+        static let null: UInt64 = 0x6c6c_756e  // "null"
+        static let `true`: UInt64 = 0x6575_7274  // "true"
+        static let `false`: UInt64 = 0x65_736c_6166  // "false"
+    }
+
+    /// A cursor over the frame; every method returns `nil` (or `false`) on anything unusual.
+    private struct Reader {
+        let base: UnsafePointer<UInt8>
+        let end: Int
+        var position = 0
+
+        mutating func readEnvelope() -> SendFrame? {
+            guard consume(UInt8(ascii: "{")) else { return nil }
+            var id: RequestID?? = .none
+            var sawVersion = false, sawMethod = false
+            var params: (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: JSONValue?)? = nil
+            repeat {
+                guard let key = readKey() else { return nil }
+                switch key {
+                case .jsonrpc:
+                    guard !sawVersion, matchString(Packed.version) else { return nil }
+                    sawVersion = true
+                case .method:
+                    guard !sawMethod, matchString(Packed.send) else { return nil }
+                    sawMethod = true
+                case .id:
+                    guard case .none = id, let read = readID() else { return nil }
+                    id = .some(read)
+                case .params:
+                    guard params == nil, let read = readParams() else { return nil }
+                    params = read
+                default:
+                    return nil
+                }
+            } while consume(UInt8(ascii: ","))
+            guard consume(UInt8(ascii: "}")), sawVersion, sawMethod, let params else { return nil }
+            skipWhitespace()
+            guard position == end else { return nil }
+            return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: params.value)
+        }
+
+        private mutating func readParams() -> (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: JSONValue?)? {
+            guard consume(UInt8(ascii: "{")) else { return nil }
+            var instance: UnsafeBufferPointer<UInt8>?, input: UnsafeBufferPointer<UInt8>?, value: JSONValue?
+            repeat {
+                guard let key = readKey() else { return nil }
+                switch key {
+                case .instance:
+                    guard instance == nil, let bytes = readStringBytes() else { return nil }
+                    instance = bytes
+                case .input:
+                    guard input == nil, let bytes = readStringBytes(), !bytes.isEmpty else { return nil }
+                    input = bytes
+                case .value:
+                    guard value == nil, let read = readScalar() else { return nil }
+                    value = read
+                default:
+                    return nil
+                }
+            } while consume(UInt8(ascii: ","))
+            guard consume(UInt8(ascii: "}")), let instance, let input else { return nil }
+            return (instance, input, value)
+        }
+
+        /// The member names the reader knows.
+        enum Key { case jsonrpc, method, id, params, instance, input, value }
+
+        /// A member name and its colon.
+        @inline(__always)
+        private mutating func readKey() -> Key? {
+            skipWhitespace()
+            guard let (_, count, word) = readPlainBytes(), count <= 8 else { return nil }
+            let key: Key
+            switch word {
+            case Packed.id: key = .id
+            case Packed.input: key = .input
+            case Packed.value: key = .value
+            case Packed.method: key = .method
+            case Packed.params: key = .params
+            case Packed.jsonrpc: key = .jsonrpc
+            case Packed.instance: key = .instance
+            default: return nil
+            }
+            guard consume(UInt8(ascii: ":")) else { return nil }
+            return key
+        }
+
+        private mutating func readID() -> RequestID? {
+            skipWhitespace()
+            guard position < end else { return nil }
+            switch base[position] {
+            case UInt8(ascii: "\""): return readString().map(RequestID.string)
+            case UInt8(ascii: "n"): return matchLiteral(Packed.null, count: 4) ? .null : nil
+            default: return readInteger().map(RequestID.integer)
+            }
+        }
+
+        private mutating func readScalar() -> JSONValue? {
+            skipWhitespace()
+            guard position < end else { return nil }
+            switch base[position] {
+            case UInt8(ascii: "\""): return readString().map(JSONValue.string)
+            case UInt8(ascii: "n"): return matchLiteral(Packed.null, count: 4) ? .null : nil
+            case UInt8(ascii: "t"): return matchLiteral(Packed.true, count: 4) ? .bool(true) : nil
+            case UInt8(ascii: "f"): return matchLiteral(Packed.false, count: 5) ? .bool(false) : nil
+            default: return readInteger().map(JSONValue.integer)
+            }
+        }
+
+        /// `-?(0|[1-9][0-9]{0,17})` not followed by `.`, `e` or `E`, and not `-0`: a number the
+        /// general parser reads as this same `Int64`.
+        private mutating func readInteger() -> Int64? {
+            var negative = false
+            if base[position] == UInt8(ascii: "-") {
+                negative = true
+                position += 1
+            }
+            let start = position
+            var magnitude: Int64 = 0
+            while position < end {
+                let digit = base[position] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                magnitude = magnitude &* 10 &+ Int64(digit)
+                position += 1
+            }
+            let count = position - start
+            guard count > 0, count <= 18 else { return nil }
+            if base[start] == UInt8(ascii: "0"), count > 1 || negative { return nil }
+            if position < end {
+                let next = base[position]
+                if next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") { return nil }
+            }
+            return negative ? -magnitude : magnitude
+        }
+
+        /// A string without escapes, checked as UTF-8.
+        private mutating func readString() -> String? {
+            readStringBytes().flatMap { String(validating: $0, as: UTF8.self) }
+        }
+
+        /// The bytes of a string without escapes (not checked as UTF-8).
+        @inline(__always)
+        private mutating func readStringBytes() -> UnsafeBufferPointer<UInt8>? {
+            skipWhitespace()
+            guard let (start, count, _) = readPlainBytes() else { return nil }
+            return UnsafeBufferPointer(start: base + start, count: count)
+        }
+
+        /// Whether the next token is the string whose bytes pack to `word` (see ``packed(_:_:)``).
+        @inline(__always)
+        private mutating func matchString(_ word: UInt64) -> Bool {
+            skipWhitespace()
+            guard let (_, count, packed) = readPlainBytes() else { return false }
+            return count <= 8 && packed == word
+        }
+
+        /// The bytes between a `"` at the cursor and the next `"`, and the first eight of them
+        /// packed (see `packed(_:_:)`; meaningful when `count <= 8`); `nil` if the string has an
+        /// escape or a control character, or is not closed.
+        ///
+        /// Eight bytes per step: with `x = word ^ pattern` the bytes equal to the pattern's are
+        /// zero, and `(x - 0x0101…) & ~x & 0x8080…` marks every zero byte; `(word - 0x2020…) &
+        /// ~word & 0x8080…` marks every byte below 0x20. A borrow can add marks above the first
+        /// true one, never below it, so the lowest mark of all three is the first special byte.
+        @inline(__always)
+        private mutating func readPlainBytes() -> (start: Int, count: Int, packed: UInt64)? {
+            guard position < end, base[position] == UInt8(ascii: "\"") else { return nil }
+            let start = position + 1
+            var index = start
+            var first: UInt64? = nil
+            let raw = UnsafeRawPointer(base)
+            while end - index >= 8 {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if first == nil { first = word }
+                let quotes = word ^ 0x2222_2222_2222_2222, backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let marks = ((quotes &- 0x0101_0101_0101_0101) & ~quotes
+                    | (backslashes &- 0x0101_0101_0101_0101) & ~backslashes
+                    | (word &- 0x2020_2020_2020_2020) & ~word) & 0x8080_8080_8080_8080
+                if marks != 0 {
+                    index += marks.trailingZeroBitCount / 8
+                    break
+                }
+                index += 8
+            }
+            while index < end {
+                let byte = base[index]
+                if byte == UInt8(ascii: "\"") {
+                    position = index + 1
+                    let count = index - start
+                    guard let first else { return (start, count, packed(start, min(count, 8))) }
+                    return (start, count, count >= 8 ? first : first & ((1 << (8 * UInt64(count))) &- 1))
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                index += 1
+            }
+            return nil
+        }
+
+        private mutating func matchLiteral(_ word: UInt64, count: Int) -> Bool {
+            guard end - position >= count, packed(position, count) == word else { return false }
+            position += count
+            return true
+        }
+
+        /// The `count` (at most 8) bytes at `start` as one little-endian word (byte `i` in bits
+        /// `8i..<8i+8`). Strings the reader accepts hold no NUL, so equal words mean
+        /// equal strings whatever their lengths.
+        @inline(__always)
+        private func packed(_ start: Int, _ count: Int) -> UInt64 {
+            var word: UInt64 = 0
+            for offset in 0..<count { word |= UInt64(base[start + offset]) << (8 * offset) }
+            return word
+        }
+
+        /// Skips whitespace, then takes `byte` if it is next.
+        @inline(__always)
+        private mutating func consume(_ byte: UInt8) -> Bool {
+            skipWhitespace()
+            guard position < end, base[position] == byte else { return false }
+            position += 1
+            return true
+        }
+
+        @inline(__always)
+        private mutating func skipWhitespace() {
+            while position < end {
+                switch base[position] {
+                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                default: return
+                }
+            }
+        }
+    }
+}

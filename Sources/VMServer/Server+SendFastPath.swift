@@ -1,0 +1,60 @@
+import JSONCore
+import JSONRPC
+import VMProtocol
+import ViewModelKit
+
+/// The `vm.send` fast path: a plain `vm.send` frame is read in one pass (``SendFrame``) and
+/// handled here, skipping the generic tree, the envelope classification, the dispatcher and,
+/// for a repeated instance and input, both lookups by name (``SendRoute``). What it answers
+/// is what the general path (Server+Frames.swift, Server+Dispatch.swift, Server+Calls.swift)
+/// answers for the same frame, byte for byte.
+extension Server {
+    /// Handles `frame` when it is a plain `vm.send`; `false` leaves it to the general path.
+    ///
+    /// Not taken while a monitor listens (it reports the parsed message), while shutting down
+    /// (`vm.send` then answers `shuttingDown`), or with a `maxDepth` below the frame's depth.
+    func receivePlainSend(_ frame: UnsafeRawBufferPointer, on session: Session) -> Bool {
+        guard sendRoute.isEnabled, outbox.monitors.isEmpty, !isShuttingDown, parseOptions.maxDepth >= SendFrame.depth,
+              let send = SendFrame.read(frame)
+        else { return false }
+        let instance: ViewModelInstance, input: InputRoute
+        if let cached = sendRoute.lookup(instance: send.instance, input: send.input) {
+            (instance, input) = cached
+        } else {
+            // Names that are not UTF-8 are the parser's to reject (a parse error).
+            guard let instanceID = String(validating: send.instance, as: UTF8.self),
+                  let inputName = String(validating: send.input, as: UTF8.self)
+            else { return false }
+            do {
+                instance = try host.instance(instanceID)
+                input = try instance.inputRoute(inputName)
+            } catch {
+                fail(Self.call(for: send, on: session), error)
+                return true
+            }
+            sendRoute.store(instance: instance, input: input, instanceName: send.instance, inputName: send.input)
+        }
+        do {
+            // Everything the input causes synchronously is queued inside, before the reply (O4).
+            try instance.send(input, value: send.value)
+        } catch {
+            fail(Self.call(for: send, on: session), error)
+            return true
+        }
+        if let id = send.id { respond(on: session, route: .direct, id: id, .success(VMSendMethod.result)) }
+        return true
+    }
+
+    /// The ``Call`` the general path would have dispatched for `send` (built only to report a
+    /// failure the way the dispatcher does: `vm.error` reads `instance` and `input` from its
+    /// params). The names were read as UTF-8 before any failure can happen.
+    private static func call(for send: SendFrame, on session: Session) -> Call {
+        var params: JSONObject = [
+            "instance": .string(String(decoding: send.instance, as: UTF8.self)),
+            "input": .string(String(decoding: send.input, as: UTF8.self)),
+        ]
+        if let value = send.value { params["value"] = value }
+        return Call(session: session, id: send.id, route: send.id == nil ? .none : .direct,
+                    method: VMSendMethod.name, params: .object(params))
+    }
+}

@@ -1,0 +1,41 @@
+import JSONRPC
+import Testing
+
+@Suite("The line framer's newline scan")
+struct LineScanTests {
+    /// Bytes that differ from `\n` in one bit or sit next to it, which a word-at-a-time scan
+    /// must not mistake for it.
+    static let lookalikes: [UInt8] = [0x0B, 0x09, 0x08, 0x1A, 0x8A, 0x4A, 0xFF, 0x00, 0x0E, 0x2A]
+
+    @Test("finds every line end exactly, whatever the line lengths and neighbouring bytes")
+    func exactLineEnds() throws {
+        var stream: [UInt8] = []
+        var expected: [[UInt8]] = []
+        for length in 1...40 {
+            let line = (0..<length).map { Self.lookalikes[($0 + length) % Self.lookalikes.count] | ($0 == 0 ? 0x40 : 0) }
+            expected.append(line)
+            stream += line + [0x0A]
+        }
+        var framer = LineFramer(maxFrameBytes: 1024)
+        stream.withUnsafeBytes { framer.append($0) }
+        var frames: [[UInt8]] = []
+        while let frame = try framer.nextFrame() { frames.append(Array(frame)) }
+        #expect(frames == expected)
+        #expect(framer.bufferedByteCount == 0)
+    }
+
+    @Test("a line split at every offset of its read frames the same")
+    func splitAtEveryOffset() throws {
+        let line = Array(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"c","input":"i"}}"#.utf8)
+        let stream = line + [0x0A] + line + [0x0A]
+        for cut in 0...stream.count {
+            var framer = LineFramer()
+            var frames: [[UInt8]] = []
+            for part in [stream[..<cut], stream[cut...]] {
+                Array(part).withUnsafeBytes { framer.append($0) }
+                while let frame = try framer.nextFrame() { frames.append(Array(frame)) }
+            }
+            #expect(frames == [line, line], "cut at \(cut)")
+        }
+    }
+}
