@@ -24,7 +24,7 @@ extension Server {
         }
         let instance = try host.create(type: params.type, id: params.id, args: params.args)
         let record = InstanceRecord(instance: instance, scope: params.scope, owner: params.scope == .connection ? session.id : nil)
-        records[instance.id] = record
+        instance.attachment = record
         if params.scope == .connection { session.ownedInstances.append(instance.id) }
 
         guard let options = params.subscribe else {
@@ -61,7 +61,7 @@ extension Server {
     func list(_ call: Call) throws -> Outcome {
         try VMListMethod.decodeParams(call.params)
         let summaries = host.instances.map { instance in
-            let record = records[instance.id]
+            let record = instance.attachment as? InstanceRecord
             return VMListMethod.Summary(
                 instance: instance.id, type: instance.typeName, scope: record?.scope ?? .daemon,
                 subscribers: record?.subscriptions.count ?? 0, parent: instance.parent)
@@ -69,20 +69,22 @@ extension Server {
         return .result(VMListMethod.result(summaries))
     }
 
-    /// The record of live instance `id`, made on first use for instances the server did not
+    /// The record of live instance `id`, kept on the instance itself (the host's table is
+    /// the only table of instances); made on first use for instances the server did not
     /// create itself (children, created by their parent).
     func record(of id: String) throws(ViewModelError) -> InstanceRecord {
-        if let record = records[id] { return record }
         let instance = try host.instance(id)
+        if let record = instance.attachment as? InstanceRecord { return record }
         let record = InstanceRecord(instance: instance, scope: .daemon, owner: nil)
-        records[id] = record
+        instance.attachment = record
         return record
     }
 
     /// The host destroyed an instance (any cause): each subscriber hears `vm.closed` with the
     /// reason, in subscription order; its channels stop observing.
     func instanceClosed(_ instance: ViewModelInstance, reason: CloseReason) {
-        guard let record = records.removeValue(forKey: instance.id) else { return }
+        guard let record = instance.attachment as? InstanceRecord else { return }
+        instance.attachment = nil
         for channel in record.channels { channel?.stop() }
         record.channels = []
         let subscriptions = record.subscriptions

@@ -38,8 +38,6 @@ public final class Server: ConnectionHandler {
     let parseOptions: JSONParseOptions
 
     var sessions: [ConnectionID: Session] = [:]
-    /// Server-side state of instances that have any (scope, owner, subscriptions).
-    var records: [String: InstanceRecord] = [:]
     var nextSubscription: UInt64 = 0
     var nextMonitor: UInt64 = 0
     /// Set by ``shutdown()``: instance calls answer `shuttingDown` from then on.

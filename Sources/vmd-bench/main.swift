@@ -15,6 +15,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("daemon", runDaemonBenchmarks),
     ("vmctl", runVMCtlBenchmarks),
     ("patch", runPatchBenchmarks),
+    ("create", runCreateBenchmarks),
 ]
 
 // `vmd-bench soak …` is a load run with its own options and exit status (Soak.swift).

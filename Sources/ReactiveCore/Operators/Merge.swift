@@ -24,11 +24,14 @@ extension ObservableType {
 
 /// The subscription of a ``ObservableType/merge(_:)-swift.type.method``: one ``MergeSource``
 /// per source, completed when all are.
+///
+/// Exclusivity: unchecked, for the reason given on `Sink`: every access is a single read,
+/// assignment or array call that runs no other code, so no access spans a call.
 @usableFromInline final class MergeSink<Element>: Sink<Element> {
-    @usableFromInline var sources: ContiguousArray<MergeSource<Element>>
+    @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<MergeSource<Element>>
     /// Sources not completed yet, plus one while `run` is still subscribing them (so a
     /// source that completes at once cannot end the merge before the next one starts).
-    @usableFromInline var running: Int
+    @exclusivity(unchecked) @usableFromInline var running: Int
 
     @inlinable override init(_ observer: AnyObserver<Element>) {
         sources = []
@@ -64,10 +67,12 @@ extension ObservableType {
 ///
 /// It holds the sink strongly on purpose: the source keeps this observer alive while it may
 /// still emit; the cycle ends when the sink is disposed (which disposes every source).
+/// Exclusivity unchecked, as on ``MergeSink``: the subscription is moved into a local before
+/// it is disposed.
 @usableFromInline final class MergeSource<Element>: Disposable {
     @usableFromInline let sink: MergeSink<Element>
-    @usableFromInline var subscription: (any Disposable)?
-    @usableFromInline var isDone: Bool
+    @exclusivity(unchecked) @usableFromInline var subscription: (any Disposable)?
+    @exclusivity(unchecked) @usableFromInline var isDone: Bool
 
     @inlinable init(sink: MergeSink<Element>) {
         self.sink = sink

@@ -1,12 +1,9 @@
-/// Records the ports created while one view model's `Ports()` runs, in creation order, so the
-/// host can wire each new instance without reflecting it.
+/// Records the ports created while one view model's `Ports()` runs, in creation order, so
+/// each new instance is wired without reflecting it (see ``PortLayout``, which maps creation
+/// order to declaration order once per type).
 ///
 /// Why: `Mirror` over a `Ports` value cost ~60,000 instructions per `vm.create` (about 40% of
-/// it, measured with callgrind). Every port's initializer calls ``record(_:)``; stored
-/// properties with inline initializers are created in declaration order, which is the wire
-/// order. Registration still reflects one `Ports()` with `Mirror` and uses the collector only
-/// if both agree port for port (``ViewModelRegistry``), so a `Ports` with a hand-written `init`
-/// that creates ports in another order is wired by `Mirror` as before.
+/// it, measured with callgrind). Every port's initializer calls ``record(_:)``.
 final class PortCollector: @unchecked Sendable {
     // Why @unchecked Sendable is safe: a collector is created by `collect(_:)`, bound as a task
     // local for the duration of one synchronous call, filled by port initializers running in

@@ -1,20 +1,20 @@
 import ReactiveCore
 
-/// One view model built from its type: its ports wired (named, bound into `bag`, event
-/// outputs holding what `init` emits in `heldEvents`), its context made, its `init` run.
-/// The registry's factory and the testing harness both build instances this way.
+/// One view model built from its type: its ports made and wired by the type's
+/// ``PortLayout`` (named, bound into `bag`, event outputs holding what `init` emits in
+/// `heldEvents`), its context made, its `init` run. The registry's factory and the testing
+/// harness both build instances this way.
 package struct BuiltViewModel<VM: ViewModel> {
     package let viewModel: VM
     package let ports: VM.Ports
     /// Every port, in declaration order.
     let boxes: [any PortBox]
 
-    /// Builds `VM` with ports `ports` whose boxes are `boxes` named `names` (from the
-    /// registry's reflection, done once per type).
-    static func build(
-        ports: VM.Ports, boxes: [any PortBox], names: [String], context: VM.Context, heldEvents: HeldEvents
-    ) -> BuiltViewModel<VM> {
-        for (port, name) in zip(boxes, names) {
+    /// Builds `VM` with a fresh `Ports()` wired by `layout` (learned once per type by the
+    /// registry), with `context`.
+    static func build(layout: PortLayout, context: VM.Context, heldEvents: HeldEvents) -> BuiltViewModel<VM> {
+        let (ports, boxes) = layout.makePorts(of: VM.self)
+        for (port, name) in zip(boxes, layout.names) {
             port.attach(name: name, bag: context.bag)
             port.holdEvents(in: heldEvents)
         }
@@ -27,14 +27,13 @@ package struct BuiltViewModel<VM: ViewModel> {
         return BuiltViewModel(viewModel: viewModel, ports: ports, boxes: boxes)
     }
 
-    /// Builds `VM` from a fresh `Ports()` reflected with `Mirror`, with `context`; events its
-    /// `init` emits wait in `heldEvents`.
+    /// Builds `VM` with `context`, learning its layout first (the testing harness, which
+    /// has no registry); events its `init` emits wait in `heldEvents`.
     ///
-    /// A `Ports` whose properties are not all ports is caught by registration, not here: the
-    /// properties that are ports still get their names.
+    /// A `Ports` with a property that is not a port is caught by registration, not here: its
+    /// ports are then left unnamed.
     package static func build(context: VM.Context, heldEvents: HeldEvents) -> BuiltViewModel<VM> {
-        let ports = VM.Ports()
-        let found = (try? PortReflection.ports(of: ports, typeName: VM.typeName)) ?? []
-        return build(ports: ports, boxes: found.map(\.port), names: found.map(\.name), context: context, heldEvents: heldEvents)
+        let layout = (try? PortLayout.learn(VM.self))?.layout ?? PortLayout(names: [], creationIndex: nil, createdCount: 0)
+        return build(layout: layout, context: context, heldEvents: heldEvents)
     }
 }

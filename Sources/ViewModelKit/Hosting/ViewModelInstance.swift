@@ -18,11 +18,15 @@ public final class ViewModelInstance {
     public internal(set) var children: [String] = []
     /// `false` once destroyed.
     public private(set) var isAlive = true
+    /// What the code serving the instance keeps beside it (the server: its scope, owner and
+    /// subscriptions), so that the host's table is the only table of instances. The kit never
+    /// reads it; it goes with the instance.
+    public var attachment: AnyObject?
     /// Creation order within the host.
     let sequence: UInt64
     let registered: RegisteredType
     var runtime: InstanceRuntime?
-    private var executions: [UInt64: PendingExecution] = [:]
+    private var executions: [UInt64: RunningExecution] = [:]
     private var nextExecution: UInt64 = 0
 
     init(id: String, registered: RegisteredType, parent: String?, sequence: UInt64) {
@@ -96,7 +100,7 @@ public final class ViewModelInstance {
             throw Self.invalid(target, error)
         }
         nextExecution += 1
-        let pending = PendingExecution(token: nextExecution, instance: self, completion: completion)
+        let pending = RunningExecution(token: nextExecution, instance: self, completion: completion)
         executions[pending.token] = pending
         var last: JSONValue = .null
         let instanceID = id
@@ -190,7 +194,7 @@ public final class ViewModelInstance {
 }
 
 /// One `execute` in flight: answers its completion exactly once, unless disposed first.
-private final class PendingExecution: Cancelable {
+private final class RunningExecution: Cancelable {
     let token: UInt64
     let subscription = SingleAssignmentDisposable()
     private weak var instance: ViewModelInstance?
