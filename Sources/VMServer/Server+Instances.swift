@@ -23,8 +23,12 @@ extension Server {
             }
         }
         let instance = try host.create(type: params.type, id: params.id, args: params.args)
-        let record = InstanceRecord(instance: instance, scope: params.scope, owner: params.scope == .connection ? session.id : nil)
-        instance.attachment = record
+        // A daemon-scoped instance nobody watches gets its record on first use (`record(of:)`),
+        // like a child: most idle instances never need one.
+        if params.scope == .connection || params.subscribe != nil {
+            instance.attachment = InstanceRecord(
+                instance: instance, scope: params.scope, owner: params.scope == .connection ? session.id : nil)
+        }
         if params.scope == .connection { session.ownedInstances.append(instance.id) }
 
         guard let options = params.subscribe else {
@@ -36,7 +40,7 @@ extension Server {
         // (an initial load hopping back through the scheduler) can be missed.
         let subscription: Subscription
         do {
-            subscription = try openSubscription(on: session, record: record, outputs: watched, patches: options.patches)
+            subscription = try openSubscription(on: session, record: record(of: instance.id), outputs: watched, patches: options.patches)
         } catch {
             host.deliverHeldEvents()
             throw error

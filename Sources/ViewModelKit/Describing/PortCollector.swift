@@ -10,13 +10,17 @@ final class PortCollector: @unchecked Sendable {
     // that call on the calling thread, and read after the call returns. `@TaskLocal` requires
     // `Sendable` only because child tasks could read the binding; ports are created
     // synchronously by `Ports()`, never in a task it starts.
-    private(set) var ports: [any PortBox] = []
+    // Unchecked exclusivity: only appended to (by `record`, which runs no other code while
+    // appending) and read after `collect`'s call returned; no access spans another.
+    @exclusivity(unchecked) private(set) var ports: [any PortBox] = []
 
     @TaskLocal private static var current: PortCollector?
 
-    /// Runs `make` and returns its value with the ports created meanwhile, in order.
-    static func collect<Value>(_ make: () -> Value) -> (value: Value, ports: [any PortBox]) {
+    /// Runs `make` and returns its value with the ports created meanwhile, in order;
+    /// `expected` (how many a `Ports()` of the type created before) sizes the list once.
+    static func collect<Value>(expecting expected: Int = 0, _ make: () -> Value) -> (value: Value, ports: [any PortBox]) {
         let collector = PortCollector()
+        collector.ports.reserveCapacity(expected)
         let value = $current.withValue(collector) { make() }
         return (value, collector.ports)
     }

@@ -41,7 +41,7 @@ struct PortLayout: Sendable {
 
     /// A fresh `Ports()` of `VM` with its ports in declaration order.
     func makePorts<VM: ViewModel>(of type: VM.Type) -> (ports: VM.Ports, boxes: [any PortBox]) {
-        let (ports, collected) = PortCollector.collect { VM.Ports() }
+        let (ports, collected) = PortCollector.collect(expecting: createdCount) { VM.Ports() }
         if let creationIndex, collected.count == createdCount {
             return (ports, creationIndex.map { collected[$0] })
         }
