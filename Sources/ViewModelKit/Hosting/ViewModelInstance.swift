@@ -10,8 +10,9 @@ import ReactiveCore
 public final class ViewModelInstance {
     /// The instance id (`"counter-1"`).
     public let id: String
-    /// Its type's description.
-    public let type: ViewModelTypeDescription
+    /// Its type's description (the registry's, shared by every instance of the type: an
+    /// instance keeps no copy of its own).
+    public var type: ViewModelTypeDescription { registered.description }
     /// The id of the instance that created it, if any.
     public let parent: String?
     /// Its live children, in creation order.
@@ -31,7 +32,6 @@ public final class ViewModelInstance {
 
     init(id: String, registered: RegisteredType, parent: String?, sequence: UInt64) {
         self.id = id
-        self.type = registered.description
         self.registered = registered
         self.parent = parent
         self.sequence = sequence
