@@ -5,6 +5,9 @@ import ReactiveCore
 /// value is checked against, and the factory that builds an instance. Immutable.
 final class RegisteredType: Sendable {
     let description: ViewModelTypeDescription
+    /// What generated ids start with: the lower-cased type name and a dash (`"counter-"`),
+    /// lower-cased once here rather than on every `vm.create`.
+    let idPrefix: String
     let argsSchema: JSONSchema
     /// Per input: its place in ``InstanceRuntime/inputs``, its compiled schema and the JSON an
     /// omitted value means. Kept per type, so an instance holds no dictionary of its own.
@@ -29,6 +32,7 @@ final class RegisteredType: Sendable {
         build: @escaping @Sendable (InstanceSeed) throws(JSONDecodingError) -> InstanceRuntime
     ) {
         self.description = description
+        self.idPrefix = description.name.lowercased() + "-"
         self.argsSchema = argsSchema
         self.inputs = inputs
         self.actions = actions

@@ -158,6 +158,7 @@ public final class ViewModelInstance {
         runtime?.heldEvents?.discard()
         runtime?.tearDown()
         runtime = nil
+        guard !executions.isEmpty else { return }
         let pending = executions.values.sorted { $0.token < $1.token }
         executions = [:]
         for execution in pending {
