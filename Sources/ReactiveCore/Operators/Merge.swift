@@ -22,7 +22,7 @@ extension ObservableType {
     }
 }
 
-/// The subscription of a ``ObservableType/merge(_:)-swift.type.method``: one ``MergeSource``
+/// The subscription of a `merge` of a list of sources: one ``MergeSource``
 /// per source, completed when all are.
 ///
 /// Exclusivity: unchecked, for the reason given on `Sink`: every access is a single read,
