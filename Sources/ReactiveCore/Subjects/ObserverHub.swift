@@ -18,18 +18,23 @@
         /// A `let`, so calling it needs no retain; the entry is freed (with it) once the
         /// hub dropped it and the subscriber released its disposable.
         @usableFromInline let observer: AnyObserver<Element>
-        @exclusivity(unchecked) @usableFromInline var isDisposed = false
-        @usableFromInline weak var hub: ObserverHub?
+        @exclusivity(unchecked) @usableFromInline var isDisposed: Bool
+        /// Unowned, not weak: a weak reference gives the hub a side table, an allocation per
+        /// subscribed subject. Safe because the entry reads it only while not disposed, and
+        /// the hub marks every entry it still holds disposed before it goes (its `deinit`;
+        /// a terminal event ends them all too), so it is never read once the hub is gone.
+        @usableFromInline unowned let hub: ObserverHub
 
         @inlinable init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
             self.observer = observer
+            self.isDisposed = false
             self.hub = hub
         }
 
         @inlinable func dispose() {
             guard !isDisposed else { return }
             isDisposed = true
-            hub?.remove(self)
+            hub.remove(self)
         }
 
         @inlinable func end() { isDisposed = true }
@@ -56,6 +61,14 @@
         rest = []
         isDelivering = false
         pending = []
+    }
+
+    /// Ends the entries still held, so that none of them reads its `hub` any more.
+    deinit {
+        first?.end()
+        if !rest.isEmpty {
+            for entry in rest { entry.end() }
+        }
     }
 
     @inlinable var hasObservers: Bool { first != nil || !rest.isEmpty }
