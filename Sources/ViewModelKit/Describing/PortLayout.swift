@@ -7,7 +7,7 @@
 /// every stored property is a port) while ``PortCollector`` records the ports its
 /// initializers create; matching the two by identity gives ``creationIndex``. An instance is
 /// then wired from its collector alone: `Mirror` over a `Ports` value cost ~60,000
-/// instructions per `vm.create` (callgrind), the collector a few hundred.
+/// instructions per `vm.create` (callgrind), the collector about a thousand.
 ///
 /// A `Ports` whose ports are not all created by its own `init()` (one shared through a
 /// static property, say) has no creation index; its instances are reflected with `Mirror`
