@@ -3,6 +3,10 @@ import ViewModelKit
 
 /// What the server keeps beside a hosted instance: its scope and owner, its subscriptions and
 /// the channels watching its outputs.
+///
+/// Kept as the instance's `attachment`, so the host's table is the only table of instances.
+/// The two hold each other until the instance is destroyed; `Server.instanceClosed` then
+/// drops the attachment.
 final class InstanceRecord {
     let instance: ViewModelInstance
     let scope: InstanceScope

@@ -22,7 +22,7 @@ extension Server {
     func execute(_ call: Call) throws -> Outcome {
         let params = try VMExecuteMethod.Params(call.params)
         let instance = try host.instance(params.instance)
-        let pending = PendingExecution(call: call, instance: params.instance, action: params.action, timeoutMs: params.timeoutMs)
+        let pending = OpenExecuteCall(call: call, instance: params.instance, action: params.action, timeoutMs: params.timeoutMs)
         call.session.pendingExecutions.append(pending)
         let execution: any Disposable
         do {
@@ -58,7 +58,7 @@ extension Server {
     }
 
     /// The action answered (or the kit cancelled it because its instance went away).
-    private func complete(_ pending: PendingExecution, _ result: Result<JSONValue, any Error>) {
+    private func complete(_ pending: OpenExecuteCall, _ result: Result<JSONValue, any Error>) {
         guard pending.finish() else { return }
         pending.execution = nil
         switch result {
@@ -72,7 +72,7 @@ extension Server {
     }
 
     /// Writes the one reply of a finished execution (a `vm.error` when it was a notification).
-    private func answer(_ pending: PendingExecution, _ outcome: Result<JSONValue, WireError>) {
+    private func answer(_ pending: OpenExecuteCall, _ outcome: Result<JSONValue, WireError>) {
         let call = pending.call
         call.session.pendingExecutions.removeAll { $0 === pending }
         guard call.session.isOpen else { return }

@@ -23,8 +23,12 @@ extension Server {
             }
         }
         let instance = try host.create(type: params.type, id: params.id, args: params.args)
-        let record = InstanceRecord(instance: instance, scope: params.scope, owner: params.scope == .connection ? session.id : nil)
-        records[instance.id] = record
+        // A daemon-scoped instance nobody watches gets its record on first use (`record(of:)`),
+        // like a child: most idle instances never need one.
+        if params.scope == .connection || params.subscribe != nil {
+            instance.attachment = InstanceRecord(
+                instance: instance, scope: params.scope, owner: params.scope == .connection ? session.id : nil)
+        }
         if params.scope == .connection { session.ownedInstances.append(instance.id) }
 
         guard let options = params.subscribe else {
@@ -36,7 +40,7 @@ extension Server {
         // (an initial load hopping back through the scheduler) can be missed.
         let subscription: Subscription
         do {
-            subscription = try openSubscription(on: session, record: record, outputs: watched, patches: options.patches)
+            subscription = try openSubscription(on: session, record: record(of: instance.id), outputs: watched, patches: options.patches)
         } catch {
             host.deliverHeldEvents()
             throw error
@@ -61,7 +65,7 @@ extension Server {
     func list(_ call: Call) throws -> Outcome {
         try VMListMethod.decodeParams(call.params)
         let summaries = host.instances.map { instance in
-            let record = records[instance.id]
+            let record = instance.attachment as? InstanceRecord
             return VMListMethod.Summary(
                 instance: instance.id, type: instance.typeName, scope: record?.scope ?? .daemon,
                 subscribers: record?.subscriptions.count ?? 0, parent: instance.parent)
@@ -69,13 +73,14 @@ extension Server {
         return .result(VMListMethod.result(summaries))
     }
 
-    /// The record of live instance `id`, made on first use for instances the server did not
+    /// The record of live instance `id`, kept on the instance itself (the host's table is
+    /// the only table of instances); made on first use for instances the server did not
     /// create itself (children, created by their parent).
     func record(of id: String) throws(ViewModelError) -> InstanceRecord {
-        if let record = records[id] { return record }
         let instance = try host.instance(id)
+        if let record = instance.attachment as? InstanceRecord { return record }
         let record = InstanceRecord(instance: instance, scope: .daemon, owner: nil)
-        records[id] = record
+        instance.attachment = record
         return record
     }
 
@@ -83,7 +88,8 @@ extension Server {
     /// reason, in subscription order; its channels stop observing.
     func instanceClosed(_ instance: ViewModelInstance, reason: CloseReason) {
         sendRoute.forget(instance)
-        guard let record = records.removeValue(forKey: instance.id) else { return }
+        guard let record = instance.attachment as? InstanceRecord else { return }
+        instance.attachment = nil
         for channel in record.channels { channel?.stop() }
         record.channels = []
         let subscriptions = record.subscriptions

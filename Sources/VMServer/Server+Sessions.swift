@@ -76,7 +76,10 @@ extension Server {
         // The fresh session only carried this call: the next frame on the connection must find
         // the resumed one, not the fresh one cached by `frameReceived`.
         lastSession = nil
-        for instance in session.ownedInstances { records[instance]?.owner = fresh.id }
+        for id in session.ownedInstances {
+            guard let record = (try? host.instance(id))?.attachment as? InstanceRecord else { continue }
+            record.owner = fresh.id
+        }
         log(.sessionResumed(session: ticket.name, connection: fresh.id, from: previous, queuedBytes: queued?.pendingBytes ?? 0))
 
         let result = SessionResumeMethod.result(

@@ -45,8 +45,6 @@ public final class Server: ConnectionHandler {
     @exclusivity(unchecked) var lastSession: Session?
     /// Resumable sessions, and the detached ones (PROTOCOL.md §18).
     var sessionBook = SessionBook()
-    /// Server-side state of instances that have any (scope, owner, subscriptions).
-    var records: [String: InstanceRecord] = [:]
     var nextSubscription: UInt64 = 0
     var nextMonitor: UInt64 = 0
     /// Set by ``shutdown()``: instance calls answer `shuttingDown` from then on.

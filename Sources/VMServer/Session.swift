@@ -23,7 +23,7 @@ final class Session {
     /// Open monitors by id.
     var monitors: [String: Monitor] = [:]
     /// `vm.execute` calls still waiting for their action, in arrival order.
-    var pendingExecutions: [PendingExecution] = []
+    var pendingExecutions: [OpenExecuteCall] = []
     /// Ids of the `connection`-scoped instances this connection created, in creation order.
     var ownedInstances: [String] = []
     /// Subscriptions that lost values while the buffer was full, in the order the losses began.

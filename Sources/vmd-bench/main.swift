@@ -18,6 +18,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("fanout", runFanOutBenchmarks),
     ("sessions", runSessionBenchmarks),
     ("sendpath", runSendPathBenchmarks),
+    ("create", runCreateBenchmarks),
 ]
 
 // `vmd-bench soak …` is a load run with its own options and exit status (Soak.swift).

@@ -39,20 +39,27 @@ public final class Action<Input, Element> {
     public typealias WorkFactory = (Input) -> Observable<Element>
 
     @usableFromInline let workFactory: WorkFactory
-    @usableFromInline let elementsSubject = PublishSubject<Element>()
+    // Assigned in the inlinable `init` rather than by an initial value: initial values are
+    // out-of-line generic functions that look type metadata up at run time for every action.
+    @usableFromInline let elementsSubject: PublishSubject<Element>
     // Created by the first read of their public observable (most view models never read
     // most of them; each subject is a few hundred bytes per instance). Until then nobody can
     // observe them, so events for them are dropped.
-    @usableFromInline var errorsSubject: PublishSubject<ActionError>?
-    @usableFromInline var executionsSubject: PublishSubject<Observable<Element>>?
-    @usableFromInline var executingSubject: BehaviorSubject<Bool>?
-    @usableFromInline var enabledSubject: BehaviorSubject<Bool>?
-    @usableFromInline var enabledIfSubscription: (any Disposable)?
-    @usableFromInline var current: Execution<Element>?
-    @usableFromInline var enabledIfValue = false
+    //
+    // Exclusivity: the `var`s below are `@exclusivity(unchecked)` (dynamic checks were ~14 of
+    // them per created action). Safe for the reason given on `Sink`: every access is a single
+    // read or assignment that runs no other code; a subject is loaded into a temporary before
+    // it is sent to, so no access spans a call that could re-enter the action.
+    @exclusivity(unchecked) @usableFromInline var errorsSubject: PublishSubject<ActionError>?
+    @exclusivity(unchecked) @usableFromInline var executionsSubject: PublishSubject<Observable<Element>>?
+    @exclusivity(unchecked) @usableFromInline var executingSubject: BehaviorSubject<Bool>?
+    @exclusivity(unchecked) @usableFromInline var enabledSubject: BehaviorSubject<Bool>?
+    @exclusivity(unchecked) @usableFromInline var enabledIfSubscription: (any Disposable)?
+    @exclusivity(unchecked) @usableFromInline var current: Execution<Element>?
+    @exclusivity(unchecked) @usableFromInline var enabledIfValue: Bool
     /// The last value sent to `enabledSubject`; the subject's own `value` lags behind while a
     /// re-entrant send is queued, so it cannot be used to decide whether to send.
-    @usableFromInline var lastEnabledSent = false
+    @exclusivity(unchecked) @usableFromInline var lastEnabledSent: Bool
 
     /// Executes the action for each element received; the executions run to their end.
     /// Terminal events are ignored.
@@ -111,14 +118,28 @@ public final class Action<Input, Element> {
     /// latest value is `true`.
     @inlinable public init(enabledIf: Observable<Bool> = .just(true), workFactory: @escaping WorkFactory) {
         self.workFactory = workFactory
-        let subscription = enabledIf.subscribe(onNext: { [weak self] isEnabled in
-            guard let self else { return }
-            enabledIfValue = isEnabled
-            updateEnabled()
-        })
+        elementsSubject = PublishSubject()
+        errorsSubject = nil
+        executionsSubject = nil
+        executingSubject = nil
+        enabledSubject = nil
+        enabledIfSubscription = nil
+        current = nil
+        enabledIfValue = false
+        lastEnabledSent = false
+        // The subscriber itself rather than `subscribe(onNext:)`'s existential: whether it
+        // already ended is then a property read, not a dynamic cast to `Cancelable`.
+        let subscriber = ClosureSubscriber<Bool>(
+            onNext: { [weak self] isEnabled in
+                guard let self else { return }
+                enabledIfValue = isEnabled
+                updateEnabled()
+            },
+            onError: nil, onCompleted: nil, onDisposed: nil)
+        subscriber.setUpstream(enabledIf.subscribe(erased: AnyObserver(eventHandler: subscriber.on)))
         // A source that already ended (the default `.just(true)`) needs no keeping.
-        if let cancelable = subscription as? any Cancelable, cancelable.isDisposed { return }
-        enabledIfSubscription = subscription
+        if subscriber.isDisposed { return }
+        enabledIfSubscription = subscriber
     }
 
     deinit {

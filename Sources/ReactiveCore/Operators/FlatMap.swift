@@ -12,15 +12,7 @@ extension ObservableType {
         }
     }
 
-    /// Merges the events of `sources` (see ``flatMap(_:)`` for completion and errors).
-    @inlinable public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
-        Observable.from(sources).flatMap { $0 }
-    }
-
-    /// Merges the events of `sources` (see ``flatMap(_:)`` for completion and errors).
-    @inlinable public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
-        Observable.from(sources).flatMap { $0 }
-    }
+    // `merge(_:)` of a list of sources: Merge.swift.
 }
 
 extension ObservableType where Element: ObservableConvertibleType {

@@ -1,10 +1,14 @@
 extension ObservableType {
     /// Transforms each element; a transform that throws fails the sequence.
+    ///
+    /// The source is kept as it is, not as `asObservable()`: mapping a subject or a view
+    /// model's port (the usual first step of a chain) then needs no wrapping observable, an
+    /// object and a closure built and freed per chain (`.ci/instructions`, `create`).
     @inlinable public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
-        let source = asObservable()
+        let source = self
         return Observable { observer in
             let sink = MapSink(observer, transform)
-            sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
+            sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
             return sink
         }
     }

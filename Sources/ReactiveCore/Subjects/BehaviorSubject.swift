@@ -3,7 +3,8 @@
 ///
 /// Re-entrant events are trampolined and ``value`` changes on delivery (see ``PublishSubject``).
 public final class BehaviorSubject<Element>: ObservableType, ObserverType {
-    @usableFromInline let hub = ObserverHub<Element>()
+    // Assigned in the inlinable `init` rather than by an initial value (see `ObserverHub`).
+    @usableFromInline let hub: ObserverHub<Element>
     // Unchecked exclusivity: only read or assigned in place, never across a call.
     @exclusivity(unchecked) @usableFromInline var terminal: Event<Element>?
 
@@ -15,6 +16,8 @@ public final class BehaviorSubject<Element>: ObservableType, ObserverType {
 
     /// A subject whose current value is `value`.
     @inlinable public init(value: Element) {
+        self.hub = ObserverHub()
+        self.terminal = nil
         self.current = value
     }
 

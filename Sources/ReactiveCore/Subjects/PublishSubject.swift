@@ -14,12 +14,18 @@
 ///
 /// Like the rest of the graph, a subject is used from one thread (see ``Observable``).
 public final class PublishSubject<Element>: ObservableType, ObserverType {
-    @usableFromInline let hub = ObserverHub<Element>()
+    // Both assigned in the inlinable `init` rather than by initial values (see `ObserverHub`).
+    @usableFromInline let hub: ObserverHub<Element>
+    /// How the subject ended, kept without its element type: the deinit, which never
+    /// specializes, then destroys it without looking `Event<Element>`'s metadata up.
     // Unchecked exclusivity: only read or assigned in place, never across a call.
-    @exclusivity(unchecked) @usableFromInline var terminal: Event<Element>?
+    @exclusivity(unchecked) @usableFromInline var terminal: StopEvent?
 
     /// A subject with no observers.
-    @inlinable public init() {}
+    @inlinable public init() {
+        hub = ObserverHub()
+        terminal = nil
+    }
 
     /// Whether some observer is subscribed.
     @inlinable public var hasObservers: Bool { hub.hasObservers }
@@ -30,7 +36,11 @@ public final class PublishSubject<Element>: ObservableType, ObserverType {
     @inlinable public func on(_ event: Event<Element>) {
         hub.send(event) { event in
             guard terminal == nil else { return false }
-            if event.isStopEvent { terminal = event }
+            switch event {
+            case .next: break
+            case .error(let error): terminal = .error(error)
+            case .completed: terminal = .completed
+            }
             return true
         }
     }
@@ -38,7 +48,7 @@ public final class PublishSubject<Element>: ObservableType, ObserverType {
     @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         if let terminal {
-            observer.on(terminal)
+            observer.on(terminal.event())
             return NopDisposable()
         }
         return hub.add(AnyObserver(observer))

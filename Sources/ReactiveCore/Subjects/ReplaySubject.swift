@@ -3,13 +3,18 @@
 ///
 /// Re-entrant events are trampolined and the buffer changes on delivery (see ``PublishSubject``).
 public final class ReplaySubject<Element>: ObservableType, ObserverType {
-    @usableFromInline let hub = ObserverHub<Element>()
+    // Assigned in the inlinable `init` rather than by initial values (see `ObserverHub`).
+    @usableFromInline let hub: ObserverHub<Element>
     @usableFromInline var terminal: Event<Element>?
-    @usableFromInline var buffer: [Element] = []
-    @usableFromInline var start = 0
+    @usableFromInline var buffer: [Element]
+    @usableFromInline var start: Int
     @usableFromInline let bufferSize: Int
 
     @inlinable init(bufferSize: Int) {
+        self.hub = ObserverHub()
+        self.terminal = nil
+        self.buffer = []
+        self.start = 0
         self.bufferSize = max(0, bufferSize)
     }
 

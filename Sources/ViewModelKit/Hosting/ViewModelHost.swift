@@ -37,7 +37,9 @@ public final class ViewModelHost {
 
     private var live: [String: ViewModelInstance] = [:]
     private var nextSequence: UInt64 = 0
-    private var nextNumber: [String: Int] = [:]
+    /// Per registered type (by identity: cheaper to hash than its name), the next number
+    /// its generated ids try.
+    private var nextNumber: [ObjectIdentifier: Int] = [:]
     /// The held `init` events of instances created since the last delivery, in creation order.
     private var pendingHeldEvents: [HeldEvents] = []
     /// What every instance's context creates children with.
@@ -109,7 +111,7 @@ public final class ViewModelHost {
             throw .invalidValue(target, path: violation.path, expected: violation.expected, got: violation.got)
         }
 
-        let instanceID = id ?? generateID(for: type)
+        let instanceID = id ?? generateID(for: registered)
         nextSequence += 1
         let instance = ViewModelInstance(id: instanceID, registered: registered, parent: parent, sequence: nextSequence)
         // Registered before the view model's init runs, so init may already open children.
@@ -177,11 +179,15 @@ public final class ViewModelHost {
         onClose?(instance, reason)
     }
 
-    private func generateID(for type: String) -> String {
-        let prefix = type.lowercased() + "-"
-        var number = nextNumber[type, default: 1]
-        while live[prefix + String(number)] != nil { number += 1 }
-        nextNumber[type] = number + 1
-        return prefix + String(number)
+    private func generateID(for registered: RegisteredType) -> String {
+        let key = ObjectIdentifier(registered)
+        var number = nextNumber[key, default: 1]
+        var candidate = registered.idPrefix + String(number)
+        while live[candidate] != nil {
+            number += 1
+            candidate = registered.idPrefix + String(number)
+        }
+        nextNumber[key] = number + 1
+        return candidate
     }
 }

@@ -10,8 +10,9 @@ import ReactiveCore
 public final class ViewModelInstance {
     /// The instance id (`"counter-1"`).
     public let id: String
-    /// Its type's description.
-    public let type: ViewModelTypeDescription
+    /// Its type's description (the registry's, shared by every instance of the type: an
+    /// instance keeps no copy of its own).
+    public var type: ViewModelTypeDescription { registered.description }
     /// The id of the instance that created it, if any.
     public let parent: String?
     /// Its live children, in creation order.
@@ -19,18 +20,21 @@ public final class ViewModelInstance {
     /// `false` once destroyed. (Unchecked exclusivity, like ``runtime``: read on every call,
     /// written once in a single statement, never held across a call.)
     @exclusivity(unchecked) public private(set) var isAlive = true
+    /// What the code serving the instance keeps beside it (the server: its scope, owner and
+    /// subscriptions), so that the host's table is the only table of instances. The kit never
+    /// reads it; it goes with the instance.
+    public var attachment: AnyObject?
     /// Creation order within the host.
     let sequence: UInt64
     let registered: RegisteredType
     /// (Unchecked exclusivity: read on every `send`, each read one statement that copies the
     /// reference out; written only when built and when torn down, on the host's thread.)
     @exclusivity(unchecked) var runtime: InstanceRuntime?
-    private var executions: [UInt64: PendingExecution] = [:]
+    private var executions: [UInt64: RunningExecution] = [:]
     private var nextExecution: UInt64 = 0
 
     init(id: String, registered: RegisteredType, parent: String?, sequence: UInt64) {
         self.id = id
-        self.type = registered.description
         self.registered = registered
         self.parent = parent
         self.sequence = sequence
@@ -119,7 +123,7 @@ public final class ViewModelInstance {
             throw Self.invalid(target, error)
         }
         nextExecution += 1
-        let pending = PendingExecution(token: nextExecution, instance: self, completion: completion)
+        let pending = RunningExecution(token: nextExecution, instance: self, completion: completion)
         executions[pending.token] = pending
         var last: JSONValue = .null
         let instanceID = id
@@ -177,6 +181,7 @@ public final class ViewModelInstance {
         runtime?.heldEvents?.discard()
         runtime?.tearDown()
         runtime = nil
+        guard !executions.isEmpty else { return }
         let pending = executions.values.sorted { $0.token < $1.token }
         executions = [:]
         for execution in pending {
@@ -213,7 +218,7 @@ public final class ViewModelInstance {
 }
 
 /// One `execute` in flight: answers its completion exactly once, unless disposed first.
-private final class PendingExecution: Cancelable {
+private final class RunningExecution: Cancelable {
     let token: UInt64
     let subscription = SingleAssignmentDisposable()
     private weak var instance: ViewModelInstance?

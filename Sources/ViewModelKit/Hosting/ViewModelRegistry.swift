@@ -20,12 +20,8 @@ public struct ViewModelRegistry: Sendable {
         let name = VM.typeName
         guard !name.isEmpty else { throw ViewModelDefinitionError(type: "\(VM.self)", problem: "its typeName is empty") }
         guard entries[name] == nil else { throw ViewModelDefinitionError(type: name, problem: "a type of that name is already registered") }
-        let (probe, collected) = PortCollector.collect { VM.Ports() }
-        let found = try PortReflection.ports(of: probe, typeName: name)
+        let (layout, found) = try PortLayout.learn(VM.self)
         let description = Self.describe(VM.self, ports: found)
-        let portNames = found.map(\.name)
-        // The collector wires instances only if it sees exactly what Mirror sees, in order.
-        let collectorAgrees = collected.count == found.count && zip(collected, found).allSatisfy { $0 === $1.port }
 
         func compile(_ schema: JSONValue, _ what: String) throws(ViewModelDefinitionError) -> ValueRule {
             do throws(JSONSchemaError) {
@@ -51,22 +47,13 @@ public struct ViewModelRegistry: Sendable {
             description: description, argsSchema: argsRule.schema, inputs: inputs, actions: actions,
             build: { seed throws(JSONDecodingError) in
                 let args = try VM.Arguments(json: seed.args)
-                let (ports, collected) = PortCollector.collect { VM.Ports() }
-                let boxes: [any PortBox]
-                if collectorAgrees, collected.count == portNames.count {
-                    boxes = collected
-                } else {
-                    // Registration reflected this very type successfully, so this cannot fail.
-                    boxes = ((try? PortReflection.ports(of: ports, typeName: name)) ?? []).map(\.port)
-                }
                 let context = VM.Context(
                     id: seed.id, args: args, services: services, scheduler: seed.scheduler, bag: seed.bag,
                     children: seed.children)
-                let built = BuiltViewModel<VM>.build(
-                    ports: ports, boxes: boxes, names: portNames, context: context, heldEvents: seed.heldEvents)
+                let built = BuiltViewModel<VM>.build(layout: layout, context: context, heldEvents: seed.heldEvents)
                 return InstanceRuntime(
-                    viewModel: built.viewModel, typedPorts: seed.keepsPorts ? ports : nil, bag: seed.bag,
-                    heldEvents: seed.heldEvents.isHolding ? seed.heldEvents : nil, ports: boxes)
+                    viewModel: built.viewModel, typedPorts: seed.keepsPorts ? built.ports : nil, bag: seed.bag,
+                    heldEvents: seed.heldEvents.isHolding ? seed.heldEvents : nil, ports: built.boxes)
             })
     }
 

@@ -9,17 +9,23 @@ import JSONCore
 /// to publish a tighter schema than the type's own (for example `"minimum": 0`).
 public struct ValueCodec<Value> {
     /// The JSON Schema (2020-12) every encoded value satisfies.
-    public let schema: JSONValue
+    ///
+    /// Built when read, not when the codec is made: every instance's `Ports()` makes its
+    /// ports' codecs, but only registration reads their schemas (once per type, into the
+    /// registry's description and compiled rules), so an instance never builds one.
+    public var schema: JSONValue { makeSchema() }
+    @usableFromInline let makeSchema: () -> JSONValue
     @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
     @usableFromInline let encode: (Value) -> JSONValue
 
-    /// A codec from its parts. `encode` must produce values valid against `schema`.
+    /// A codec from its parts. `encode` must produce values valid against `schema`, which
+    /// is evaluated only when the schema is read (at registration).
     @inlinable public init(
-        schema: JSONValue,
+        schema: @autoclosure @escaping () -> JSONValue,
         decode: @escaping (JSONValue) throws(JSONDecodingError) -> Value,
         encode: @escaping (Value) -> JSONValue
     ) {
-        self.schema = schema
+        self.makeSchema = schema
         self.decode = decode
         self.encode = encode
     }
@@ -27,8 +33,8 @@ public struct ValueCodec<Value> {
     /// The same codec publishing `schema` instead (values still decode and encode alike).
     /// The kit validates incoming values against the published schema before decoding,
     /// so a tighter schema is enforced.
-    @inlinable public func withSchema(_ schema: JSONValue) -> ValueCodec<Value> {
-        ValueCodec(schema: schema, decode: decode, encode: encode)
+    @inlinable public func withSchema(_ schema: @autoclosure @escaping () -> JSONValue) -> ValueCodec<Value> {
+        ValueCodec(schema: schema(), decode: decode, encode: encode)
     }
 }
 

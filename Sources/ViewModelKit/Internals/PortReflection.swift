@@ -3,9 +3,9 @@ import ReactiveCore
 /// Finds the ports of a ``ViewModelPorts`` value with `Mirror`: one entry per stored
 /// property, in declaration order, named after the property.
 ///
-/// The registry reflects a fresh `Ports()` once per type to build the description; the host
-/// reflects each instance's own `Ports()` to wire it (ports are objects holding that
-/// instance's subjects, so each instance needs its own).
+/// Used once per type, on a probe `Ports()`: for the type's description and to learn its
+/// ``PortLayout``. Instances are wired by the layout from their ``PortCollector``, not
+/// reflected (only a `Ports` the layout cannot map, see there, falls back to this).
 enum PortReflection {
     struct Found {
         let name: String

@@ -22,7 +22,9 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     public let summary: String
     @usableFromInline let codec: ValueCodec<Value>
     @usableFromInline let defaultJSON: JSONValue?
-    @usableFromInline let subject = PublishSubject<Value>()
+    /// Assigned in the inlinable `init`, not by an initial value: an initial value is an
+    /// out-of-line generic function, paying metadata lookups for every instance's ports.
+    @usableFromInline let subject: PublishSubject<Value>
     /// Hands a value to the subject. Why a stored closure rather than a direct call: the kit
     /// reaches `push(json:)` through `any InputPortBox`, where `Value` is unknown, and the
     /// unspecialized subject pays generic metadata lookups on every event (~1,700 instructions
@@ -30,7 +32,7 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     /// model's `Ports()` calls with a concrete `Value`; `init` is `@inlinable`, so the app's
     /// module specializes it there; it captures nothing, so it costs no allocation.
     @usableFromInline let deliver: (PublishSubject<Value>, Value) -> Void
-    @usableFromInline var name = ""
+    @usableFromInline var name: String
 
     /// An input with `codec`; an omitted value on the wire means `defaultValue` when given.
     @inlinable public init(_ summary: String = "", codec: ValueCodec<Value>, default defaultValue: Value? = nil) {
@@ -38,6 +40,8 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
         self.codec = codec
         self.defaultJSON = defaultValue.map(codec.encode)
         self.deliver = { subject, value in subject.onNext(value) }
+        self.subject = PublishSubject()
+        self.name = ""
         register()
     }
 

@@ -6,7 +6,7 @@ import VMProtocol
 /// A `vm.execute` whose action has not answered yet. Exactly one of these ends it: the
 /// action's completion, `$/cancelRequest`, `timeoutMs`, the instance's destruction, or the
 /// connection closing (which answers nothing).
-final class PendingExecution {
+final class OpenExecuteCall {
     let call: Call
     let instance: String
     let action: String

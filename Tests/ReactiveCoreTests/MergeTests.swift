@@ -1,0 +1,49 @@
+import ReactiveCore
+import ReactiveTesting
+import Testing
+
+@Suite("merge of a list of sources")
+struct MergeTests {
+    let scheduler = TestScheduler()
+
+    @Test("merge fails with the first error and unsubscribes from every source at once")
+    func firstErrorEndsEverything() {
+        let a = scheduler.createHotObservable([.next(210, 1), .error(230, TestError()), .next(240, 9)])
+        let b = scheduler.createHotObservable([.next(220, 2), .next(250, 3), .completed(260)])
+        let observer = scheduler.start { Observable.merge(a.asObservable(), b.asObservable()) }
+        #expect(observer.events == [.next(210, 1), .next(220, 2), .error(230, TestError())])
+        #expect(a.subscriptions == [Subscription(200, 230)])
+        #expect(b.subscriptions == [Subscription(200, 230)])
+    }
+
+    @Test("sources that complete while being subscribed do not end the merge before the last one")
+    func synchronousSourcesCompleteAfterTheLast() {
+        let late = scheduler.createHotObservable([.next(210, 3), .completed(220)])
+        let observer = scheduler.start {
+            Observable.merge([.just(1), .just(2), late.asObservable()])
+        }
+        #expect(observer.events == [.next(200, 1), .next(200, 2), .next(210, 3), .completed(220)])
+    }
+
+    @Test("merge of only finished sources completes once they all did, in order")
+    func finishedSourcesComplete() {
+        let observer = scheduler.start { Observable<Int>.merge([.just(1), .empty(), .just(2)]) }
+        #expect(observer.events == [.next(200, 1), .next(200, 2), .completed(200)])
+    }
+
+    @Test("merge of no sources completes at once")
+    func noSources() {
+        let observer = scheduler.start { Observable<Int>.merge([]) }
+        #expect(observer.events == [.completed(200)])
+    }
+
+    @Test("disposing a merge unsubscribes from every source that is still running")
+    func disposeUnsubscribesAll() {
+        let a = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+        let b = scheduler.createHotObservable([.next(230, 2), .next(1100, 3)])
+        let observer = scheduler.start { Observable.merge(a.asObservable(), b.asObservable()) }
+        #expect(observer.events == [.next(210, 1), .next(230, 2)])
+        #expect(a.subscriptions == [Subscription(200, 220)])
+        #expect(b.subscriptions == [Subscription(200, 1000)])
+    }
+}
