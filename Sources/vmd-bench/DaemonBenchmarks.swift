@@ -80,7 +80,7 @@ private final class DaemonBench {
         var w3Rates: [Double] = []
         var overflows = 0
         for _ in 0..<3 {
-            echoRates.append(try measureEchoPipelined(echoPath, lines: 200_000))
+            echoRates.append(try echoPipelinedRate(echoPath, lines: 200_000))
             w2Rates.append(try measurePipelinedSends(daemon.socketPath, count: 200_000))
             let fanOut = try measureFanOut(daemon.socketPath, subscribers: 50, sends: 20_000)
             w3Rates.append(fanOut.delivered)
@@ -107,35 +107,6 @@ private final class DaemonBench {
     }
 
     // MARK: Workloads
-
-    private func echoRoundTrips(_ client: LineClient, count: Int) throws -> [UInt64] {
-        let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instance":"counter-1","input":"increment"}}"#.utf8) + [10]
-        var samples: [UInt64] = []
-        samples.reserveCapacity(count)
-        for _ in 0..<count {
-            let start = MonotonicClock.nanoseconds()
-            try client.write(line)
-            _ = try client.readLine()
-            samples.append(MonotonicClock.nanoseconds() - start)
-        }
-        return samples
-    }
-
-    private func measureEchoPipelined(_ path: String, lines: Int) throws -> Double {
-        let client = try LineClient(path: path)
-        let line = Array(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"counter-2","input":"increment"}}"#.utf8) + [10]
-        var payload: [UInt8] = []
-        payload.reserveCapacity(line.count * lines)
-        for _ in 0..<lines { payload += line }
-        let writer = try client.duplicateForWriting()
-        let start = MonotonicClock.nanoseconds()
-        let thread = try PosixThread.spawn { try? writer.writeAll(payload) }
-        try client.countLines(lines)
-        let elapsed = MonotonicClock.nanoseconds() - start
-        thread.join()
-        client.close()
-        return Double(lines) / (Double(elapsed) / 1e9)
-    }
 
     private func measurePipelinedSends(_ path: String, count: Int) throws -> Double {
         let owner = try LineClient(path: path)
@@ -219,9 +190,42 @@ private final class DaemonBench {
 
 }
 
-/// W1's client: one connection, one connection-scoped Counter it is subscribed to; a round trip
-/// is a vm.send request until both its vm.output and its reply have arrived.
-private final class CounterSender {
+/// The echo baseline of a vm.send round trip: `count` times, one vm.send-sized request line
+/// written to the echo server and its echo read; each time in nanoseconds.
+func echoRoundTrips(_ client: LineClient, count: Int) throws -> [UInt64] {
+    let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instance":"counter-1","input":"increment"}}"#.utf8) + [10]
+    var samples: [UInt64] = []
+    samples.reserveCapacity(count)
+    for _ in 0..<count {
+        let start = MonotonicClock.nanoseconds()
+        try client.write(line)
+        _ = try client.readLine()
+        samples.append(MonotonicClock.nanoseconds() - start)
+    }
+    return samples
+}
+
+/// The echo baseline of pipelined vm.send notifications: `lines` vm.send-sized lines written
+/// at once by a writer thread while this one counts their echoes; lines per second.
+func echoPipelinedRate(_ path: String, lines: Int) throws -> Double {
+    let client = try LineClient(path: path)
+    defer { client.close() }
+    let line = Array(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"counter-2","input":"increment"}}"#.utf8) + [10]
+    var payload: [UInt8] = []
+    payload.reserveCapacity(line.count * lines)
+    for _ in 0..<lines { payload += line }
+    let writer = try client.duplicateForWriting()
+    let start = MonotonicClock.nanoseconds()
+    let thread = try PosixThread.spawn { try? writer.writeAll(payload) }
+    try client.countLines(lines)
+    let elapsed = MonotonicClock.nanoseconds() - start
+    thread.join()
+    return Double(lines) / (Double(elapsed) / 1e9)
+}
+
+/// W1's and S2's client: one connection, one connection-scoped Counter it is subscribed to; a
+/// round trip is a vm.send request until both its vm.output and its reply have arrived.
+final class CounterSender {
     let client: LineClient
     let instance: String
     private var nextID = 1

@@ -45,7 +45,7 @@ private final class SendPathBench {
         var echoRates: [Double] = []
         var sendRates: [Double] = []
         for _ in 0..<3 {
-            echoRates.append(try echoPipelined(echoPath, lines: sends))
+            echoRates.append(try echoPipelinedRate(echoPath, lines: sends))
             sendRates.append(try incrementsOnOneConnection(vmdSocket, count: sends))
         }
         let echoRate = middleValue(echoRates), sendRate = middleValue(sendRates)
@@ -55,16 +55,14 @@ private final class SendPathBench {
 
         // S2
         let echoClient = try LineClient(path: echoPath)
-        let sender = try LineClient(path: vmdSocket)
-        let instance = try createSubscribedCounter(sender)
+        let sender = try CounterSender(path: vmdSocket)
         _ = try echoRoundTrips(echoClient, count: 2000)
-        var nextID = 1
-        _ = try sendRoundTrips(sender, instance: instance, count: 2000, nextID: &nextID)
+        _ = try sender.roundTrips(count: 2000)
         var echoSamples: [UInt64] = []
         var sendSamples: [UInt64] = []
         for _ in 0..<4 {
             echoSamples += try echoRoundTrips(echoClient, count: 5000)
-            sendSamples += try sendRoundTrips(sender, instance: instance, count: 5000, nextID: &nextID)
+            sendSamples += try sender.roundTrips(count: 5000)
         }
         echoClient.close()
         sender.close()
@@ -77,19 +75,10 @@ private final class SendPathBench {
 
     // MARK: Workloads
 
-    /// A connection-scoped Counter that `client` created subscribed to; its replay is read.
-    private func createSubscribedCounter(_ client: LineClient) throws -> String {
-        let created = try client.call(
-            #"{"jsonrpc":"2.0","id":0,"method":"vm.create","params":{"type":"Counter","scope":"connection","subscribe":{}}}"#)
-        guard let instance = created["result"]?["instance"]?.stringValue else { throw BenchFailure("vm.create failed: \(created)") }
-        _ = try client.readLine()  // the replayed count
-        return instance
-    }
-
     private func incrementsOnOneConnection(_ path: String, count: Int) throws -> Double {
-        let client = try LineClient(path: path)
-        defer { client.close() }
-        let instance = try createSubscribedCounter(client)
+        let sender = try CounterSender(path: path)
+        defer { sender.close() }
+        let client = sender.client, instance = sender.instance
         let line = Array(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"\#(instance)","input":"increment"}}"#.utf8) + [10]
         let payload = repeated(line, count)
         let writer = try client.duplicateForWriting()
@@ -99,51 +88,6 @@ private final class SendPathBench {
         let elapsed = MonotonicClock.nanoseconds() - start
         thread.join()
         return Double(count) / (Double(elapsed) / 1e9)
-    }
-
-    private func echoPipelined(_ path: String, lines: Int) throws -> Double {
-        let client = try LineClient(path: path)
-        defer { client.close() }
-        let line = Array(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"counter-1","input":"increment"}}"#.utf8) + [10]
-        let payload = repeated(line, lines)
-        let writer = try client.duplicateForWriting()
-        let start = MonotonicClock.nanoseconds()
-        let thread = try PosixThread.spawn { try? writer.writeAll(payload) }
-        try client.countLines(lines)
-        let elapsed = MonotonicClock.nanoseconds() - start
-        thread.join()
-        return Double(lines) / (Double(elapsed) / 1e9)
-    }
-
-    private func echoRoundTrips(_ client: LineClient, count: Int) throws -> [UInt64] {
-        let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instance":"counter-1","input":"increment"}}"#.utf8) + [10]
-        var samples: [UInt64] = []
-        samples.reserveCapacity(count)
-        for _ in 0..<count {
-            let start = MonotonicClock.nanoseconds()
-            try client.write(line)
-            _ = try client.readLine()
-            samples.append(MonotonicClock.nanoseconds() - start)
-        }
-        return samples
-    }
-
-    private func sendRoundTrips(_ client: LineClient, instance: String, count: Int, nextID: inout Int) throws -> [UInt64] {
-        var samples: [UInt64] = []
-        samples.reserveCapacity(count)
-        for _ in 0..<count {
-            let line = Array(#"{"jsonrpc":"2.0","id":\#(nextID),"method":"vm.send","params":{"instance":"\#(instance)","input":"increment"}}"#.utf8) + [10]
-            nextID += 1
-            let start = MonotonicClock.nanoseconds()
-            try client.write(line)
-            let output = try client.readLine()
-            let reply = try client.readLine()
-            samples.append(MonotonicClock.nanoseconds() - start)
-            guard output.contains(#""method":"vm.output""#), reply.contains(#""result":null"#) else {
-                throw BenchFailure("unexpected vm.send exchange: \(output) / \(reply)")
-            }
-        }
-        return samples
     }
 
     // MARK: Helpers
