@@ -25,11 +25,6 @@ func runCreateBenchmarks() {
     }
 }
 
-private struct CreateBenchFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 private final class CreateBench {
     let directory: String
 
@@ -38,40 +33,25 @@ private final class CreateBench {
     }
 
     func run() throws {
-        let own = CommandLine.arguments.first ?? "vmd-bench"
-        let absolute = own.hasPrefix("/") ? own : (CurrentProcess.workingDirectory ?? ".") + "/" + own
-        let vmdPath = (FileSystem.parentDirectory(of: absolute) ?? ".") + "/vmd"
-        guard (try? FileSystem.info(vmdPath, followingSymlinks: true)) != nil else {
-            throw CreateBenchFailure("no vmd beside vmd-bench at \(vmdPath); build it first")
-        }
+        let vmdPath = try BenchDaemon.besideBench()
         if !vmdPath.contains("/release/") { print("note: \(vmdPath) is not a release build") }
-        let socketPath = directory + "/vmd.sock"
-        let child = try ChildProcess.spawn(
-            vmdPath,
-            arguments: ["--socket", socketPath, "--log-level", "warning"],
-            environment: CurrentProcess.environment.filter { !$0.key.hasPrefix("LISTEN_") && $0.key != "NOTIFY_SOCKET" },
-            standardInput: "/dev/null", outputPath: directory + "/vmd.log")
-        defer {
-            try? child.send(.terminate)
-            _ = try? child.wait()
-            _ = try? FileSystem.remove(directory + "/vmd.log")
-            try? FileSystem.removeDirectory(directory)
-        }
-        let client = try connect(socketPath, daemon: child)
+        let daemon = try BenchDaemon(vmdPath: vmdPath, directory: directory)
+        defer { daemon.stop() }
+        let client = try daemon.connectWhenListening { try WindowClient(path: $0) }
 
         // RSS per idle Counter, on the fresh daemon.
         let count = 10_000
         try client.window(total: 1, inFlight: 1) { _ in #"{"jsonrpc":"2.0","id":0,"method":"daemon.info"}"# }
-        let before = try residentBytes(pid: child.pid)
+        let before = try BenchDaemon.residentBytes(pid: daemon.pid)
         try client.window(total: count, inFlight: 64) { index in
             #"{"jsonrpc":"2.0","id":\#(index + 1),"method":"vm.create","params":{"type":"Counter"}}"#
         }
-        let after = try residentBytes(pid: child.pid)
+        let after = try BenchDaemon.residentBytes(pid: daemon.pid)
         let perCounter = Double(after - before) / Double(count)
-        let plainBefore = try residentBytes(pid: getpid())
+        let plainBefore = try BenchDaemon.residentBytes(pid: getpid())
         var plain: [String: PlainCounter] = [:]
         for index in 0..<count { plain["counter-\(index)"] = PlainCounter(id: "counter-\(index)") }
-        let plainAfter = try residentBytes(pid: getpid())
+        let plainAfter = try BenchDaemon.residentBytes(pid: getpid())
         let plainPer = Double(plainAfter - plainBefore) / Double(count)
         print("RSS per idle Counter (10,000 vm.create): \(Int(perCounter)) bytes"
               + " (\(before / 1024) → \(after / 1024) KiB)  [aim: ≤ 2048]")
@@ -100,24 +80,6 @@ private final class CreateBench {
         print("    baseline, daemon.info with the same window: \(Int(info)) replies/s;"
               + " ratio \(fixed(create / info))x")
         client.close()
-    }
-
-    private func connect(_ path: String, daemon: ChildProcess) throws -> WindowClient {
-        let start = MonotonicClock.nanoseconds()
-        while MonotonicClock.nanoseconds() - start < 20_000_000_000 {
-            if let client = try? WindowClient(path: path) { return client }
-            if let ended = try daemon.poll() { throw CreateBenchFailure("vmd \(ended) before listening") }
-            _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(5))
-        }
-        throw CreateBenchFailure("vmd did not listen within 20 s")
-    }
-
-    private func residentBytes(pid: Int32) throws -> Int {
-        let text = String(decoding: try FileSystem.readFile("/proc/\(pid)/status"), as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return (Int(line.filter { $0.isNumber }) ?? 0) * 1024
-        }
-        throw CreateBenchFailure("no VmRSS in /proc/\(pid)/status")
     }
 }
 
@@ -157,7 +119,7 @@ private final class WindowClient {
             let read = try readChunk()
             let bytes = chunk[0..<read]
             if contains(errorNeedle, in: bytes) {
-                throw CreateBenchFailure("an error reply: \(String(decoding: bytes.prefix(300), as: UTF8.self))")
+                throw BenchFailure("an error reply: \(String(decoding: bytes.prefix(300), as: UTF8.self))")
             }
             let replies = bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
             answered += replies
@@ -183,8 +145,8 @@ private final class WindowClient {
         let result = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
         switch result {
         case .bytes(let count): return count
-        case .endOfFile: throw CreateBenchFailure("the daemon closed the connection")
-        case .wouldBlock: throw CreateBenchFailure("no reply within 30 s")
+        case .endOfFile: throw BenchFailure("the daemon closed the connection")
+        case .wouldBlock: throw BenchFailure("no reply within 30 s")
         }
     }
 

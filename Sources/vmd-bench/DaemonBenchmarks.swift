@@ -31,40 +31,28 @@ struct BenchFailure: Error, CustomStringConvertible {
 
 private final class DaemonBench {
     let directory: String
-    var daemon: ChildProcess?
 
     init() throws {
         directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmdb-XXXXXX")
     }
 
     func run() throws {
-        let vmdPath = try locateVMD()
+        let vmdPath = try BenchDaemon.besideBench()
         if !vmdPath.contains("/release/") {
             print("note: \(vmdPath) is not a release build; run `swift build -c release` and the release vmd-bench")
         }
         _ = try? ResourceLimits.raiseOpenFileLimit()
         let echoPath = directory + "/echo.sock"
-        let vmdSocket = directory + "/vmd.sock"
         let echo = try LineEchoServer.start(path: echoPath)
         defer { echo.stop() }
-        let child = try ChildProcess.spawn(
-            vmdPath,
-            arguments: ["--socket", vmdSocket, "--log-level", "warning", "--max-connections", "8192"],
-            environment: CurrentProcess.environment.filter { !$0.key.hasPrefix("LISTEN_") && $0.key != "NOTIFY_SOCKET" },
-            standardInput: "/dev/null", outputPath: directory + "/vmd.log")
-        daemon = child
-        defer {
-            try? child.send(.terminate)
-            _ = try? child.wait()
-            _ = try? FileSystem.remove(directory + "/vmd.log")
-            try? FileSystem.removeDirectory(directory)
-        }
-        try waitUntilListening(vmdSocket)
+        let daemon = try BenchDaemon(vmdPath: vmdPath, directory: directory, arguments: ["--max-connections", "8192"])
+        defer { daemon.stop() }
+        try daemon.waitUntilListening()
 
         // W1 and W5, in interleaved rounds so the echo and both daemon cases see the same
         // machine (other processes' load comes and goes on a shared 2-core VM).
         let echoClient = try LineClient(path: echoPath)
-        let sender = try CounterSender(path: vmdSocket)
+        let sender = try CounterSender(path: daemon.socketPath)
         _ = try echoRoundTrips(echoClient, count: 2000)
         _ = try sender.roundTrips(count: 2000)
         var echoSamples: [UInt64] = []
@@ -74,7 +62,7 @@ private final class DaemonBench {
             echoSamples += try echoRoundTrips(echoClient, count: 5000)
             w1Samples += try sender.roundTrips(count: 5000)
             var idle: [FileDescriptor] = []
-            for _ in 0..<1000 { idle.append(try UnixSocket.connect(to: UnixSocketAddress(path: vmdSocket))) }
+            for _ in 0..<1000 { idle.append(try UnixSocket.connect(to: UnixSocketAddress(path: daemon.socketPath))) }
             _ = try sender.roundTrips(count: 500)  // the daemon has accepted them all by now
             w5Samples += try sender.roundTrips(count: 5000)
             for connection in idle { try? connection.close() }
@@ -92,62 +80,33 @@ private final class DaemonBench {
         var w3Rates: [Double] = []
         var overflows = 0
         for _ in 0..<3 {
-            echoRates.append(try measureEchoPipelined(echoPath, lines: 200_000))
-            w2Rates.append(try measurePipelinedSends(vmdSocket, count: 200_000))
-            let fanOut = try measureFanOut(vmdSocket, subscribers: 50, sends: 20_000)
+            echoRates.append(try echoPipelinedRate(echoPath, lines: 200_000))
+            w2Rates.append(try measurePipelinedSends(daemon.socketPath, count: 200_000))
+            let fanOut = try measureFanOut(daemon.socketPath, subscribers: 50, sends: 20_000)
             w3Rates.append(fanOut.delivered)
             overflows += fanOut.overflows
         }
-        let echoPipelined = median(echoRates)
-        let w2 = median(w2Rates)
-        let w3 = median(w3Rates)
-        print("W2 pipelined vm.send notifications: \(rate(w2))/s until the last count arrived;"
-              + " echo \(rate(echoPipelined)) lines/s; ratio \(ratio(w2 / echoPipelined)) of the echo  [aim: ≥ 500,000/s]")
-        print("W3 50 subscribers, one writer: \(rate(w3))/s vm.output delivered"
-              + " (\(overflows) overflow notices in 3 rounds); ratio \(ratio(w3 / echoPipelined)) of the echo's"
+        let echoPipelined = middleValue(echoRates)
+        let w2 = middleValue(w2Rates)
+        let w3 = middleValue(w3Rates)
+        print("W2 pipelined vm.send notifications: \(groupedRate(w2))/s until the last count arrived;"
+              + " echo \(groupedRate(echoPipelined)) lines/s; ratio \(twoDecimals(w2 / echoPipelined)) of the echo  [aim: ≥ 500,000/s]")
+        print("W3 50 subscribers, one writer: \(groupedRate(w3))/s vm.output delivered"
+              + " (\(overflows) overflow notices in 3 rounds); ratio \(twoDecimals(w3 / echoPipelined)) of the echo's"
               + " pipelined lines/s  [aim: ≥ 2,000,000/s]")
 
         // W4
-        let w4 = try measureCreates(vmdSocket, count: 10_000, pid: child.pid)
-        print("W4 10,000 vm.create: \(rate(w4.perSecond)) creates/s; RSS +\(w4.bytesPerInstance) bytes per Counter"
+        let w4 = try measureCreates(daemon.socketPath, count: 10_000, pid: daemon.pid)
+        print("W4 10,000 vm.create: \(groupedRate(w4.perSecond)) creates/s; RSS +\(w4.bytesPerInstance) bytes per Counter"
               + " (\(w4.rssBefore / 1024) → \(w4.rssAfter / 1024) KiB)  [aim: < 4 KiB per Counter]")
 
         report("W5 W1 beside 1,000 idle connections", w5, against: echoRoundTrip, aim: "within 10% of W1")
-        print("W5 p50 / W1 p50: \(ratio(Double(w5.p50) / Double(w1.p50)))x;"
-              + " p99 / p99: \(ratio(Double(w5.p99) / Double(w1.p99)))x")
+        print("W5 p50 / W1 p50: \(twoDecimals(Double(w5.p50) / Double(w1.p50)))x;"
+              + " p99 / p99: \(twoDecimals(Double(w5.p99) / Double(w1.p99)))x")
         sender.close()
     }
 
     // MARK: Workloads
-
-    private func echoRoundTrips(_ client: LineClient, count: Int) throws -> [UInt64] {
-        let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instance":"counter-1","input":"increment"}}"#.utf8) + [10]
-        var samples: [UInt64] = []
-        samples.reserveCapacity(count)
-        for _ in 0..<count {
-            let start = MonotonicClock.nanoseconds()
-            try client.write(line)
-            _ = try client.readLine()
-            samples.append(MonotonicClock.nanoseconds() - start)
-        }
-        return samples
-    }
-
-    private func measureEchoPipelined(_ path: String, lines: Int) throws -> Double {
-        let client = try LineClient(path: path)
-        let line = Array(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"counter-2","input":"increment"}}"#.utf8) + [10]
-        var payload: [UInt8] = []
-        payload.reserveCapacity(line.count * lines)
-        for _ in 0..<lines { payload += line }
-        let writer = try client.duplicateForWriting()
-        let start = MonotonicClock.nanoseconds()
-        let thread = try PosixThread.spawn { try? writer.writeAll(payload) }
-        try client.countLines(lines)
-        let elapsed = MonotonicClock.nanoseconds() - start
-        thread.join()
-        client.close()
-        return Double(lines) / (Double(elapsed) / 1e9)
-    }
 
     private func measurePipelinedSends(_ path: String, count: Int) throws -> Double {
         let owner = try LineClient(path: path)
@@ -204,7 +163,7 @@ private final class DaemonBench {
     {
         let client = try LineClient(path: path)
         _ = try client.call(#"{"jsonrpc":"2.0","id":0,"method":"daemon.info"}"#)
-        let before = try residentBytes(pid)
+        let before = try BenchDaemon.residentBytes(pid: pid)
         var payload: [UInt8] = []
         for index in 0..<count {
             payload += Array(#"{"jsonrpc":"2.0","id":\#(index + 1),"method":"vm.create","params":{"type":"Counter"}}"#.utf8) + [10]
@@ -215,80 +174,58 @@ private final class DaemonBench {
         try client.countLines(count)
         let elapsed = MonotonicClock.nanoseconds() - start
         thread.join()
-        let after = try residentBytes(pid)
+        let after = try BenchDaemon.residentBytes(pid: pid)
         client.close()
         return (Double(count) / (Double(elapsed) / 1e9), max(0, after - before) / count, before, after)
     }
 
     // MARK: Helpers
 
-    private func locateVMD() throws -> String {
-        let own = CommandLine.arguments.first ?? "vmd-bench"
-        let absolute = own.hasPrefix("/") ? own : (CurrentProcess.workingDirectory ?? ".") + "/" + own
-        let candidate = (FileSystem.parentDirectory(of: absolute) ?? ".") + "/vmd"
-        guard (try? FileSystem.info(candidate, followingSymlinks: true)) != nil else {
-            throw BenchFailure("no vmd beside vmd-bench at \(candidate); build it first")
-        }
-        return candidate
-    }
-
-    private func waitUntilListening(_ path: String) throws {
-        let start = MonotonicClock.nanoseconds()
-        while MonotonicClock.nanoseconds() - start < 20_000_000_000 {
-            if let socket = try? UnixSocket.connect(to: UnixSocketAddress(path: path)) {
-                try socket.close()
-                return
-            }
-            if let daemon, let ended = try daemon.poll() {
-                throw BenchFailure("vmd \(ended) before listening; see \(directory)/vmd.log")
-            }
-            _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(5))
-        }
-        throw BenchFailure("vmd did not listen within 20 s")
-    }
-
-    private func residentBytes(_ pid: Int32) throws -> Int {
-        let text = String(decoding: try FileSystem.readFile("/proc/\(pid)/status"), as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            let digits = line.filter { $0.isNumber }
-            return (Int(digits) ?? 0) * 1024
-        }
-        throw BenchFailure("no VmRSS in /proc/\(pid)/status")
-    }
-
     private func report(_ name: String, _ figures: Percentiles, against echo: Percentiles, aim: String) {
-        print("\(name): p50 \(micros(figures.p50)) µs, p99 \(micros(figures.p99)) µs;"
-              + " echo p50 \(micros(echo.p50)) µs, p99 \(micros(echo.p99)) µs;"
-              + " ratio p50 \(ratio(Double(figures.p50) / Double(echo.p50)))x, p99 \(ratio(Double(figures.p99) / Double(echo.p99)))x"
+        print("\(name): p50 \(microsText(figures.p50)) µs, p99 \(microsText(figures.p99)) µs;"
+              + " echo p50 \(microsText(echo.p50)) µs, p99 \(microsText(echo.p99)) µs;"
+              + " ratio p50 \(twoDecimals(Double(figures.p50) / Double(echo.p50)))x, p99 \(twoDecimals(Double(figures.p99) / Double(echo.p99)))x"
               + "  [aim: \(aim)]")
     }
 
-    private func micros(_ nanoseconds: UInt64) -> String {
-        let tenths = (nanoseconds + 50) / 100
-        return "\(tenths / 10).\(tenths % 10)"
-    }
-
-    private func rate(_ perSecond: Double) -> String {
-        let whole = Int(perSecond.rounded())
-        var digits = String(whole)
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = "," + digits.suffix(3) + grouped
-            digits = String(digits.dropLast(3))
-        }
-        return digits + grouped
-    }
-
-    private func ratio(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-    }
 }
 
-/// W1's client: one connection, one connection-scoped Counter it is subscribed to; a round trip
-/// is a vm.send request until both its vm.output and its reply have arrived.
-private final class CounterSender {
+/// The echo baseline of a vm.send round trip: `count` times, one vm.send-sized request line
+/// written to the echo server and its echo read; each time in nanoseconds.
+func echoRoundTrips(_ client: LineClient, count: Int) throws -> [UInt64] {
+    let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instance":"counter-1","input":"increment"}}"#.utf8) + [10]
+    var samples: [UInt64] = []
+    samples.reserveCapacity(count)
+    for _ in 0..<count {
+        let start = MonotonicClock.nanoseconds()
+        try client.write(line)
+        _ = try client.readLine()
+        samples.append(MonotonicClock.nanoseconds() - start)
+    }
+    return samples
+}
+
+/// The echo baseline of pipelined vm.send notifications: `lines` vm.send-sized lines written
+/// at once by a writer thread while this one counts their echoes; lines per second.
+func echoPipelinedRate(_ path: String, lines: Int) throws -> Double {
+    let client = try LineClient(path: path)
+    defer { client.close() }
+    let line = Array(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"counter-2","input":"increment"}}"#.utf8) + [10]
+    var payload: [UInt8] = []
+    payload.reserveCapacity(line.count * lines)
+    for _ in 0..<lines { payload += line }
+    let writer = try client.duplicateForWriting()
+    let start = MonotonicClock.nanoseconds()
+    let thread = try PosixThread.spawn { try? writer.writeAll(payload) }
+    try client.countLines(lines)
+    let elapsed = MonotonicClock.nanoseconds() - start
+    thread.join()
+    return Double(lines) / (Double(elapsed) / 1e9)
+}
+
+/// W1's and S2's client: one connection, one connection-scoped Counter it is subscribed to; a
+/// round trip is a vm.send request until both its vm.output and its reply have arrived.
+final class CounterSender {
     let client: LineClient
     let instance: String
     private var nextID = 1
@@ -320,11 +257,6 @@ private final class CounterSender {
     }
 
     func close() { client.close() }
-}
-
-private func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
 }
 
 /// Sorted latency samples.

@@ -15,7 +15,7 @@ func runFanOutBenchmarks() {
     let sends = 40_000
     let rounds = 5
     do {
-        let own = try FanOutDaemon(path: try FanOutDaemon.besideBench(), name: "vmd")
+        let own = try FanOutDaemon(path: try BenchDaemon.besideBench(), name: "vmd")
         defer { own.stop() }
         var baseline: FanOutDaemon?
         if let path = CurrentProcess.environment["VMD_BENCH_BASELINE"] {
@@ -70,44 +70,20 @@ private struct FanOutFailure: Error, CustomStringConvertible {
 private final class FanOutDaemon {
     let name: String
     let socket: String
-    private let directory: String
-    private let child: ChildProcess
+    private let daemon: BenchDaemon
 
     init(path: String, name: String) throws {
         self.name = name
-        directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmdf-XXXXXX")
-        socket = directory + "/vmd.sock"
-        child = try ChildProcess.spawn(
-            path, arguments: ["--socket", socket, "--log-level", "warning"],
-            environment: CurrentProcess.environment.filter { !$0.key.hasPrefix("LISTEN_") && $0.key != "NOTIFY_SOCKET" },
-            standardInput: "/dev/null", outputPath: directory + "/vmd.log")
-        let start = MonotonicClock.nanoseconds()
-        while true {
-            if let probe = try? UnixSocket.connect(to: UnixSocketAddress(path: socket)) {
-                try? probe.close()
-                break
-            }
-            guard MonotonicClock.nanoseconds() - start < 20_000_000_000 else { throw FanOutFailure(description: "\(name) did not listen") }
-            _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(5))
-        }
+        daemon = try BenchDaemon(vmdPath: path, directory: try FileSystem.makeTemporaryDirectory(template: "/tmp/vmdf-XXXXXX"))
+        socket = daemon.socketPath
+        try daemon.waitUntilListening()
     }
 
-    static func besideBench() throws -> String {
-        let own = CommandLine.arguments.first ?? "vmd-bench"
-        let absolute = own.hasPrefix("/") ? own : (CurrentProcess.workingDirectory ?? ".") + "/" + own
-        return (FileSystem.parentDirectory(of: absolute) ?? ".") + "/vmd"
-    }
-
-    func stop() {
-        try? child.send(.terminate)
-        _ = try? child.wait()
-        _ = try? FileSystem.remove(directory + "/vmd.log")
-        try? FileSystem.removeDirectory(directory)
-    }
+    func stop() { daemon.stop() }
 
     /// (user ticks, system ticks, page faults) of the daemon so far.
     private func usage() throws -> (user: Int, system: Int, faults: Int) {
-        let text = String(decoding: try FileSystem.readFile("/proc/\(child.pid)/stat"), as: UTF8.self)
+        let text = String(decoding: try FileSystem.readFile("/proc/\(daemon.pid)/stat"), as: UTF8.self)
         guard let close = text.lastIndex(of: ")") else { throw FanOutFailure(description: "unreadable /proc stat") }
         // Fields after "(comm)": state is field 3; minflt 10, majflt 12, utime 14, stime 15.
         let fields = text[text.index(after: close)...].split(separator: " ").map { Int($0) ?? 0 }

@@ -28,7 +28,7 @@ private final class SessionBench {
     let sessions = 1000
 
     func run() throws {
-        let vmdPath = try Self.locateVMD()
+        let vmdPath = try BenchDaemon.besideBench()
         if !vmdPath.contains("/release/") {
             print("note: \(vmdPath) is not a release build; run `swift build -c release` and the release vmd-bench")
         }
@@ -49,20 +49,12 @@ private final class SessionBench {
     private func measure(_ vmdPath: String, mode: Mode) throws -> Int {
         let detach = mode == .detached
         let directory = try FileSystem.makeTemporaryDirectory(template: "/tmp/vmdb-XXXXXX")
-        let socketPath = directory + "/vmd.sock"
-        let child = try ChildProcess.spawn(
-            vmdPath,
-            arguments: ["--socket", socketPath, "--log-level", "warning", "--max-connections", "8192",
-                        "--max-detached-sessions", "\(sessions)", "--session-grace-ms", "600000"],
-            environment: CurrentProcess.environment.filter { !$0.key.hasPrefix("LISTEN_") && $0.key != "NOTIFY_SOCKET" },
-            standardInput: "/dev/null", outputPath: directory + "/vmd.log")
-        defer {
-            try? child.send(.terminate)
-            _ = try? child.wait()
-            _ = try? FileSystem.remove(directory + "/vmd.log")
-            try? FileSystem.removeDirectory(directory)
-        }
-        let control = try Self.connectWhenListening(socketPath, child: child)
+        let daemon = try BenchDaemon(
+            vmdPath: vmdPath, directory: directory,
+            arguments: ["--max-connections", "8192", "--max-detached-sessions", "\(sessions)", "--session-grace-ms", "600000"])
+        defer { daemon.stop() }
+        let socketPath = daemon.socketPath
+        let control = try daemon.connectWhenListening { try SessionBenchClient(path: $0) }
         defer { control.close() }
         // Warm up: the code paths and allocator arenas the measured phase uses.
         for round in 0..<20 {
@@ -74,7 +66,7 @@ private final class SessionBench {
             _ = try control.call(100 + round, "vm.list")
         }
         try Self.settle(control, connections: 1)
-        let before = try Self.quietResidentBytes(child.pid)
+        let before = try Self.quietResidentBytes(daemon.pid)
 
         var clients: [SessionBenchClient] = []
         var instances: [String] = []
@@ -97,7 +89,7 @@ private final class SessionBench {
             try control.send(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"\#(instance)","input":"increment"}}"#)
         }
         _ = try control.call(10_000, "vm.list")
-        let after = try Self.quietResidentBytes(child.pid)
+        let after = try Self.quietResidentBytes(daemon.pid)
         for client in clients { client.close() }
         return max(0, after - before)
     }
@@ -114,44 +106,16 @@ private final class SessionBench {
         throw SessionBenchFailure("the daemon still counts other connections after 10 s")
     }
 
-    private static func connectWhenListening(_ path: String, child: ChildProcess) throws -> SessionBenchClient {
-        let start = MonotonicClock.nanoseconds()
-        while MonotonicClock.nanoseconds() - start < 20_000_000_000 {
-            if let client = try? SessionBenchClient(path: path) { return client }
-            if let ended = try child.poll() { throw SessionBenchFailure("vmd \(ended) before listening") }
-            _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(5))
-        }
-        throw SessionBenchFailure("vmd did not listen within 20 s")
-    }
-
-    private static func locateVMD() throws -> String {
-        let own = CommandLine.arguments.first ?? "vmd-bench"
-        let absolute = own.hasPrefix("/") ? own : (CurrentProcess.workingDirectory ?? ".") + "/" + own
-        let candidate = (FileSystem.parentDirectory(of: absolute) ?? ".") + "/vmd"
-        guard (try? FileSystem.info(candidate, followingSymlinks: true)) != nil else {
-            throw SessionBenchFailure("no vmd beside vmd-bench at \(candidate); build it first")
-        }
-        return candidate
-    }
-
     /// The lowest RSS sampled twice a second for 12 s: the daemon gives freed heap back once
     /// it has been idle a while (HeapTrimmer.swift), so memory of closed connections is not
     /// counted as the sessions'.
     private static func quietResidentBytes(_ pid: Int32) throws -> Int {
         var lowest = Int.max
         for _ in 0..<24 {
-            lowest = min(lowest, try residentBytes(pid))
+            lowest = min(lowest, try BenchDaemon.residentBytes(pid: pid))
             _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(500))
         }
         return lowest
-    }
-
-    private static func residentBytes(_ pid: Int32) throws -> Int {
-        let text = String(decoding: try FileSystem.readFile("/proc/\(pid)/status"), as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return (Int(line.filter { $0.isNumber }) ?? 0) * 1024
-        }
-        throw SessionBenchFailure("no VmRSS in /proc/\(pid)/status")
     }
 
     private static func ratio(_ value: Double) -> String {

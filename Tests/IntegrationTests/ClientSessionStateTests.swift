@@ -11,54 +11,47 @@ struct ClientSessionStateTests {
         return state
     }
 
+    /// What `state.accept` answers for each of `seqs` on sub-1, in order.
+    private func accept(_ seqs: [Int64], into state: inout ClientSessionState) -> [Bool] {
+        seqs.map { state.accept(subscription: "sub-1", seq: $0) }
+    }
+
     @Test("without a session every value is accepted and nothing is recorded")
     func noSessionAcceptsAll() {
         var state = ClientSessionState()
-        let accepted1 = state.accept(subscription: "sub-1", seq: 5)
-        #expect(accepted1)
-        let accepted2 = state.accept(subscription: "sub-1", seq: 5)
-        #expect(accepted2)
+        let answers = accept([5, 5], into: &state)
+        #expect(answers == [true, true])
         #expect(state.lastSeq.isEmpty)
     }
 
     @Test("a seq already delivered is a duplicate and is dropped")
     func duplicatesAreDropped() {
         var state = resumable()
-        let accepted3 = state.accept(subscription: "sub-1", seq: 1)
-        #expect(accepted3)
-        let accepted4 = state.accept(subscription: "sub-1", seq: 2)
-        #expect(accepted4)
-        let accepted5 = state.accept(subscription: "sub-1", seq: 2)
-        #expect(!accepted5)
-        let accepted6 = state.accept(subscription: "sub-1", seq: 1)
-        #expect(!accepted6)
-        let accepted7 = state.accept(subscription: "sub-1", seq: 3)
-        #expect(accepted7)
+        let answers = accept([1, 2, 2, 1, 3], into: &state)
+        #expect(answers == [true, true, false, false, true])
     }
 
     @Test("during a resume a gap in seq is reported lost; outside one it is not")
     func gapsDuringAResumeAreLost() {
         var state = resumable()
-        let accepted8 = state.accept(subscription: "sub-1", seq: 1)
-        #expect(accepted8)
-        let accepted9 = state.accept(subscription: "sub-1", seq: 4)
-        #expect(accepted9)
+        let before = accept([1, 4], into: &state)
+        #expect(before == [true, true])
         #expect(state.lost.isEmpty)
         state.phase = .settling
-        let accepted10 = state.accept(subscription: "sub-1", seq: 9)
-        #expect(accepted10)
+        let during = accept([9], into: &state)
+        #expect(during == [true])
         #expect(state.lost == [VMLostRange(subscription: "sub-1", fromSeq: 5, toSeq: 8)])
     }
 
     @Test("an overflow during a resume is reported once, and the value after it is no gap")
     func overflowDuringAResume() {
         var state = resumable()
-        let accepted11 = state.accept(subscription: "sub-1", seq: 3)
-        #expect(accepted11)
+        let before = accept([3], into: &state)
+        #expect(before == [true])
         state.phase = .settling
         state.observeOverflow(subscription: "sub-1", range: 4...10)
-        let accepted12 = state.accept(subscription: "sub-1", seq: 11)
-        #expect(accepted12)
+        let after = accept([11], into: &state)
+        #expect(after == [true])
         #expect(state.lost == [VMLostRange(subscription: "sub-1", fromSeq: 4, toSeq: 10)])
     }
 
@@ -66,8 +59,8 @@ struct ClientSessionStateTests {
     func resetForgets() {
         var state = resumable()
         state.wanted = true
-        let accepted13 = state.accept(subscription: "sub-1", seq: 3)
-        #expect(accepted13)
+        let answers = accept([3], into: &state)
+        #expect(answers == [true])
         state.reset()
         #expect(!state.isResumable)
         #expect(state.lastSeq.isEmpty)

@@ -30,6 +30,23 @@ struct SessionResumeTests {
             }
         }
 
+        /// The reply to `session.resume` with `token` on a new connection, closed afterwards.
+        func resumeOnNewConnection(_ token: String) throws -> JSONValue {
+            let wire = try wire()
+            defer { wire.close() }
+            return try wire.call("session.resume", ["token": .string(token)])
+        }
+
+        /// Closes `owner` while a new connection watches `instance`; the `vm.closed` that
+        /// connection gets within 5 s (the instance released with its owner).
+        func closeWatched(_ owner: SessionWire, instance: String) throws -> JSONValue {
+            let watcher = try wire()
+            defer { watcher.close() }
+            try watcher.result("vm.subscribe", ["instance": .string(instance)])
+            owner.close()
+            return try watcher.read(until: { $0["method"] == "vm.closed" }, timeout: .seconds(5))
+        }
+
         func stop() {
             process.stop()
             directory.remove(["input", "output"])
@@ -42,6 +59,17 @@ struct SessionResumeTests {
         let session = try #require(result["session"]?.stringValue)
         let token = try #require(result["token"]?.stringValue)
         return (session, token)
+    }
+
+    /// A connection-scoped Counter that `wire` creates; its instance id.
+    static func createCounter(_ wire: SessionWire) throws -> String {
+        try #require(try wire.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
+    }
+
+    /// A connection-scoped Counter that `wire` creates subscribed to; its instance and subscription.
+    static func createSubscribedCounter(_ wire: SessionWire) throws -> (instance: String, subscription: String) {
+        let created = try wire.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])
+        return (try #require(created["instance"]?.stringValue), try #require(created["subscription"]?.stringValue))
     }
 
     /// Sends `count` increments to `instance` as notifications, in one write.
@@ -84,9 +112,7 @@ struct SessionResumeTests {
         defer { vmd.stop() }
         let owner = try vmd.wire()
         let (name, token) = try Self.open(owner)
-        let created = try owner.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])
-        let instance = try #require(created["instance"]?.stringValue)
-        let subscription = try #require(created["subscription"]?.stringValue)
+        let (instance, subscription) = try Self.createSubscribedCounter(owner)
         let sender = try vmd.wire()
         defer { sender.close() }
 
@@ -136,9 +162,7 @@ struct SessionResumeTests {
         defer { vmd.stop() }
         let owner = try vmd.wire()
         let (name, token) = try Self.open(owner)
-        let created = try owner.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])
-        let instance = try #require(created["instance"]?.stringValue)
-        let subscription = try #require(created["subscription"]?.stringValue)
+        let (instance, subscription) = try Self.createSubscribedCounter(owner)
         let sender = try vmd.wire()
         defer { sender.close() }
 
@@ -276,7 +300,7 @@ struct SessionResumeTests {
         defer { vmd.stop() }
         let owner = try vmd.wire()
         let (name, token) = try Self.open(owner)
-        let instance = try #require(try owner.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
+        let instance = try Self.createCounter(owner)
         let watcher = try vmd.wire()
         defer { watcher.close() }
         let watched = try watcher.result("vm.subscribe", ["instance": .string(instance)])["subscription"]
@@ -303,7 +327,7 @@ struct SessionResumeTests {
         for _ in 0..<3 {
             let owner = try vmd.wire()
             let (name, token) = try Self.open(owner)
-            let instance = try #require(try owner.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
+            let instance = try Self.createCounter(owner)
             try watcher.result("vm.subscribe", ["instance": .string(instance)])
             owner.close()
             try vmd.waitForLog("session \(name) detached")
@@ -312,9 +336,7 @@ struct SessionResumeTests {
         }
         let closed = try watcher.read(until: { $0["method"] == "vm.closed" })
         #expect(closed["params"]?["instance"]?.stringValue == instances[0] && closed["params"]?["reason"] == "ownerDisconnected")
-        let late = try vmd.wire()
-        defer { late.close() }
-        #expect(try late.call("session.resume", ["token": .string(tokens[0])]).errorCodeAndName == (-31016, "unknownSession"))
+        #expect(try vmd.resumeOnNewConnection(tokens[0]).errorCodeAndName == (-31016, "unknownSession"))
         for token in tokens.dropFirst() {
             let back = try vmd.wire()
             defer { back.close() }
@@ -345,21 +367,14 @@ struct SessionResumeTests {
         defer { vmd.stop() }
         let owner = try vmd.wire()
         let (_, token) = try Self.open(owner)
-        let instance = try #require(try owner.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
+        let instance = try Self.createCounter(owner)
         #expect(try owner.result("session.close") == [:])
         #expect(try owner.result("session.close") == [:])
         // Still served as before on the same connection.
         #expect(try owner.result("vm.send", ["instance": .string(instance), "input": "increment"]) == .null)
-        let watcher = try vmd.wire()
-        defer { watcher.close() }
-        try watcher.result("vm.subscribe", ["instance": .string(instance)])
-        owner.close()
         // Released at once, not after 60 s.
-        let closed = try watcher.read(until: { $0["method"] == "vm.closed" }, timeout: .seconds(5))
-        #expect(closed["params"]?["reason"] == "ownerDisconnected")
-        let late = try vmd.wire()
-        defer { late.close() }
-        #expect(try late.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
+        #expect(try vmd.closeWatched(owner, instance: instance)["params"]?["reason"] == "ownerDisconnected")
+        #expect(try vmd.resumeOnNewConnection(token).errorCodeAndName == (-31016, "unknownSession"))
     }
 
     @Test("with --session-grace-ms 0 session.open answers graceMs 0 and a closed connection is released at once")
@@ -370,16 +385,9 @@ struct SessionResumeTests {
         let opened = try owner.result("session.open", ["graceMs": 5000])
         #expect(opened["graceMs"] == 0)
         let token = try #require(opened["token"]?.stringValue)
-        let instance = try #require(try owner.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
-        let watcher = try vmd.wire()
-        defer { watcher.close() }
-        try watcher.result("vm.subscribe", ["instance": .string(instance)])
-        owner.close()
-        let closed = try watcher.read(until: { $0["method"] == "vm.closed" }, timeout: .seconds(5))
-        #expect(closed["params"]?["reason"] == "ownerDisconnected")
-        let late = try vmd.wire()
-        defer { late.close() }
-        #expect(try late.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
+        let instance = try Self.createCounter(owner)
+        #expect(try vmd.closeWatched(owner, instance: instance)["params"]?["reason"] == "ownerDisconnected")
+        #expect(try vmd.resumeOnNewConnection(token).errorCodeAndName == (-31016, "unknownSession"))
     }
 
     @Test("the token appears neither in the daemon's log nor in what a monitor sees")

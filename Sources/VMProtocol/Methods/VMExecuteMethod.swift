@@ -48,13 +48,7 @@ public enum VMExecuteMethod: VMMethod {
 
         /// Reads the result (a client's side); `value` must be present (it may be `null`).
         public init(json: JSONValue) throws(JSONDecodingError) {
-            let members = try JSONObjectDecoder(json)
-            guard let value = members.object["value"] else {
-                throw JSONDecodingError(
-                    path: JSONPath([.key("value")]), expected: "a JSON value", got: "missing",
-                    detail: "required member \"value\" is missing")
-            }
-            self.value = value
+            value = try JSONObjectDecoder(json).requiredMember("value")
         }
 
         public var jsonValue: JSONValue { ["value": value] }

@@ -12,4 +12,15 @@ extension JSONObjectDecoder {
         }
         return value
     }
+
+    /// Member `key` as it is, which may be `null` but must be present ("required member … is
+    /// missing" otherwise): the `{"value": …}` results of `vm.get` and `vm.execute`.
+    func requiredMember(_ key: String) throws(JSONDecodingError) -> JSONValue {
+        guard let member = object[key] else {
+            throw JSONDecodingError(
+                path: JSONPath([.key(key)]), expected: "a JSON value", got: "missing",
+                detail: "required member \"\(key)\" is missing")
+        }
+        return member
+    }
 }

@@ -139,3 +139,26 @@ class TestErrors:
 
     def test_a_malformed_error_object_does_not_raise_while_being_built(self) -> None:
         assert isinstance(vmd_client.error_from_object("boom"), vmd_client.VMDError)
+
+
+class TestSessionResults:
+    def test_a_session_open_result_with_a_token_and_a_grace_gives_a_resumable_session(self) -> None:
+        opened = {"session": "session-1", "token": "ab" * 16, "graceMs": 5000}
+        assert _wire.opened_session(opened) == ("ab" * 16, "session-1", 5000)
+
+    def test_a_grace_of_zero_or_no_token_gives_no_resumable_session(self) -> None:
+        assert _wire.opened_session({"session": "session-1", "token": "ab" * 16, "graceMs": 0}) is None
+        assert _wire.opened_session({"session": "session-1", "graceMs": 5000}) is None
+        assert _wire.opened_session(None) is None
+
+    def test_a_refused_resume_is_a_restart_only_when_the_boot_id_changed(self) -> None:
+        assert _wire.resume_refusal({"bootId": "b"}, "a") == ("b", True, "daemonRestarted")
+        assert _wire.resume_refusal({"bootId": "a"}, "a") == ("a", False, "sessionExpired")
+        assert _wire.resume_refusal({}, "a") == (None, False, "sessionExpired")
+        assert _wire.resume_refusal({"bootId": "b"}, None) == ("b", False, "sessionExpired")
+
+    def test_lost_ranges_are_the_gaps_recorded_after_each_mark(self) -> None:
+        gaps = {"sub-1": [(2, 3), (7, 9)], "sub-2": [(4, 4)]}
+        assert _wire.lost_ranges({"sub-1": 1, "sub-2": 1}, gaps) == [
+            {"subscription": "sub-1", "fromSeq": 7, "toSeq": 9}]
+        assert _wire.lost_ranges({"sub-2": 0}, gaps) == [{"subscription": "sub-2", "fromSeq": 4, "toSeq": 4}]

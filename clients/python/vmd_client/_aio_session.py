@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 from ._errors import ConnectionLost, VMDError
 from ._paths import check_socket_path
 from ._sync import _End
+from ._wire import lost_ranges, opened_session, resume_refusal
 
 if TYPE_CHECKING:
     from ._aio import AsyncClient
@@ -65,10 +66,9 @@ class AsyncSessionKeeper:
         except (VMDError, ConnectionLost, OSError, asyncio.TimeoutError):
             self.token = None
             return
-        grace = opened.get("graceMs") if isinstance(opened, dict) else None
-        token = opened.get("token") if isinstance(opened, dict) else None
-        if isinstance(grace, int) and grace > 0 and isinstance(token, str):
-            self.token, self.session, self.grace_ms = token, opened.get("session"), grace
+        granted = opened_session(opened)
+        if granted is not None:
+            self.token, self.session, self.grace_ms = granted
         else:
             self.token = None
 
@@ -161,10 +161,8 @@ class AsyncSessionKeeper:
                     client._hooks.pop(request_id, None)
                     if not future.done():
                         future.set_exception(lost_calls)
-                lost = []
-                for key, mark in marks.items():
-                    for low, high in streams[key]._seqs.gaps[mark:]:  # type: ignore[attr-defined]
-                        lost.append({"subscription": key, "fromSeq": low, "toSeq": high})
+                gaps = {key: streams[key]._seqs.gaps for key in marks}  # type: ignore[attr-defined]
+                lost = lost_ranges(marks, gaps)
                 self.tell({"event": "resumed", "session": self.session, "lost": lost})
                 self.tell({"event": "reconnected", "bootId": info.get("bootId") if isinstance(info, dict) else None})
                 return
@@ -181,9 +179,7 @@ class AsyncSessionKeeper:
             info = await self._ask("daemon.info", None)
         except (ConnectionLost, VMDError, asyncio.TimeoutError):
             info = {}
-        boot_id = info.get("bootId") if isinstance(info, dict) else None
-        restarted = boot_id is not None and self.boot_id is not None and boot_id != self.boot_id
-        reason = "daemonRestarted" if restarted else "sessionExpired"
+        boot_id, restarted, reason = resume_refusal(info, self.boot_id)
         expired = self.session
         self.token, self.session = None, None
         error = ConnectionLost("the daemon restarted" if restarted else "the session expired")

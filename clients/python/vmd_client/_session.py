@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ._errors import CallTimeout, ConnectionLost, VMDError
-from ._wire import Output, Overflow
+from ._wire import Output, Overflow, lost_ranges, opened_session, resume_refusal
 
 if TYPE_CHECKING:
     from ._sync import Client, PendingCall, _Connection
@@ -79,10 +79,9 @@ class SessionKeeper:
         except (VMDError, ConnectionLost, OSError):
             self.token = None
             return
-        grace = opened.get("graceMs") if isinstance(opened, dict) else None
-        token = opened.get("token") if isinstance(opened, dict) else None
-        if isinstance(grace, int) and grace > 0 and isinstance(token, str):
-            self.token, self.session, self.grace_ms = token, opened.get("session"), grace
+        granted = opened_session(opened)
+        if granted is not None:
+            self.token, self.session, self.grace_ms = granted
         else:
             self.token = None
 
@@ -181,12 +180,8 @@ class SessionKeeper:
                         target._pending.pop(call.id, None)
                 for call in stale:
                     call._fail(lost_calls)
-                lost = []
-                for key, mark in marks.items():
-                    stream = streams[key]
-                    assert isinstance(stream, Subscription)
-                    for low, high in stream._seqs.gaps[mark:]:
-                        lost.append({"subscription": key, "fromSeq": low, "toSeq": high})
+                gaps = {key: streams[key]._seqs.gaps for key in marks}  # type: ignore[attr-defined]
+                lost = lost_ranges(marks, gaps)
                 self.tell({"event": "resumed", "session": self.session, "lost": lost})
                 self.tell({"event": "reconnected", "bootId": info.get("bootId") if isinstance(info, dict) else None})
                 return
@@ -219,9 +214,7 @@ class SessionKeeper:
             info = target.request("daemon.info", None).result(client.timeout)
         except (ConnectionLost, VMDError):
             info = {}
-        boot_id = info.get("bootId") if isinstance(info, dict) else None
-        restarted = boot_id is not None and self.boot_id is not None and boot_id != self.boot_id
-        reason = "daemonRestarted" if restarted else "sessionExpired"
+        boot_id, restarted, reason = resume_refusal(info, self.boot_id)
         expired = self.session
         self.token, self.session = None, None
         self._end_held(target, reason, ConnectionLost("the daemon restarted" if restarted else "the session expired"))

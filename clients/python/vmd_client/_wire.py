@@ -325,3 +325,29 @@ def subscribe_options(subscribe: Any) -> Any:
     if isinstance(subscribe, Mapping):
         return dict(subscribe)
     raise TypeError("subscribe must be True, a list of output names or a mapping, not %r" % (subscribe,))
+
+
+def opened_session(opened: Any) -> Optional[Tuple[str, Any, int]]:
+    """``(token, session, graceMs)`` from a ``session.open`` result; None when it gives no
+    resumable session (no token, or a grace of 0). Protocol/PROTOCOL.md, section 18."""
+    grace = opened.get("graceMs") if isinstance(opened, dict) else None
+    token = opened.get("token") if isinstance(opened, dict) else None
+    if isinstance(grace, int) and grace > 0 and isinstance(token, str):
+        return token, opened.get("session"), grace
+    return None
+
+
+def resume_refusal(info: Any, known_boot_id: Optional[str]) -> Tuple[Optional[str], bool, str]:
+    """After a refused ``session.resume``: the ``bootId`` of the ``daemon.info`` result
+    ``info``, whether the daemon restarted (a ``bootId`` other than ``known_boot_id``), and
+    the closed reason that gives subscriptions (``daemonRestarted`` or ``sessionExpired``)."""
+    boot_id = info.get("bootId") if isinstance(info, dict) else None
+    restarted = boot_id is not None and known_boot_id is not None and boot_id != known_boot_id
+    return boot_id, restarted, "daemonRestarted" if restarted else "sessionExpired"
+
+
+def lost_ranges(marks: Mapping[str, int], gaps: Mapping[str, List[Tuple[int, int]]]) -> List[Dict[str, Any]]:
+    """The ``lost`` of a ``resumed`` event: for each subscription, the gaps recorded after
+    its mark (how many it had when the resume began)."""
+    return [{"subscription": key, "fromSeq": low, "toSeq": high}
+            for key, mark in marks.items() for low, high in gaps[key][mark:]]

@@ -1,0 +1,75 @@
+import Posix
+
+/// A `vmd` child process a benchmark suite starts for itself, listening on `vmd.sock` in a
+/// directory of the suite's, with its output in `vmd.log` beside it.
+final class BenchDaemon {
+    /// The directory holding the socket and the log; ``stop()`` removes it.
+    let directory: String
+    /// The daemon's Unix socket path.
+    let socketPath: String
+    /// The running daemon.
+    let child: ChildProcess
+
+    /// The daemon's process id.
+    var pid: Int32 { child.pid }
+
+    /// Starts `vmdPath` on `directory/vmd.sock` at log level warning, with `arguments` after
+    /// those, and without the systemd variables of this process (it must bind its own socket).
+    init(vmdPath: String, directory: String, arguments: [String] = []) throws {
+        self.directory = directory
+        socketPath = directory + "/vmd.sock"
+        child = try ChildProcess.spawn(
+            vmdPath,
+            arguments: ["--socket", socketPath, "--log-level", "warning"] + arguments,
+            environment: CurrentProcess.environment.filter { !$0.key.hasPrefix("LISTEN_") && $0.key != "NOTIFY_SOCKET" },
+            standardInput: "/dev/null", outputPath: directory + "/vmd.log")
+    }
+
+    /// The `vmd` built beside this `vmd-bench`.
+    static func besideBench() throws -> String {
+        let own = CommandLine.arguments.first ?? "vmd-bench"
+        let absolute = own.hasPrefix("/") ? own : (CurrentProcess.workingDirectory ?? ".") + "/" + own
+        let candidate = (FileSystem.parentDirectory(of: absolute) ?? ".") + "/vmd"
+        guard (try? FileSystem.info(candidate, followingSymlinks: true)) != nil else {
+            throw BenchFailure("no vmd beside vmd-bench at \(candidate); build it first")
+        }
+        return candidate
+    }
+
+    /// The first `connect(socketPath)` that succeeds, tried every 5 ms for up to 20 s; fails
+    /// early when the daemon ends first.
+    func connectWhenListening<Connection>(_ connect: (String) throws -> Connection) throws -> Connection {
+        let start = MonotonicClock.nanoseconds()
+        while MonotonicClock.nanoseconds() - start < 20_000_000_000 {
+            if let connection = try? connect(socketPath) { return connection }
+            if let ended = try child.poll() {
+                throw BenchFailure("vmd \(ended) before listening; see \(directory)/vmd.log")
+            }
+            _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(5))
+        }
+        throw BenchFailure("vmd did not listen within 20 s")
+    }
+
+    /// Returns once a connection to the socket succeeds (that probe connection is closed).
+    func waitUntilListening() throws {
+        let probe = try connectWhenListening { try UnixSocket.connect(to: UnixSocketAddress(path: $0)) }
+        try? probe.close()
+    }
+
+    /// Terminates the daemon, waits for it, and removes its log and directory.
+    func stop() {
+        try? child.send(.terminate)
+        _ = try? child.wait()
+        _ = try? FileSystem.remove(directory + "/vmd.log")
+        try? FileSystem.removeDirectory(directory)
+    }
+
+    /// The resident set size of process `pid` in bytes (VmRSS of /proc/PID/status).
+    static func residentBytes(pid: Int32) throws -> Int {
+        let text = String(decoding: try FileSystem.readFile("/proc/\(pid)/status"), as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return (Int(line.filter { $0.isNumber }) ?? 0) * 1024
+        }
+        throw BenchFailure("no VmRSS in /proc/\(pid)/status")
+    }
+}
