@@ -43,6 +43,9 @@ private final class DaemonBench {
         }
         _ = try? ResourceLimits.raiseOpenFileLimit()
         let echoPath = directory + "/echo.sock"
+        // Declared first, so it runs last: the daemon's stop removes the folder only once the
+        // echo's socket is gone too.
+        defer { try? FileSystem.removeDirectory(directory) }
         let echo = try LineEchoServer.start(path: echoPath)
         defer { echo.stop() }
         let daemon = try BenchDaemon(vmdPath: vmdPath, directory: directory, arguments: ["--max-connections", "8192"])

@@ -33,6 +33,9 @@ private final class SendPathBench {
             print("note: \(vmdPath) is not a release build; run `swift build -c release` and the release vmd-bench")
         }
         let echoPath = directory + "/echo.sock"
+        // Declared first, so it runs last: the daemon's stop removes the folder only once the
+        // echo's socket is gone too.
+        defer { try? FileSystem.removeDirectory(directory) }
         let echo = try LineEchoServer.start(path: echoPath)
         defer { echo.stop() }
         let daemon = try BenchDaemon(vmdPath: vmdPath, directory: directory)
