@@ -21,7 +21,9 @@ final class OutputChannel {
 
     let output: String
     let kind: OutputKind
-    private(set) var taps: [Tap] = []
+    /// (Unchecked exclusivity: edited only by single statements in `add`, `remove` and `stop`,
+    /// whose only closure compares identities; `deliver` reads it once into a copy.)
+    @exclusivity(unchecked) private(set) var taps: [Tap] = []
     /// How many taps belong to patch subscriptions.
     private var patchTaps = 0
     /// The number of the latest value seen (1 before the first).
