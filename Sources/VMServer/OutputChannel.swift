@@ -83,9 +83,16 @@ final class OutputChannel {
     private func deliver(_ value: JSONValue) {
         encoded.removeAll(keepingCapacity: true)
         JSONSerializer.append(value, to: &encoded)
+        let bytes = encoded
+        if patchTaps == 0, taps.count == 1 {
+            // One watcher (the common case): its tap is copied out before the call, so no copy
+            // of the list is needed.
+            let only = taps[0]
+            only.subscription.deliver(slot: only.slot, encodedValue: bytes)
+            return
+        }
         // Iterating a copy: a delivery may close a subscription (and edit `taps`) mid-way.
         let current = taps
-        let bytes = encoded
         guard patchTaps > 0 else {
             for tap in current {
                 tap.subscription.deliver(slot: tap.slot, encodedValue: bytes)
