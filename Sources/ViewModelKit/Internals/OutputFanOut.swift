@@ -51,19 +51,31 @@ import ReactiveCore
     }
 
     @inlinable func emit(_ value: Value) {
-        queue.append(value)
-        guard !isEmitting else { return }
-        isEmitting = true
-        var index = 0
-        while index < queue.count {
-            let next = queue[index]
-            index += 1
-            willDeliver(next)
-            if !json.isEmpty { deliverJSON(encode(next)) }
-            typed?.onNext(next)
+        guard !isEmitting else {
+            queue.append(value)
+            return
         }
-        queue.removeAll(keepingCapacity: true)
+        isEmitting = true
+        // The value itself goes out without passing through `queue`; values emitted while it
+        // is delivered queue up and follow, in order.
+        deliver(value)
+        if !queue.isEmpty {
+            var index = 0
+            while index < queue.count {
+                let next = queue[index]
+                index += 1
+                deliver(next)
+            }
+            queue.removeAll(keepingCapacity: true)
+        }
         isEmitting = false
+    }
+
+    /// One value to everybody: the state's bookkeeping, the JSON watchers, the typed subject.
+    @inlinable func deliver(_ value: Value) {
+        willDeliver(value)
+        if !json.isEmpty { deliverJSON(encode(value)) }
+        typed?.onNext(value)
     }
 
     @inlinable func subscribeTyped(_ observer: AnyObserver<Value>) -> any Disposable {
