@@ -68,6 +68,9 @@ extension Daemon {
     /// Hands every complete frame to the handler, unless the connection is paused (its output
     /// is over the limit) or closing; paused frames stay in the framer until it drains.
     func deliverFrames(_ connection: Connection) {
+        // Read once per batch, not per frame (each read of the existential is an access check,
+        // a retain and a release); the handler is set before the loop runs and never replaced.
+        let handler = self.handler
         while connection.state.takesFrames {
             let frame: ArraySlice<UInt8>?
             do {

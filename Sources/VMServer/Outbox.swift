@@ -49,6 +49,16 @@ final class Outbox {
     /// monitor must see it too.
     @inline(__always)
     func sendOutput(to session: Session, prefix: [UInt8], seq: Int64, encoded: [UInt8], isPatch: Bool = false, replay: Bool = false) {
+        sendOutput(to: session, via: session.sink, prefix: prefix, seq: seq, encoded: encoded, isPatch: isPatch, replay: replay)
+    }
+
+    /// ``sendOutput(to:prefix:seq:encoded:isPatch:replay:)`` on `sink`, `session.sink` as the
+    /// caller already read it (each read of the existential costs a retain and a release).
+    @inline(__always)
+    func sendOutput(
+        to session: Session, via sink: any ConnectionSink, prefix: [UInt8], seq: Int64, encoded: [UInt8], isPatch: Bool = false,
+        replay: Bool = false
+    ) {
         guard session.isOpen else { return }
         let maximum = VMOutputNotification.maximumByteCount(prefixBytes: prefix.count, valueBytes: encoded.count)
         @inline(__always) func write(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -57,12 +67,12 @@ final class Outbox {
                 : VMOutputNotification.write(prefix: prefix, seq: seq, encodedValue: encoded, replay: replay, into: buffer)
         }
         guard !monitors.isEmpty else {
-            session.sink.enqueue(maximumBytes: maximum, write)
+            sink.enqueue(maximumBytes: maximum, write)
             return
         }
         withUnsafeTemporaryAllocation(byteCount: maximum, alignment: 1) { raw in
             let message = UnsafeRawBufferPointer(rebasing: raw[0..<write(raw)])
-            session.sink.enqueue(message: message)
+            sink.enqueue(message: message)
             report(.out, connection: session.number, message: message)
         }
     }

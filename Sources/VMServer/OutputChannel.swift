@@ -21,7 +21,9 @@ final class OutputChannel {
 
     let output: String
     let kind: OutputKind
-    private(set) var taps: [Tap] = []
+    /// (Unchecked exclusivity: edited only by single statements in `add`, `remove` and `stop`,
+    /// whose only closure compares identities; `deliver` reads it once into a copy.)
+    @exclusivity(unchecked) private(set) var taps: [Tap] = []
     /// How many taps belong to patch subscriptions.
     private var patchTaps = 0
     /// The number of the latest value seen (1 before the first).
@@ -81,9 +83,16 @@ final class OutputChannel {
     private func deliver(_ value: JSONValue) {
         encoded.removeAll(keepingCapacity: true)
         JSONSerializer.append(value, to: &encoded)
+        let bytes = encoded
+        if patchTaps == 0, taps.count == 1 {
+            // One watcher (the common case): its tap is copied out before the call, so no copy
+            // of the list is needed.
+            let only = taps[0]
+            only.subscription.deliver(slot: only.slot, encodedValue: bytes)
+            return
+        }
         // Iterating a copy: a delivery may close a subscription (and edit `taps`) mid-way.
         let current = taps
-        let bytes = encoded
         guard patchTaps > 0 else {
             for tap in current {
                 tap.subscription.deliver(slot: tap.slot, encodedValue: bytes)

@@ -80,11 +80,13 @@ final class Subscription {
     func deliver(slot: Int, encodedValue: [UInt8], replay: Bool = false, generation: UInt64 = 0) {
         guard isOpen else { return }
         seq += 1
-        if lostFrom != 0 || outbox.isFull(session) {
+        // Read once: both the fullness check and the write go to this sink.
+        let sink = session.sink
+        if lostFrom != 0 || sink.isFull {
             lose(slot: slot, encodedValue: encodedValue, generation: generation)
             return
         }
-        outbox.sendOutput(to: session, prefix: slots[slot].prefix, seq: seq, encoded: encodedValue, replay: replay)
+        outbox.sendOutput(to: session, via: sink, prefix: slots[slot].prefix, seq: seq, encoded: encodedValue, replay: replay)
         if patches { received[slot] = generation }
     }
 

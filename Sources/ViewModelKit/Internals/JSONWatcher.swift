@@ -9,7 +9,11 @@ import ReactiveCore
 /// subscription), so a value goes from the view model's chain to that handler in one call.
 @usableFromInline final class JSONWatcher: Cancelable {
     /// `nil` once disposed (or the output closed): nothing is delivered after.
-    @usableFromInline var handler: ((JSONValue) -> Void)?
+    /// (Unchecked exclusivity: read once per value by ``OutputFanOut``, which copies the
+    /// closure out before calling it, and written only by single assignments to `nil` in
+    /// ``dispose()`` and `OutputFanOut.closeJSON()`; no access spans a call. The dynamic check
+    /// was ~76 instructions of every `vm.send` → `vm.output`, measured with `.ci/instructions`.)
+    @exclusivity(unchecked) @usableFromInline var handler: ((JSONValue) -> Void)?
     private let onDispose: (JSONWatcher) -> Void
 
     init(handler: @escaping (JSONValue) -> Void, onDispose: @escaping (JSONWatcher) -> Void) {

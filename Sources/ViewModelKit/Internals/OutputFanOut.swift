@@ -24,18 +24,20 @@ import ReactiveCore
 /// by one handler per output (the server's `OutputChannel`, the one fan-out to subscribers),
 /// and many outputs are never watched (W4 counts bytes per instance).
 ///
-/// Exclusivity: `queue` and `isEmitting` are `@exclusivity(unchecked)`: every access is a single
-/// read, assignment or array call that runs no user code, so no access spans an observer call
-/// (a re-entrant `emit` only appends).
+/// Exclusivity: `queue`, `isEmitting`, `typed` and `json` are `@exclusivity(unchecked)`: every
+/// access is a single read, assignment or array call that runs no user code (`json`'s
+/// `removeAll` only compares identities), so no access spans an observer call (a re-entrant
+/// `emit` only appends; `deliverJSON` and `emit` call handlers and the subject through copies
+/// read out first).
 ///
 /// Inlinable: `emit` runs for every value of every output, and the ports' `bind`/`accept`
 /// that call it are inlined into the app's module; exposing it lets that module specialize
 /// it for the concrete `Value` instead of going through generic metadata per value.
 @usableFromInline final class OutputFanOut<Value> {
     @usableFromInline let encode: (Value) -> JSONValue
-    @usableFromInline var typed: PublishSubject<Value>?
+    @exclusivity(unchecked) @usableFromInline var typed: PublishSubject<Value>?
     /// The JSON observers, in subscription order.
-    @usableFromInline var json: [JSONWatcher] = []
+    @exclusivity(unchecked) @usableFromInline var json: [JSONWatcher] = []
     /// Set by ``closeJSON()`` when no JSON subject existed: later JSON observers get nothing.
     @usableFromInline var isJSONClosed = false
     @exclusivity(unchecked) @usableFromInline var queue: [Value] = []
@@ -49,19 +51,31 @@ import ReactiveCore
     }
 
     @inlinable func emit(_ value: Value) {
-        queue.append(value)
-        guard !isEmitting else { return }
-        isEmitting = true
-        var index = 0
-        while index < queue.count {
-            let next = queue[index]
-            index += 1
-            willDeliver(next)
-            if !json.isEmpty { deliverJSON(encode(next)) }
-            typed?.onNext(next)
+        guard !isEmitting else {
+            queue.append(value)
+            return
         }
-        queue.removeAll(keepingCapacity: true)
+        isEmitting = true
+        // The value itself goes out without passing through `queue`; values emitted while it
+        // is delivered queue up and follow, in order.
+        deliver(value)
+        if !queue.isEmpty {
+            var index = 0
+            while index < queue.count {
+                let next = queue[index]
+                index += 1
+                deliver(next)
+            }
+            queue.removeAll(keepingCapacity: true)
+        }
         isEmitting = false
+    }
+
+    /// One value to everybody: the state's bookkeeping, the JSON watchers, the typed subject.
+    @inlinable func deliver(_ value: Value) {
+        willDeliver(value)
+        if !json.isEmpty { deliverJSON(encode(value)) }
+        typed?.onNext(value)
     }
 
     @inlinable func subscribeTyped(_ observer: AnyObserver<Value>) -> any Disposable {
