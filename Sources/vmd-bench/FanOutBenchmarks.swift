@@ -1,4 +1,4 @@
-// Fan-out (issue 12): one writer pipelines vm.send increments into one Counter watched by 50
+// Fan-out (README.md, "Benchmarks"): one writer pipelines vm.send increments into one Counter watched by 50
 // subscribers on their own connections; the figure is vm.output notifications delivered per
 // second, with the daemon's kernel share of CPU (sys / (user + sys), from /proc/PID/stat) and
 // its page faults per delivered notification over the same interval.

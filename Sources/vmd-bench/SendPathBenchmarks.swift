@@ -1,4 +1,4 @@
-// The vm.send path end to end (issue 12): the built `vmd` (run the release build) in its own
+// The vm.send path end to end (README.md, "Benchmarks"): the built `vmd` (run the release build) in its own
 // process, driven over its Unix socket by this process, against the raw line echo server of
 // DaemonBenchmarks.swift (a bare epoll loop in this process) measured in the same run.
 //

@@ -21,7 +21,7 @@ package struct BuiltViewModel<VM: ViewModel> {
         let viewModel = VM(ports: ports, context: context)
         heldEvents.endInit()
         if !heldEvents.isHolding {
-            // Nothing was held: the ports let go of it (W4 counts bytes per instance).
+            // Nothing was held: the ports let go of it (workload W4 of Sources/vmd-bench/DaemonBenchmarks.swift).
             for port in boxes { port.holdEvents(in: nil) }
         }
         return BuiltViewModel(viewModel: viewModel, ports: ports, boxes: boxes)

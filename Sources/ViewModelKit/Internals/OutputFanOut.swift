@@ -22,7 +22,7 @@ import ReactiveCore
 /// The typed subject is created by its first observer, and the JSON side is a plain list of
 /// ``JSONWatcher``s (empty until someone watches): a hosted instance is watched in JSON only,
 /// by one handler per output (the server's `OutputChannel`, the one fan-out to subscribers),
-/// and many outputs are never watched (W4 counts bytes per instance).
+/// and many outputs are never watched (workload W4 of Sources/vmd-bench/DaemonBenchmarks.swift).
 ///
 /// Exclusivity: `queue`, `isEmitting`, `typed` and `json` are `@exclusivity(unchecked)`: every
 /// access is a single read, assignment or array call that runs no user code (`json`'s
