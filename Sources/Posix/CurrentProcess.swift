@@ -12,6 +12,15 @@ public enum CurrentProcess {
     public static var pid: Int32 { getpid() }
     public static var parentPID: Int32 { getppid() }
 
+    /// Blocks the calling thread for `duration` (resumed after a signal until it has passed).
+    public static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        guard seconds > 0 || attoseconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
+
     /// The host name (`gethostname`), or `"localhost"` if it cannot be read.
     public static var hostname: String {
         var buffer = [CChar](repeating: 0, count: 256)

@@ -45,7 +45,7 @@ final class BenchDaemon {
             if let ended = try child.poll() {
                 throw BenchFailure("vmd \(ended) before listening; see \(directory)/vmd.log")
             }
-            _ = try? FileDescriptor.pipe().read.wait(for: .readable, timeout: .milliseconds(5))
+            CurrentProcess.sleep(for: .milliseconds(5))
         }
         throw BenchFailure("vmd did not listen within 20 s")
     }
