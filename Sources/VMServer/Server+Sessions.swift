@@ -73,9 +73,6 @@ extension Server {
         session.id = fresh.id
         session.sink = fresh.sink
         sessions[fresh.id] = session
-        // The fresh session only carried this call: the next frame on the connection must find
-        // the resumed one, not the fresh one cached by `frameReceived`.
-        lastSession = nil
         for id in session.ownedInstances {
             guard let record = (try? host.instance(id))?.attachment as? InstanceRecord else { continue }
             record.owner = fresh.id

@@ -38,10 +38,13 @@ public final class Server: ConnectionHandler {
     let parseOptions: JSONParseOptions
 
     /// (Unchecked exclusivity: looked up once per frame; every access is one statement on
-    /// the server's thread that calls out to nothing.)
-    @exclusivity(unchecked) var sessions: [ConnectionID: Session] = [:]
-    /// The session of the last frame received (``frameReceived(_:on:)``). (Unchecked
-    /// exclusivity, like ``sessions``.)
+    /// the server's thread that calls out to nothing.) Any change to the table forgets
+    /// ``lastSession``: a connection may now map to another session (`session.resume`).
+    @exclusivity(unchecked) var sessions: [ConnectionID: Session] = [:] {
+        didSet { lastSession = nil }
+    }
+    /// The session of the last frame received (``frameReceived(_:on:)``), valid until the
+    /// table changes. (Unchecked exclusivity, like ``sessions``.)
     @exclusivity(unchecked) var lastSession: Session?
     /// Resumable sessions, and the detached ones (PROTOCOL.md §18).
     var sessionBook = SessionBook()
