@@ -23,10 +23,13 @@ struct SessionResumeTests {
         /// can check seqs across a drop.
         func session() throws -> RPCSession { try RPCSession(socketPath: path, keepingEverythingRead: true) }
 
-        /// Waits (bounded) until the daemon's log contains `text`.
-        func waitForLog(_ text: String, timeout: Duration = .seconds(10)) async throws {
-            let found = await Waiting.asyncUntil(timeout: timeout, interval: .milliseconds(5)) { process.log.contains(text) }
-            if !found { throw DaemonProcessError("no \"\(text)\" in the log:\n" + process.log) }
+        /// Waits (bounded) until the daemon's log contains `text`. It blocks rather than
+        /// yielding between looks: a test racing a daemon-side delay (a Login's latency) must
+        /// not wait for other tests' turns on a loaded machine (see SocketChannel.swift).
+        func waitForLog(_ text: String, timeout: Duration = .seconds(10)) throws {
+            guard Waiting.until(timeout: timeout, interval: .milliseconds(5), { process.log.contains(text) }) else {
+                throw DaemonProcessError("no \"\(text)\" in the log:\n" + process.log)
+            }
         }
 
         /// The reply to `session.resume` with `token` on a new connection, closed afterwards.
@@ -122,7 +125,7 @@ struct SessionResumeTests {
         try await Self.burst(sender, instance: instance, count: 5000)
         try await owner.nextMessage(timeout: Self.readTimeout) { ($0["params"]?["seq"]?.intValue ?? 0) >= 500 }
         owner.close()  // mid-stream, whatever the socket still holds is gone with it
-        try await vmd.waitForLog("session \(name) detached")
+        try vmd.waitForLog("session \(name) detached")
         try await Self.burst(sender, instance: instance, count: 5000)
         #expect(try await sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 10000)
 
@@ -175,7 +178,7 @@ struct SessionResumeTests {
         try await owner.send(String(repeating: " ", count: 8192) + "1")
         #expect(try await owner.waitForClose(timeout: Self.readTimeout))
         owner.close()
-        try await vmd.waitForLog("session \(name) detached")
+        try vmd.waitForLog("session \(name) detached")
         try await Self.burst(sender, instance: instance, count: 5000)
         #expect(try await sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 10000)
 
@@ -207,7 +210,7 @@ struct SessionResumeTests {
         let submit = try await owner.request("vm.execute", ["instance": .string(instance), "action": "submit"])
         try await owner.nextMessage(timeout: Self.readTimeout) { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == true }
         owner.close()
-        try await vmd.waitForLog("session \(name) detached")
+        try vmd.waitForLog("session \(name) detached")
 
         let resumed = try vmd.session()
         defer { resumed.close() }
@@ -242,7 +245,7 @@ struct SessionResumeTests {
         let submit = try await owner.request("vm.execute", ["instance": .string(instance), "action": "submit"])
         try await owner.nextMessage(timeout: Self.readTimeout) { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == true }
         owner.close()
-        try await vmd.waitForLog("session \(name) detached")
+        try vmd.waitForLog("session \(name) detached")
         // The action finishes while nobody holds the session.
         try await watcher.nextMessage(timeout: Self.readTimeout) { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == false }
 
@@ -333,7 +336,7 @@ struct SessionResumeTests {
             let instance = try await Self.createCounter(owner)
             try await watcher.result("vm.subscribe", ["instance": .string(instance)])
             owner.close()
-            try await vmd.waitForLog("session \(name) detached")
+            try vmd.waitForLog("session \(name) detached")
             tokens.append(token)
             instances.append(instance)
         }
@@ -356,11 +359,11 @@ struct SessionResumeTests {
         let instance = try #require(
             try await owner.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])["instance"]?.stringValue)
         owner.close()
-        try await vmd.waitForLog("session \(name) detached")
+        try vmd.waitForLog("session \(name) detached")
         let sender = try vmd.session()
         defer { sender.close() }
         try await Self.burst(sender, instance: instance, count: 2000)
-        try await vmd.waitForLog("session \(name) expired: its queue is full")
+        try vmd.waitForLog("session \(name) expired: its queue is full")
         #expect(try await sender.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
     }
 
@@ -403,7 +406,7 @@ struct SessionResumeTests {
         let owner = try vmd.session()
         let (name, token) = try await Self.open(owner)
         owner.close()
-        try await vmd.waitForLog("session \(name) detached")
+        try vmd.waitForLog("session \(name) detached")
         let resumed = try vmd.session()
         defer { resumed.close() }
         try await resumed.result("session.resume", ["token": .string(token)])
@@ -416,7 +419,7 @@ struct SessionResumeTests {
         let seen = monitor.notificationsRead("daemon.message").map { $0.encodedString() }.joined(separator: "\n")
         #expect(seen.contains(#""token":"<redacted>""#))
         #expect(!seen.contains(token))
-        try await vmd.waitForLog("session \(name) closed")
+        try vmd.waitForLog("session \(name) closed")
         #expect(!vmd.process.log.contains(token))
     }
 
@@ -430,7 +433,7 @@ struct SessionResumeTests {
         let (session, token) = try await Self.open(owner)
         try await owner.result("vm.create", ["type": "Counter", "scope": "connection"])
         owner.close()
-        try await vmd.waitForLog("session \(session) detached")
+        try vmd.waitForLog("session \(session) detached")
 
         let input = try FileDescriptor.open(vmd.directory.file("input"), [.writeOnly, .create, .truncate])
         try input.writeAll(Array((#"{"jsonrpc":"2.0","id":1,"method":"session.resume","params":{"token":""# + token + #""}}"#).utf8) + [10])
