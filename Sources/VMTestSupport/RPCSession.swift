@@ -23,6 +23,10 @@ import VMProtocol
 /// message read is checked on the way in: JSON-RPC 2.0, and each error's `code` agrees with
 /// its `data.name` (PROTOCOL.md section 10), inside batch responses too; a message that fails
 /// throws ``RPCSessionError/malformed(_:)``.
+///
+/// A session opened with `keepingEverythingRead` also keeps a second, untouched record of
+/// every message read (``everythingRead``), for checks over a whole conversation: the seqs of
+/// a subscription across a dropped connection and its resume, say.
 public final class RPCSession {
     /// The transport under this session.
     public let transport: RPCTransport
@@ -32,16 +36,26 @@ public final class RPCSession {
     /// Messages received and not yet taken (notifications, and replies nobody asked for yet),
     /// oldest first.
     public private(set) var queued: [JSONValue] = []
+    /// Whether ``everythingRead`` records what is read.
+    public let keepsEverythingRead: Bool
+    /// Every message read so far, in arrival order, whether taken or still queued: replies,
+    /// notifications and batches alike. Empty unless the session was opened
+    /// `keepingEverythingRead`.
+    public private(set) var everythingRead: [JSONValue] = []
 
-    public init(channel: any RPCChannel, transport: RPCTransport) {
+    /// A session on `channel`; with `keepingEverythingRead`, every message read is also kept
+    /// in ``everythingRead``.
+    public init(channel: any RPCChannel, transport: RPCTransport, keepingEverythingRead: Bool = false) {
         self.channel = channel
         self.transport = transport
+        self.keepsEverythingRead = keepingEverythingRead
     }
 
     /// A session on a new connection to the daemon listening on `socketPath` (retrying, bounded,
-    /// while it starts), for a daemon a test started itself.
-    public convenience init(socketPath: String) throws {
-        self.init(channel: try SocketChannel(path: socketPath), transport: .socket)
+    /// while it starts), for a daemon a test started itself; `keepingEverythingRead` as in
+    /// ``init(channel:transport:keepingEverythingRead:)``.
+    public convenience init(socketPath: String, keepingEverythingRead: Bool = false) throws {
+        self.init(channel: try SocketChannel(path: socketPath), transport: .socket, keepingEverythingRead: keepingEverythingRead)
     }
 
     /// Hangs up.
@@ -50,6 +64,8 @@ public final class RPCSession {
     // MARK: Writing
 
     /// Writes `frame` as it is (a raw line: malformed JSON, a batch, an id of the test's own).
+    /// Over a socket it goes out in one write with a newline after it, so a `frame` of several
+    /// lines is a burst of frames.
     public func send(_ frame: String) async throws {
         try await channel.send(frame)
     }
@@ -126,6 +142,34 @@ public final class RPCSession {
         }
     }
 
+    /// The first message not yet taken that satisfies `isWanted` (waiting at most `timeout`);
+    /// the messages before it stay queued.
+    @discardableResult
+    public func nextMessage(timeout: Duration = Waiting.defaultTimeout, where isWanted: (JSONValue) -> Bool) async throws -> JSONValue {
+        try await take(timeout: timeout, waitingFor: "a message the test wanted", isWanted)
+    }
+
+    /// The notifications named `method` in ``everythingRead``, oldest first.
+    public func notificationsRead(_ method: String) -> [JSONValue] {
+        everythingRead.filter { $0["method"]?.stringValue == method }
+    }
+
+    /// Reads until the server closes the connection, queuing what arrives: true once it is
+    /// closed, false if `timeout` passes first.
+    public func waitForClose(timeout: Duration = Waiting.defaultTimeout) async throws -> Bool {
+        let deadline = Deadline(after: timeout)
+        while !deadline.hasPassed {
+            do {
+                queued.append(try await receive(timeout: deadline.remaining))
+            } catch RPCSessionError.closed {
+                return true
+            } catch RPCSessionError.timedOut {
+                return false
+            }
+        }
+        return false
+    }
+
     /// Reads until at least `count` messages are queued (waiting at most `timeout` in all).
     public func waitForQueued(_ count: Int, timeout: Duration = Waiting.defaultTimeout) async throws {
         let deadline = Deadline(after: timeout)
@@ -186,6 +230,7 @@ public final class RPCSession {
                 throw RPCSessionError.malformed("\(problem): \(single.encodedString())")
             }
         }
+        if keepsEverythingRead { everythingRead.append(message) }
         return message
     }
 

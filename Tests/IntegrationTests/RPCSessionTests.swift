@@ -7,28 +7,35 @@ import VMTestSupport
 @Suite("RPCSession on a scripted channel")
 struct RPCSessionTests {
     /// Records what the session sends and hands out scripted messages, in order; with none
-    /// left, a read times out at once.
+    /// left, a read times out at once, or reports the connection closed if `closesAtEnd`.
     private final class ScriptedChannel: RPCChannel {
         var sent: [String] = []
         var script: [JSONValue]
+        let closesAtEnd: Bool
 
-        init(_ script: [String]) throws {
+        init(_ script: [String], closesAtEnd: Bool) throws {
             self.script = try script.map { try JSONValue(parsing: $0) }
+            self.closesAtEnd = closesAtEnd
         }
 
         func send(_ frame: String) async throws { sent.append(frame) }
 
         func receive(timeout: Duration) async throws -> JSONValue {
-            guard !script.isEmpty else { throw RPCSessionError.timedOut("nothing more scripted") }
+            guard !script.isEmpty else {
+                if closesAtEnd { throw RPCSessionError.closed("the script hung up") }
+                throw RPCSessionError.timedOut("nothing more scripted")
+            }
             return script.removeFirst()
         }
 
         func close() {}
     }
 
-    private func session(_ script: [String]) throws -> (RPCSession, ScriptedChannel) {
-        let channel = try ScriptedChannel(script)
-        return (RPCSession(channel: channel, transport: .inMemory), channel)
+    private func session(
+        _ script: [String], closesAtEnd: Bool = false, keepingEverythingRead: Bool = false
+    ) throws -> (RPCSession, ScriptedChannel) {
+        let channel = try ScriptedChannel(script, closesAtEnd: closesAtEnd)
+        return (RPCSession(channel: channel, transport: .inMemory, keepingEverythingRead: keepingEverythingRead), channel)
     }
 
     @Test("call numbers its requests and returns the reply with their id; notifications before it stay queued")
@@ -100,5 +107,38 @@ struct RPCSessionTests {
         #expect(timedOut?.description.contains("the reply to id 1") == true)
         #expect(timedOut?.description.contains("vm.output") == true)
         #expect(try await session.takeAvailable().count == 1)
+    }
+
+    @Test("a session keeping everything read records replies, notifications and batches in arrival order, taken or not")
+    func everythingReadIsKeptInOrder() async throws {
+        let script = [
+            #"{"jsonrpc":"2.0","method":"vm.output","params":{"seq":1}}"#,
+            #"{"jsonrpc":"2.0","id":1,"result":{"value":7}}"#,
+            #"[{"jsonrpc":"2.0","id":5,"result":null}]"#,
+            #"{"jsonrpc":"2.0","method":"vm.output","params":{"seq":2}}"#,
+        ]
+        let (kept, _) = try session(script, keepingEverythingRead: true)
+        #expect(kept.keepsEverythingRead)
+        try await kept.result("vm.get")
+        #expect(try await kept.nextMessage { $0["params"]?["seq"] == 2 }["method"] == "vm.output")
+        #expect(try kept.everythingRead == script.map { try JSONValue(parsing: $0) })
+        #expect(try kept.queued == [script[0], script[2]].map { try JSONValue(parsing: $0) })
+        #expect(kept.notificationsRead("vm.output").map { $0["params"]?["seq"] } == [1, 2])
+
+        let (plain, _) = try session(script)
+        try await plain.result("vm.get")
+        try await plain.nextMessage { $0["params"]?["seq"] == 2 }
+        #expect(!plain.keepsEverythingRead && plain.everythingRead.isEmpty && plain.queued.count == 2)
+    }
+
+    @Test("waitForClose queues what arrives before the server hangs up, and answers false when reads only time out")
+    func waitForCloseTellsAHangUpFromSilence() async throws {
+        let notification = #"{"jsonrpc":"2.0","method":"vm.closed","params":{"reason":"destroyed"}}"#
+        let (closing, _) = try session([notification], closesAtEnd: true)
+        #expect(try await closing.waitForClose())
+        #expect(try closing.queued == [JSONValue(parsing: notification)])
+        let (silent, _) = try session([notification])
+        #expect(try await !silent.waitForClose(timeout: .seconds(1)))
+        #expect(silent.queued.count == 1)
     }
 }

@@ -19,32 +19,34 @@ struct SessionResumeTests {
                 socketPath: path, arguments: ["--log-level", "debug"] + arguments, directory: directory)
         }
 
-        func wire() throws -> SessionWire { try SessionWire(path: path) }
+        /// A new connection that keeps every message it reads (`everythingRead`), so a test
+        /// can check seqs across a drop.
+        func session() throws -> RPCSession { try RPCSession(socketPath: path, keepingEverythingRead: true) }
 
-        /// Waits (bounded) until the daemon's log contains `text`.
+        /// Waits (bounded) until the daemon's log contains `text`. It blocks rather than
+        /// yielding between looks: a test racing a daemon-side delay (a Login's latency) must
+        /// not wait for other tests' turns on a loaded machine (see SocketChannel.swift).
         func waitForLog(_ text: String, timeout: Duration = .seconds(10)) throws {
-            let deadline = Deadline(after: timeout)
-            while !process.log.contains(text) {
-                if deadline.hasPassed { throw DaemonProcessError("no \"\(text)\" in the log:\n" + process.log) }
-                Waiting.pause(.milliseconds(5))
+            guard Waiting.until(timeout: timeout, interval: .milliseconds(5), { process.log.contains(text) }) else {
+                throw DaemonProcessError("no \"\(text)\" in the log:\n" + process.log)
             }
         }
 
         /// The reply to `session.resume` with `token` on a new connection, closed afterwards.
-        func resumeOnNewConnection(_ token: String) throws -> JSONValue {
-            let wire = try wire()
-            defer { wire.close() }
-            return try wire.call("session.resume", ["token": .string(token)])
+        func resumeOnNewConnection(_ token: String) async throws -> JSONValue {
+            let session = try session()
+            defer { session.close() }
+            return try await session.call("session.resume", ["token": .string(token)])
         }
 
         /// Closes `owner` while a new connection watches `instance`; the `vm.closed` that
         /// connection gets within 5 s (the instance released with its owner).
-        func closeWatched(_ owner: SessionWire, instance: String) throws -> JSONValue {
-            let watcher = try wire()
+        func closeWatched(_ owner: RPCSession, instance: String) async throws -> JSONValue {
+            let watcher = try session()
             defer { watcher.close() }
-            try watcher.result("vm.subscribe", ["instance": .string(instance)])
+            try await watcher.result("vm.subscribe", ["instance": .string(instance)])
             owner.close()
-            return try watcher.read(until: { $0["method"] == "vm.closed" }, timeout: .seconds(5))
+            return try await watcher.nextMessage(timeout: .seconds(5)) { $0["method"] == "vm.closed" }
         }
 
         func stop() {
@@ -53,29 +55,33 @@ struct SessionResumeTests {
         }
     }
 
-    /// Opens a session on `wire`; its token.
-    static func open(_ wire: SessionWire, graceMs: Int? = nil) throws -> (session: String, token: String) {
-        let result = try wire.result("session.open", graceMs.map { ["graceMs": .integer(Int64($0))] } ?? [:])
+    /// How long a test waits for a notification: in a burst thousands come before it, on a
+    /// machine other builds share.
+    static let readTimeout: Duration = .seconds(20)
+
+    /// Opens a session on `connection`; its name and token.
+    static func open(_ connection: RPCSession, graceMs: Int? = nil) async throws -> (session: String, token: String) {
+        let result = try await connection.result("session.open", graceMs.map { ["graceMs": .integer(Int64($0))] } ?? [:])
         let session = try #require(result["session"]?.stringValue)
         let token = try #require(result["token"]?.stringValue)
         return (session, token)
     }
 
-    /// A connection-scoped Counter that `wire` creates; its instance id.
-    static func createCounter(_ wire: SessionWire) throws -> String {
-        try #require(try wire.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
+    /// A connection-scoped Counter that `connection` creates; its instance id.
+    static func createCounter(_ connection: RPCSession) async throws -> String {
+        try #require(try await connection.result("vm.create", ["type": "Counter", "scope": "connection"])["instance"]?.stringValue)
     }
 
-    /// A connection-scoped Counter that `wire` creates subscribed to; its instance and subscription.
-    static func createSubscribedCounter(_ wire: SessionWire) throws -> (instance: String, subscription: String) {
-        let created = try wire.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])
+    /// A connection-scoped Counter that `connection` creates subscribed to; its instance and subscription.
+    static func createSubscribedCounter(_ connection: RPCSession) async throws -> (instance: String, subscription: String) {
+        let created = try await connection.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])
         return (try #require(created["instance"]?.stringValue), try #require(created["subscription"]?.stringValue))
     }
 
     /// Sends `count` increments to `instance` as notifications, in one write.
-    static func burst(_ wire: SessionWire, instance: String, count: Int) throws {
-        let line = #"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":""# + instance + #"","input":"increment"}}"# + "\n"
-        try wire.client.write(Array(String(repeating: line, count: count).utf8))
+    static func burst(_ connection: RPCSession, instance: String, count: Int) async throws {
+        let line = #"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":""# + instance + #"","input":"increment"}}"#
+        try await connection.send(Array(repeating: line, count: count).joined(separator: "\n"))
     }
 
     static func countIs(_ value: Int, on subscription: String) -> (JSONValue) -> Bool {
@@ -88,61 +94,61 @@ struct SessionResumeTests {
     // MARK: Within the grace
 
     @Test("open answers a name, a 128-bit hex token and the grace capped by --session-grace-ms")
-    func openAnswersTokenAndCappedGrace() throws {
+    func openAnswersTokenAndCappedGrace() async throws {
         let vmd = try Running(["--session-grace-ms", "5000"])
         defer { vmd.stop() }
-        let wire = try vmd.wire()
-        defer { wire.close() }
-        let first = try wire.result("session.open", ["graceMs": 999_999])
+        let session = try vmd.session()
+        defer { session.close() }
+        let first = try await session.result("session.open", ["graceMs": 999_999])
         #expect(first["graceMs"] == 5000)
         let token = try #require(first["token"]?.stringValue)
         #expect(token.count == 32 && token.allSatisfy { "0123456789abcdef".contains($0) })
-        let again = try wire.result("session.open", ["graceMs": 100])
+        let again = try await session.result("session.open", ["graceMs": 100])
         #expect(again["session"] == first["session"] && again["token"] == first["token"] && again["graceMs"] == 100)
-        let limits = try wire.result("daemon.info")["limits"]
+        let limits = try await session.result("daemon.info")["limits"]
         #expect(limits?["sessionGraceMs"] == 5000 && limits?["maxDetachedSessions"] == 100)
-        let other = try vmd.wire()
+        let other = try vmd.session()
         defer { other.close() }
-        #expect(try other.result("session.open")["token"] != first["token"])
+        #expect(try await other.result("session.open")["token"] != first["token"])
     }
 
     @Test("a socket killed during a 10,000-increment burst resumes: later seqs arrive in order or are covered by vm.overflow")
-    func burstSurvivesAClientSideKill() throws {
+    func burstSurvivesAClientSideKill() async throws {
         let vmd = try Running(["--session-grace-ms", "20000", "--max-outbound-bytes", "65536"])
         defer { vmd.stop() }
-        let owner = try vmd.wire()
-        let (name, token) = try Self.open(owner)
-        let (instance, subscription) = try Self.createSubscribedCounter(owner)
-        let sender = try vmd.wire()
+        let owner = try vmd.session()
+        let (name, token) = try await Self.open(owner)
+        let (instance, subscription) = try await Self.createSubscribedCounter(owner)
+        let sender = try vmd.session()
         defer { sender.close() }
 
-        try Self.burst(sender, instance: instance, count: 5000)
-        try owner.read { ($0["params"]?["seq"]?.intValue ?? 0) >= 500 }
+        try await Self.burst(sender, instance: instance, count: 5000)
+        try await owner.nextMessage(timeout: Self.readTimeout) { ($0["params"]?["seq"]?.intValue ?? 0) >= 500 }
         owner.close()  // mid-stream, whatever the socket still holds is gone with it
         try vmd.waitForLog("session \(name) detached")
-        try Self.burst(sender, instance: instance, count: 5000)
-        #expect(try sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 10000)
+        try await Self.burst(sender, instance: instance, count: 5000)
+        #expect(try await sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 10000)
 
-        let resumed = try vmd.wire()
+        let resumed = try vmd.session()
         defer { resumed.close() }
-        let reply = try resumed.result("session.resume", ["token": .string(token)])
+        let reply = try await resumed.result("session.resume", ["token": .string(token)])
         #expect(reply["session"]?.stringValue == name)
         #expect(reply["subscriptions"] == [.string(subscription)])
         #expect(reply["pending"] == [])
-        try resumed.read(until: Self.countIs(10000, on: subscription))
+        try await resumed.nextMessage(timeout: Self.readTimeout, where: Self.countIs(10000, on: subscription))
 
         var before = SeqAudit()
-        before.follow(owner.received, subscription: subscription)
+        before.follow(owner.everythingRead, subscription: subscription)
         // What the dead socket still held is the one gap (a client counts it lost from the
         // seqs); from the first seq after the resume on: in order, each once, every gap
         // announced by vm.overflow.
-        let first = try #require(SeqAudit.firstAccounted(in: resumed.received, subscription: subscription))
+        let first = try #require(SeqAudit.firstAccounted(in: resumed.everythingRead, subscription: subscription))
         #expect(first > before.last)
         // The detach came after at most 5,001 seqs (the replay and the first 5,000): every
         // value from then on was queued for the session, so the resumed stream starts there.
         #expect(first <= 5002)
         var after = SeqAudit(last: first - 1)
-        after.follow(resumed.received, subscription: subscription)
+        after.follow(resumed.everythingRead, subscription: subscription)
         #expect(before.uncovered.isEmpty && before.disordered.isEmpty)
         #expect(after.uncovered.isEmpty, "seqs neither delivered nor announced: \(after.uncovered)")
         #expect(after.disordered.isEmpty, "seqs twice or out of order: \(after.disordered)")
@@ -150,39 +156,39 @@ struct SessionResumeTests {
         #expect(!after.overflows.isEmpty)
         #expect(after.lastValue == 10000)
         // The same instance, still owned by the session.
-        let listed = try resumed.result("vm.list")["instances"]?.arrayValue ?? []
+        let listed = try await resumed.result("vm.list")["instances"]?.arrayValue ?? []
         #expect(listed.contains { $0["instance"]?.stringValue == instance && $0["scope"] == "connection" })
-        #expect(try resumed.result("vm.send", ["instance": .string(instance), "input": "increment"]) == .null)
-        #expect(resumed.received.last?["params"]?["seq"]?.intValue == Int(after.last) + 1)
+        #expect(try await resumed.result("vm.send", ["instance": .string(instance), "input": "increment"]) == .null)
+        #expect(resumed.everythingRead.last { $0["method"] != nil }?["params"]?["seq"]?.intValue == Int(after.last) + 1)
     }
 
     @Test("a connection the daemon drops mid-burst resumes with every seq delivered once, in order, or covered by vm.overflow")
-    func burstSurvivesADaemonSideDrop() throws {
+    func burstSurvivesADaemonSideDrop() async throws {
         let vmd = try Running(["--session-grace-ms", "20000", "--max-outbound-bytes", "65536", "--max-frame-bytes", "4096"])
         defer { vmd.stop() }
-        let owner = try vmd.wire()
-        let (name, token) = try Self.open(owner)
-        let (instance, subscription) = try Self.createSubscribedCounter(owner)
-        let sender = try vmd.wire()
+        let owner = try vmd.session()
+        let (name, token) = try await Self.open(owner)
+        let (instance, subscription) = try await Self.createSubscribedCounter(owner)
+        let sender = try vmd.session()
         defer { sender.close() }
 
-        try Self.burst(sender, instance: instance, count: 5000)
-        try owner.read { ($0["params"]?["seq"]?.intValue ?? 0) >= 500 }
+        try await Self.burst(sender, instance: instance, count: 5000)
+        try await owner.nextMessage(timeout: Self.readTimeout) { ($0["params"]?["seq"]?.intValue ?? 0) >= 500 }
         // An over-long frame: the daemon answers, writes what is queued and closes (PROTOCOL.md §11).
-        try owner.client.sendLine(String(repeating: " ", count: 8192) + "1")
-        owner.readUntilClosed()
+        try await owner.send(String(repeating: " ", count: 8192) + "1")
+        #expect(try await owner.waitForClose(timeout: Self.readTimeout))
         owner.close()
         try vmd.waitForLog("session \(name) detached")
-        try Self.burst(sender, instance: instance, count: 5000)
-        #expect(try sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 10000)
+        try await Self.burst(sender, instance: instance, count: 5000)
+        #expect(try await sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 10000)
 
-        let resumed = try vmd.wire()
+        let resumed = try vmd.session()
         defer { resumed.close() }
-        #expect(try resumed.result("session.resume", ["token": .string(token)])["subscriptions"] == [.string(subscription)])
-        try resumed.read(until: Self.countIs(10000, on: subscription))
+        #expect(try await resumed.result("session.resume", ["token": .string(token)])["subscriptions"] == [.string(subscription)])
+        try await resumed.nextMessage(timeout: Self.readTimeout, where: Self.countIs(10000, on: subscription))
 
         var audit = SeqAudit()
-        audit.follow(owner.received + resumed.received, subscription: subscription)
+        audit.follow(owner.everythingRead + resumed.everythingRead, subscription: subscription)
         #expect(audit.uncovered.isEmpty, "seqs neither delivered nor announced: \(audit.uncovered)")
         #expect(audit.disordered.isEmpty, "seqs twice or out of order: \(audit.disordered)")
         #expect(!audit.overflows.isEmpty)
@@ -190,227 +196,227 @@ struct SessionResumeTests {
     }
 
     @Test("a socket killed during a slow Login submit resumes and the submit's reply arrives on the new connection")
-    func pendingSubmitReplyArrivesAfterResume() throws {
+    func pendingSubmitReplyArrivesAfterResume() async throws {
         let vmd = try Running(["--session-grace-ms", "20000"])
         defer { vmd.stop() }
-        let owner = try vmd.wire()
-        let (name, token) = try Self.open(owner)
-        let created = try owner.result(
+        let owner = try vmd.session()
+        let (name, token) = try await Self.open(owner)
+        let created = try await owner.result(
             "vm.create", ["type": "Login", "args": ["latencyMs": 1500], "scope": "connection", "subscribe": [:]])
         let instance = try #require(created["instance"]?.stringValue)
         let subscription = try #require(created["subscription"]?.stringValue)
-        try owner.result("vm.send", ["instance": .string(instance), "input": "email", "value": "demo@example.com"])
-        try owner.result("vm.send", ["instance": .string(instance), "input": "password", "value": "secret"])
-        let submit = try owner.start("vm.execute", ["instance": .string(instance), "action": "submit"])
-        try owner.read { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == true }
+        try await owner.result("vm.send", ["instance": .string(instance), "input": "email", "value": "demo@example.com"])
+        try await owner.result("vm.send", ["instance": .string(instance), "input": "password", "value": "secret"])
+        let submit = try await owner.request("vm.execute", ["instance": .string(instance), "action": "submit"])
+        try await owner.nextMessage(timeout: Self.readTimeout) { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == true }
         owner.close()
         try vmd.waitForLog("session \(name) detached")
 
-        let resumed = try vmd.wire()
+        let resumed = try vmd.session()
         defer { resumed.close() }
-        let reply = try resumed.call("session.resume", ["token": .string(token)])
+        let reply = try await resumed.call("session.resume", ["token": .string(token)])
         // The new connection's request ids start at 1 like the old one's: the reply is told
         // apart by arriving after the resume's own.
-        #expect(reply["result"]?["pending"] == [.integer(Int64(submit))])
+        #expect(reply["result"]?["pending"] == [submit])
         #expect(reply["result"]?["subscriptions"] == [.string(subscription)])
-        let answer = try resumed.read(until: { $0["method"] == nil && $0["id"]?.intValue == submit })
+        let answer = try await resumed.response(to: submit, timeout: Self.readTimeout)
         #expect(answer["result"]?["value"] != nil, "submit answered \(answer.encodedString())")
-        #expect(resumed.notifications("vm.output").contains { $0["params"]?["output"] == "loginSuccess" })
-        #expect(try resumed.result("vm.get", ["instance": .string(instance), "output": "isLoading"])["value"] == false)
+        #expect(resumed.notificationsRead("vm.output").contains { $0["params"]?["output"] == "loginSuccess" })
+        #expect(try await resumed.result("vm.get", ["instance": .string(instance), "output": "isLoading"])["value"] == false)
         var audit = SeqAudit()
-        audit.follow(owner.received + resumed.received, subscription: subscription)
+        audit.follow(owner.everythingRead + resumed.everythingRead, subscription: subscription)
         #expect(audit.uncovered.isEmpty && audit.disordered.isEmpty)
     }
 
     @Test("a submit that completes while the session is detached has its reply queued for the resume")
-    func submitCompletedWhileDetachedIsQueued() throws {
+    func submitCompletedWhileDetachedIsQueued() async throws {
         let vmd = try Running(["--session-grace-ms", "20000"])
         defer { vmd.stop() }
-        let owner = try vmd.wire()
-        let (name, token) = try Self.open(owner)
-        let created = try owner.result(
+        let owner = try vmd.session()
+        let (name, token) = try await Self.open(owner)
+        let created = try await owner.result(
             "vm.create", ["type": "Login", "args": ["latencyMs": 300], "scope": "connection", "subscribe": [:]])
         let instance = try #require(created["instance"]?.stringValue)
-        let watcher = try vmd.wire()
+        let watcher = try vmd.session()
         defer { watcher.close() }
-        try watcher.result("vm.subscribe", ["instance": .string(instance), "outputs": ["isLoading"], "replay": false])
-        try owner.result("vm.send", ["instance": .string(instance), "input": "email", "value": "demo@example.com"])
-        try owner.result("vm.send", ["instance": .string(instance), "input": "password", "value": "secret"])
-        let submit = try owner.start("vm.execute", ["instance": .string(instance), "action": "submit"])
-        try owner.read { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == true }
+        try await watcher.result("vm.subscribe", ["instance": .string(instance), "outputs": ["isLoading"], "replay": false])
+        try await owner.result("vm.send", ["instance": .string(instance), "input": "email", "value": "demo@example.com"])
+        try await owner.result("vm.send", ["instance": .string(instance), "input": "password", "value": "secret"])
+        let submit = try await owner.request("vm.execute", ["instance": .string(instance), "action": "submit"])
+        try await owner.nextMessage(timeout: Self.readTimeout) { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == true }
         owner.close()
         try vmd.waitForLog("session \(name) detached")
         // The action finishes while nobody holds the session.
-        try watcher.read(until: { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == false })
+        try await watcher.nextMessage(timeout: Self.readTimeout) { $0["params"]?["output"] == "isLoading" && $0["params"]?["value"] == false }
 
-        let resumed = try vmd.wire()
+        let resumed = try vmd.session()
         defer { resumed.close() }
-        let reply = try resumed.result("session.resume", ["token": .string(token)])
+        let reply = try await resumed.result("session.resume", ["token": .string(token)])
         #expect(reply["pending"] == [])
-        let answer = try resumed.read(until: { $0["method"] == nil && $0["id"]?.intValue == submit })
+        let answer = try await resumed.response(to: submit, timeout: Self.readTimeout)
         #expect(answer["result"]?["value"] != nil, "submit answered \(answer.encodedString())")
-        let outputs = resumed.notifications("vm.output").compactMap { $0["params"]?["output"]?.stringValue }
+        let outputs = resumed.notificationsRead("vm.output").compactMap { $0["params"]?["output"]?.stringValue }
         #expect(outputs.contains("loginSuccess") && outputs.contains("isLoading"))
     }
 
     @Test("resuming a session still attached elsewhere closes the old connection and moves the session")
-    func resumeTakesOverAnAttachedSession() throws {
+    func resumeTakesOverAnAttachedSession() async throws {
         let vmd = try Running([])
         defer { vmd.stop() }
-        let first = try vmd.wire()
+        let first = try vmd.session()
         defer { first.close() }
-        let (_, token) = try Self.open(first)
-        let created = try first.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])
+        let (_, token) = try await Self.open(first)
+        let created = try await first.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])
         let instance = try #require(created["instance"]?.stringValue)
-        let second = try vmd.wire()
+        let second = try vmd.session()
         defer { second.close() }
-        #expect(try second.result("session.resume", ["token": .string(token)])["subscriptions"] == [created["subscription"] ?? .null])
-        #expect(try first.client.waitForClose())
-        try second.result("vm.send", ["instance": .string(instance), "input": "increment"])
-        #expect(second.notifications("vm.output").last?["params"]?["value"] == 1)
+        #expect(try await second.result("session.resume", ["token": .string(token)])["subscriptions"] == [created["subscription"] ?? .null])
+        #expect(try await first.waitForClose())
+        try await second.result("vm.send", ["instance": .string(instance), "input": "increment"])
+        #expect(second.notificationsRead("vm.output").last?["params"]?["value"] == 1)
     }
 
     @Test("resume is refused with invalidRequest on a connection that already owns something, and in a batch")
-    func resumeNeedsAFreshConnection() throws {
+    func resumeNeedsAFreshConnection() async throws {
         let vmd = try Running([])
         defer { vmd.stop() }
-        let owner = try vmd.wire()
+        let owner = try vmd.session()
         defer { owner.close() }
-        let (_, token) = try Self.open(owner)
-        let busy = try vmd.wire()
+        let (_, token) = try await Self.open(owner)
+        let busy = try vmd.session()
         defer { busy.close() }
-        try busy.result("vm.create", ["type": "Counter", "scope": "connection"])
-        #expect(try busy.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-32600, "invalidRequest"))
-        let batched = try vmd.wire()
+        try await busy.result("vm.create", ["type": "Counter", "scope": "connection"])
+        #expect(try await busy.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-32600, "invalidRequest"))
+        let batched = try vmd.session()
         defer { batched.close() }
-        try batched.client.sendLine(
+        try await batched.send(
             #"[{"jsonrpc":"2.0","id":1,"method":"session.resume","params":{"token":""# + token + #""}}]"#)
-        let reply = try batched.client.readMessage()
+        let reply = try await batched.nextMessage()
         let item = try #require(reply[0])
         #expect(item.errorCodeAndName == (-32600, "invalidRequest"))
         // Nothing changed: the owner still holds its session.
-        #expect(try owner.result("session.open")["token"]?.stringValue == token)
+        #expect(try await owner.result("session.open")["token"]?.stringValue == token)
     }
 
     // MARK: After the grace, caps, close, other users
 
     @Test("past the grace the session is gone: unknownSession, and its instances closed with ownerDisconnected")
-    func expiryReleasesLikeAClosedConnection() throws {
+    func expiryReleasesLikeAClosedConnection() async throws {
         let vmd = try Running(["--session-grace-ms", "300"])
         defer { vmd.stop() }
-        let owner = try vmd.wire()
-        let (name, token) = try Self.open(owner)
-        let instance = try Self.createCounter(owner)
-        let watcher = try vmd.wire()
+        let owner = try vmd.session()
+        let (name, token) = try await Self.open(owner)
+        let instance = try await Self.createCounter(owner)
+        let watcher = try vmd.session()
         defer { watcher.close() }
-        let watched = try watcher.result("vm.subscribe", ["instance": .string(instance)])["subscription"]
+        let watched = try await watcher.result("vm.subscribe", ["instance": .string(instance)])["subscription"]
         owner.close()
-        let closed = try watcher.read(until: { $0["method"] == "vm.closed" })
+        let closed = try await watcher.nextMessage(timeout: Self.readTimeout) { $0["method"] == "vm.closed" }
         #expect(closed["params"]?["reason"] == "ownerDisconnected" && closed["params"]?["subscription"] == watched)
         #expect(vmd.process.log.contains("session \(name) expired: no resume within 300 ms"))
-        let late = try vmd.wire()
+        let late = try vmd.session()
         defer { late.close() }
-        #expect(try late.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
-        #expect(try late.call("session.resume", ["token": "0123456789abcdef0123456789abcdef"]).errorCodeAndName
+        #expect(try await late.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
+        #expect(try await late.call("session.resume", ["token": "0123456789abcdef0123456789abcdef"]).errorCodeAndName
             == (-31016, "unknownSession"))
-        #expect(try late.result("vm.list")["instances"] == [])
+        #expect(try await late.result("vm.list")["instances"] == [])
     }
 
     @Test("--max-detached-sessions expires the oldest detached session when one more detaches")
-    func capExpiresTheOldest() throws {
+    func capExpiresTheOldest() async throws {
         let vmd = try Running(["--max-detached-sessions", "2"])
         defer { vmd.stop() }
-        let watcher = try vmd.wire()
+        let watcher = try vmd.session()
         defer { watcher.close() }
         var tokens: [String] = []
         var instances: [String] = []
         for _ in 0..<3 {
-            let owner = try vmd.wire()
-            let (name, token) = try Self.open(owner)
-            let instance = try Self.createCounter(owner)
-            try watcher.result("vm.subscribe", ["instance": .string(instance)])
+            let owner = try vmd.session()
+            let (name, token) = try await Self.open(owner)
+            let instance = try await Self.createCounter(owner)
+            try await watcher.result("vm.subscribe", ["instance": .string(instance)])
             owner.close()
             try vmd.waitForLog("session \(name) detached")
             tokens.append(token)
             instances.append(instance)
         }
-        let closed = try watcher.read(until: { $0["method"] == "vm.closed" })
+        let closed = try await watcher.nextMessage(timeout: Self.readTimeout) { $0["method"] == "vm.closed" }
         #expect(closed["params"]?["instance"]?.stringValue == instances[0] && closed["params"]?["reason"] == "ownerDisconnected")
-        #expect(try vmd.resumeOnNewConnection(tokens[0]).errorCodeAndName == (-31016, "unknownSession"))
+        #expect(try await vmd.resumeOnNewConnection(tokens[0]).errorCodeAndName == (-31016, "unknownSession"))
         for token in tokens.dropFirst() {
-            let back = try vmd.wire()
+            let back = try vmd.session()
             defer { back.close() }
-            #expect(try back.result("session.resume", ["token": .string(token)])["session"] != nil)
+            #expect(try await back.result("session.resume", ["token": .string(token)])["session"] != nil)
         }
     }
 
     @Test("under --slow-client disconnect a detached session whose queue fills up expires")
-    func fullQueueExpiresUnderDisconnectPolicy() throws {
+    func fullQueueExpiresUnderDisconnectPolicy() async throws {
         let vmd = try Running(["--slow-client", "disconnect", "--max-outbound-bytes", "65536"])
         defer { vmd.stop() }
-        let owner = try vmd.wire()
-        let (name, token) = try Self.open(owner)
+        let owner = try vmd.session()
+        let (name, token) = try await Self.open(owner)
         let instance = try #require(
-            try owner.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])["instance"]?.stringValue)
+            try await owner.result("vm.create", ["type": "Counter", "scope": "connection", "subscribe": [:]])["instance"]?.stringValue)
         owner.close()
         try vmd.waitForLog("session \(name) detached")
-        let sender = try vmd.wire()
+        let sender = try vmd.session()
         defer { sender.close() }
-        try Self.burst(sender, instance: instance, count: 2000)
+        try await Self.burst(sender, instance: instance, count: 2000)
         try vmd.waitForLog("session \(name) expired: its queue is full")
-        #expect(try sender.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
+        #expect(try await sender.call("session.resume", ["token": .string(token)]).errorCodeAndName == (-31016, "unknownSession"))
     }
 
     @Test("after session.close the connection behaves as today: closing it releases everything at once")
-    func closeEndsResumability() throws {
+    func closeEndsResumability() async throws {
         let vmd = try Running(["--session-grace-ms", "60000"])
         defer { vmd.stop() }
-        let owner = try vmd.wire()
-        let (_, token) = try Self.open(owner)
-        let instance = try Self.createCounter(owner)
-        #expect(try owner.result("session.close") == [:])
-        #expect(try owner.result("session.close") == [:])
+        let owner = try vmd.session()
+        let (_, token) = try await Self.open(owner)
+        let instance = try await Self.createCounter(owner)
+        #expect(try await owner.result("session.close") == [:])
+        #expect(try await owner.result("session.close") == [:])
         // Still served as before on the same connection.
-        #expect(try owner.result("vm.send", ["instance": .string(instance), "input": "increment"]) == .null)
+        #expect(try await owner.result("vm.send", ["instance": .string(instance), "input": "increment"]) == .null)
         // Released at once, not after 60 s.
-        #expect(try vmd.closeWatched(owner, instance: instance)["params"]?["reason"] == "ownerDisconnected")
-        #expect(try vmd.resumeOnNewConnection(token).errorCodeAndName == (-31016, "unknownSession"))
+        #expect(try await vmd.closeWatched(owner, instance: instance)["params"]?["reason"] == "ownerDisconnected")
+        #expect(try await vmd.resumeOnNewConnection(token).errorCodeAndName == (-31016, "unknownSession"))
     }
 
     @Test("with --session-grace-ms 0 session.open answers graceMs 0 and a closed connection is released at once")
-    func zeroGraceDisablesResuming() throws {
+    func zeroGraceDisablesResuming() async throws {
         let vmd = try Running(["--session-grace-ms", "0"])
         defer { vmd.stop() }
-        let owner = try vmd.wire()
-        let opened = try owner.result("session.open", ["graceMs": 5000])
+        let owner = try vmd.session()
+        let opened = try await owner.result("session.open", ["graceMs": 5000])
         #expect(opened["graceMs"] == 0)
         let token = try #require(opened["token"]?.stringValue)
-        let instance = try Self.createCounter(owner)
-        #expect(try vmd.closeWatched(owner, instance: instance)["params"]?["reason"] == "ownerDisconnected")
-        #expect(try vmd.resumeOnNewConnection(token).errorCodeAndName == (-31016, "unknownSession"))
+        let instance = try await Self.createCounter(owner)
+        #expect(try await vmd.closeWatched(owner, instance: instance)["params"]?["reason"] == "ownerDisconnected")
+        #expect(try await vmd.resumeOnNewConnection(token).errorCodeAndName == (-31016, "unknownSession"))
     }
 
     @Test("the token appears neither in the daemon's log nor in what a monitor sees")
-    func tokenIsNeverLogged() throws {
+    func tokenIsNeverLogged() async throws {
         let vmd = try Running([])
         defer { vmd.stop() }
-        let monitor = try vmd.wire()
+        let monitor = try vmd.session()
         defer { monitor.close() }
-        try monitor.result("daemon.monitor")
-        let owner = try vmd.wire()
-        let (name, token) = try Self.open(owner)
+        try await monitor.result("daemon.monitor")
+        let owner = try vmd.session()
+        let (name, token) = try await Self.open(owner)
         owner.close()
         try vmd.waitForLog("session \(name) detached")
-        let resumed = try vmd.wire()
+        let resumed = try vmd.session()
         defer { resumed.close() }
-        try resumed.result("session.resume", ["token": .string(token)])
-        try resumed.result("session.close")
+        try await resumed.result("session.resume", ["token": .string(token)])
+        try await resumed.result("session.close")
         // A stale token is still hidden from monitors.
-        let stale = try vmd.wire()
+        let stale = try vmd.session()
         defer { stale.close() }
-        try stale.call("session.resume", ["token": .string(token)])
-        try monitor.read(until: { $0["params"]?["message"]?["error"]?["data"]?["name"] == "unknownSession" })
-        let seen = monitor.notifications("daemon.message").map { $0.encodedString() }.joined(separator: "\n")
+        try await stale.call("session.resume", ["token": .string(token)])
+        try await monitor.nextMessage(timeout: Self.readTimeout) { $0["params"]?["message"]?["error"]?["data"]?["name"] == "unknownSession" }
+        let seen = monitor.notificationsRead("daemon.message").map { $0.encodedString() }.joined(separator: "\n")
         #expect(seen.contains(#""token":"<redacted>""#))
         #expect(!seen.contains(token))
         try vmd.waitForLog("session \(name) closed")
@@ -419,13 +425,13 @@ struct SessionResumeTests {
 
     @Test("a token used by a peer of another uid is refused with unknownSession and the session is untouched",
           .enabled(if: CurrentProcess.uid == 0, "needs root to run a client as another user (uid 65534)"))
-    func otherUIDIsRefused() throws {
+    func otherUIDIsRefused() async throws {
         let name = "vmdt-session-\(CurrentProcess.pid)"
         let vmd = try Running(["--allow-uid", "65534"], abstractName: name)
         defer { vmd.stop() }
-        let owner = try vmd.wire()
-        let (session, token) = try Self.open(owner)
-        try owner.result("vm.create", ["type": "Counter", "scope": "connection"])
+        let owner = try vmd.session()
+        let (session, token) = try await Self.open(owner)
+        try await owner.result("vm.create", ["type": "Counter", "scope": "connection"])
         owner.close()
         try vmd.waitForLog("session \(session) detached")
 
@@ -442,8 +448,8 @@ struct SessionResumeTests {
         #expect(reply.errorCodeAndName == (-31016, "unknownSession"))
         #expect(vmd.process.log.contains("uid=65534"))
 
-        let back = try vmd.wire()
+        let back = try vmd.session()
         defer { back.close() }
-        #expect(try back.result("session.resume", ["token": .string(token)])["session"]?.stringValue == session)
+        #expect(try await back.result("session.resume", ["token": .string(token)])["session"]?.stringValue == session)
     }
 }
