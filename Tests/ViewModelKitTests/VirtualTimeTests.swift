@@ -7,10 +7,13 @@ import ViewModelTesting
 
 @Suite("Async services on virtual time: latency and timeout on the instance's scheduler")
 struct VirtualTimeTests {
-    @Test("a 2 s service with a 1 s timeout fails at exactly 1 s of virtual time, its task cancelled, in no wall-clock seconds")
+    @Test("a service slower than its 1 s timeout fails at exactly 1 s of virtual time, its task cancelled, in no wall-clock seconds")
     func timeoutCancelsTheService() async throws {
         let scheduler = TestScheduler()
-        let service = SleepingService(sleep: .seconds(2))
+        // An hour, not a couple of seconds: on a loaded machine the test thread can stall for
+        // seconds between "started" and the advance, and a service that ends on its own in the
+        // meantime reports "finished" instead of "cancelled".
+        let service = SleepingService(sleep: .seconds(3600))
         let fetcher = ViewModelHarness(Fetcher.self, args: .init(timeoutMs: 1000), services: service, scheduler: scheduler)
         let isFetching = fetcher.record(\.isFetching)
         let failure = fetcher.record(\.failure)
@@ -33,7 +36,7 @@ struct VirtualTimeTests {
         #expect(isFetching.values == [false, true, false])
         #expect(fetch.error as? ActionError == .underlyingError(ViewModelTimeoutError(timeout: .seconds(1))))
         #expect(failure.values == ["The service did not answer within 1000 ms."])
-        // Cancelled, not finished: the service's 2-second sleep never ran to its end.
+        // Cancelled, not finished: the service's hour-long sleep never ran to its end.
         #expect(await steps.next() == "cancelled")
     }
 
