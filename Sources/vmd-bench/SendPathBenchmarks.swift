@@ -72,7 +72,7 @@ private final class SendPathBench {
     /// S2 in each placement of client and server (CPUPlacement.swift), interleaved: every round
     /// visits every placement, and within one placement echo and vm.send alternate in chunks.
     private func roundTrips(vmdSocket: String, echoPath: String, echoThread: Int32?, daemon: Int32) throws {
-        let client = getpid()  // this (the main) thread
+        let client = getpid()  // the main thread, which runs every suite (main.swift), has the process id
         let placements = echoThread == nil ? [CPUPlacement.unpinned] : CPUPlacement.available
         let echoClient = try LineClient(path: echoPath)
         let sender = try CounterSender(path: vmdSocket)
