@@ -5,7 +5,8 @@
 // S1  increments/s on one connection: the connection creates a Counter subscribed to itself,
 //     a writer thread pipelines 200,000 vm.send notifications on it, and the reader counts
 //     until the vm.output carrying the last count arrives. Baseline: the echo's lines/s for the
-//     same lines, pipelined on one connection. Median of 3 alternating rounds.
+//     same lines, pipelined on one connection. Median of 3 alternating rounds. Also the CPU
+//     time per increment of vmd and of this process (the client), from /proc/PID/stat.
 // S2  round trip: a vm.send request until both its vm.output and its reply arrived, p50/p90,
 //     against one echoed line, for each placement of client and server (CPUPlacement.swift:
 //     one core, two cores, unpinned), since a wake-up on the same core and one on an idle
@@ -56,13 +57,22 @@ private final class SendPathBench {
         let sends = 200_000
         var echoRates: [Double] = []
         var sendRates: [Double] = []
+        var daemonCPU: [Double] = []
+        var clientCPU: [Double] = []
         for _ in 0..<3 {
             echoRates.append(try echoPipelinedRate(echoPath, lines: sends))
+            let split = try CPUSplit(daemon: daemon.pid)
             sendRates.append(try incrementsOnOneConnection(vmdSocket, count: sends))
+            let cpu = try split.perOperation(sends)
+            daemonCPU.append(cpu.daemon)
+            clientCPU.append(cpu.client)
         }
         let echoRate = middleValue(echoRates), sendRate = middleValue(sendRates)
+        let daemonPer = middleValue(daemonCPU), clientPer = middleValue(clientCPU)
         print("S1 pipelined vm.send → vm.output on one connection: \(groupedRate(sendRate)) increments/s;"
               + " echo \(groupedRate(echoRate)) lines/s; ratio \(twoDecimals(sendRate / echoRate)) of the echo"
+              + "; CPU ns per increment: vmd \(Int(daemonPer.rounded())), client \(Int(clientPer.rounded()))"
+              + " (vmd \(Int((100 * daemonPer / max(daemonPer + clientPer, 1)).rounded()))%)"
               + "  [aim: ≥ 1,000,000/s]")
 
         // S2
