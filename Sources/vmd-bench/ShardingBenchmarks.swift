@@ -50,7 +50,9 @@ private final class ShardingBench {
         let echo = try LineEchoServer.start(path: echoPath)
         defer { echo.stop() }
         let echoThreads = Affinity.threadIDs(of: own).subtracting(beforeEcho)
+        // A cpuset without CPUs 0 and 1 (or a refused taskset) leaves only the scheduler's choice.
         let pinnable = loopThreads.count == 2 && echoThreads.count == 1 && Affinity.tasksetPath != nil
+            && (try? Affinity.pin(own, to: "0")) != nil
         let placements = pinnable ? CPUPlacement.available : [.unpinned]
         let echoClient = try LineClient(path: echoPath)
         defer { echoClient.close() }
