@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Posix
 
 /// A `vmd` child process a benchmark suite starts for itself, listening on `vmd.sock` in a
@@ -72,4 +75,18 @@ final class BenchDaemon {
         }
         throw BenchFailure("no VmRSS in /proc/\(pid)/status")
     }
+
+    /// (user ticks, system ticks, page faults) of process `pid` so far, all its threads
+    /// (/proc/PID/stat; a tick is ``nanosecondsPerTick``).
+    static func usage(of pid: Int32) throws -> (user: Int, system: Int, faults: Int) {
+        let text = String(decoding: try FileSystem.readFile("/proc/\(pid)/stat"), as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { throw BenchFailure("unreadable /proc/\(pid)/stat") }
+        // Fields after "(comm)": state is field 3; minflt 10, majflt 12, utime 14, stime 15.
+        let fields = text[text.index(after: close)...].split(separator: " ").map { Int($0) ?? 0 }
+        guard fields.count > 13 else { throw BenchFailure("short /proc/\(pid)/stat") }
+        return (fields[11], fields[12], fields[7] + fields[9])
+    }
+
+    /// Nanoseconds per clock tick of /proc/PID/stat's CPU times.
+    static let nanosecondsPerTick = 1e9 / Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
 }

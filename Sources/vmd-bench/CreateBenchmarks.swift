@@ -8,7 +8,8 @@
 // - creates/s with 64 in flight: one connection keeps 64 `vm.create` requests outstanding
 //   (a new one written for each reply read) until 20,000 were answered. Baseline: the same
 //   window of `daemon.info` requests on the same connection (the daemon's cheapest reply:
-//   what framing, dispatch and the socket cost), so the ratio is what creating adds.
+//   what framing, dispatch and the socket cost), so the ratio is what creating adds. Also the
+//   CPU time per create of vmd and of this process (the client), from /proc/PID/stat.
 //
 // Rounds alternate the two request kinds and the medians are reported (the machine is shared).
 
@@ -48,6 +49,8 @@ private final class CreateBench {
         }
         let after = try BenchDaemon.residentBytes(pid: daemon.pid)
         let perCounter = Double(after - before) / Double(count)
+        // Freed heap of earlier suites would be reused without growing the RSS: return it first.
+        Heap.trim()
         let plainBefore = try BenchDaemon.residentBytes(pid: getpid())
         var plain: [String: PlainCounter] = [:]
         for index in 0..<count { plain["counter-\(index)"] = PlainCounter(id: "counter-\(index)") }
@@ -63,12 +66,18 @@ private final class CreateBench {
         let total = 20_000
         var creates: [Double] = []
         var infos: [Double] = []
+        var daemonCPU: [Double] = []
+        var clientCPU: [Double] = []
         var nextID = count + 1
         for _ in 0..<3 {
             let first = nextID
+            let split = try CPUSplit(daemon: daemon.pid)
             creates.append(try client.timedWindow(total: total, inFlight: 64) { index in
                 #"{"jsonrpc":"2.0","id":\#(first + index),"method":"vm.create","params":{"type":"Counter"}}"#
             })
+            let cpu = try split.perOperation(total)
+            daemonCPU.append(cpu.daemon)
+            clientCPU.append(cpu.client)
             nextID += total
             infos.append(try client.timedWindow(total: total, inFlight: 64) { index in
                 #"{"jsonrpc":"2.0","id":\#(index),"method":"daemon.info"}"#
@@ -76,7 +85,9 @@ private final class CreateBench {
         }
         let create = creates.sorted()[creates.count / 2]
         let info = infos.sorted()[infos.count / 2]
-        print("vm.create, 64 in flight: \(Int(create)) creates/s  [aim: ≥ 150,000]")
+        let daemonPer = middleValue(daemonCPU), clientPer = middleValue(clientCPU)
+        print("vm.create, 64 in flight: \(Int(create)) creates/s; CPU ns per create: vmd \(Int(daemonPer.rounded())),"
+              + " client \(Int(clientPer.rounded()))  [aim: ≥ 150,000]")
         print("    baseline, daemon.info with the same window: \(Int(info)) replies/s;"
               + " ratio \(fixed(create / info))x")
         client.close()

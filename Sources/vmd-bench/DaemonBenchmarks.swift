@@ -271,6 +271,7 @@ struct Percentiles {
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
     var p50: UInt64 { at(0.50) }
+    var p90: UInt64 { at(0.90) }
     var p99: UInt64 { at(0.99) }
 }
 

@@ -1,12 +1,17 @@
 // Fan-out (README.md, "Benchmarks"): one writer pipelines vm.send increments into one Counter watched by 50
 // subscribers on their own connections; the figure is vm.output notifications delivered per
 // second, with the daemon's kernel share of CPU (sys / (user + sys), from /proc/PID/stat) and
-// its page faults per delivered notification over the same interval.
+// its page faults per delivered notification over the same interval, and the CPU time per
+// delivered notification of the daemon (user, system) and of the 50 reading clients (this
+// process: its readers and the writer), the split README.md's sharding model starts from.
 //
 // The same-run baseline is another vmd binary (`VMD_BENCH_BASELINE=/path/to/vmd`, e.g. main's
 // release build), measured in alternating rounds with the vmd beside vmd-bench; the figures
 // are medians of those rounds and the ratio is ours over the baseline's.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import Posix
 import Synchronization
 
@@ -48,17 +53,26 @@ private struct FanOutFigures: CustomStringConvertible {
     let kernelShare: Double
     let faultsPerNotification: Double
     let overflows: Int
+    /// CPU nanoseconds per delivered notification: the daemon's user and system time, and
+    /// this process's (the readers and the writer) user + system time.
+    let daemonUser: Double
+    let daemonSystem: Double
+    let clients: Double
 
     static func median(_ all: [FanOutFigures]) -> FanOutFigures {
         func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         return FanOutFigures(
             perSecond: middle(all.map(\.perSecond)), kernelShare: middle(all.map(\.kernelShare)),
-            faultsPerNotification: middle(all.map(\.faultsPerNotification)), overflows: all.reduce(0) { $0 + $1.overflows })
+            faultsPerNotification: middle(all.map(\.faultsPerNotification)), overflows: all.reduce(0) { $0 + $1.overflows },
+            daemonUser: middle(all.map(\.daemonUser)), daemonSystem: middle(all.map(\.daemonSystem)),
+            clients: middle(all.map(\.clients)))
     }
 
     var description: String {
         "\(Int(perSecond.rounded())) notifications/s; kernel \(Int((kernelShare * 100).rounded()))% of the daemon's CPU;"
-            + " \(fixed(faultsPerNotification * 1000)) page faults per 1,000 notifications; \(overflows) vm.overflow"
+            + " \(fixed(faultsPerNotification * 1000)) page faults per 1,000 notifications; \(overflows) vm.overflow;"
+            + " CPU ns per notification: daemon user \(Int(daemonUser.rounded())), system \(Int(daemonSystem.rounded())),"
+            + " clients \(Int(clients.rounded()))"
     }
 }
 
@@ -82,14 +96,7 @@ private final class FanOutDaemon {
     func stop() { daemon.stop() }
 
     /// (user ticks, system ticks, page faults) of the daemon so far.
-    private func usage() throws -> (user: Int, system: Int, faults: Int) {
-        let text = String(decoding: try FileSystem.readFile("/proc/\(daemon.pid)/stat"), as: UTF8.self)
-        guard let close = text.lastIndex(of: ")") else { throw FanOutFailure(description: "unreadable /proc stat") }
-        // Fields after "(comm)": state is field 3; minflt 10, majflt 12, utime 14, stime 15.
-        let fields = text[text.index(after: close)...].split(separator: " ").map { Int($0) ?? 0 }
-        guard fields.count > 13 else { throw FanOutFailure(description: "short /proc stat") }
-        return (fields[11], fields[12], fields[7] + fields[9])
-    }
+    private func usage() throws -> (user: Int, system: Int, faults: Int) { try BenchDaemon.usage(of: daemon.pid) }
 
     func measure(subscribers: Int, sends: Int) throws -> FanOutFigures {
         let owner = try FanOutClient(path: socket)
@@ -106,6 +113,7 @@ private final class FanOutDaemon {
         for _ in 0..<sends { payload += line }
         let totals = FanOutTotals()
         let before = try usage()
+        let ownBefore = try BenchDaemon.usage(of: getpid())
         let start = MonotonicClock.nanoseconds()
         let readers = try watchers.map { watcher in
             let handle = FanOutReader(client: watcher)
@@ -118,6 +126,7 @@ private final class FanOutDaemon {
         for reader in readers { reader.join() }
         let elapsed = MonotonicClock.nanoseconds() - start
         let after = try usage()
+        let ownAfter = try BenchDaemon.usage(of: getpid())
         owner.close()
         for watcher in watchers { watcher.close() }
         let (lines, overflows) = totals.sums
@@ -127,7 +136,10 @@ private final class FanOutDaemon {
             perSecond: Double(lines) / (Double(elapsed) / 1e9),
             kernelShare: user + system == 0 ? 0 : Double(system) / Double(user + system),
             faultsPerNotification: Double(after.faults - before.faults) / Double(lines),
-            overflows: overflows)
+            overflows: overflows,
+            daemonUser: Double(user) * BenchDaemon.nanosecondsPerTick / Double(lines),
+            daemonSystem: Double(system) * BenchDaemon.nanosecondsPerTick / Double(lines),
+            clients: Double(ownAfter.user + ownAfter.system - ownBefore.user - ownBefore.system) * BenchDaemon.nanosecondsPerTick / Double(lines))
     }
 }
 

@@ -5,10 +5,17 @@
 // S1  increments/s on one connection: the connection creates a Counter subscribed to itself,
 //     a writer thread pipelines 200,000 vm.send notifications on it, and the reader counts
 //     until the vm.output carrying the last count arrives. Baseline: the echo's lines/s for the
-//     same lines, pipelined on one connection. Median of 3 alternating rounds.
-// S2  round trip: a vm.send request until both its vm.output and its reply arrived, p50/p99,
-//     against one echoed line, in 4 alternating rounds of 5,000.
+//     same lines, pipelined on one connection. Median of 3 alternating rounds. Also the CPU
+//     time per increment of vmd and of this process (the client), from /proc/PID/stat.
+// S2  round trip: a vm.send request until both its vm.output and its reply arrived, p50/p90,
+//     against one echoed line, for each placement of client and server (CPUPlacement.swift:
+//     one core, two cores, unpinned), since a wake-up on the same core and one on an idle
+//     other core differ by tens of µs for the echo and vmd alike. 5 rounds visit every
+//     placement in turn; in each, 4 chunks of 500 echo and 500 vm.send round trips alternate.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import JSONCore
 import Posix
 
@@ -36,8 +43,11 @@ private final class SendPathBench {
         // Declared first, so it runs last: the daemon's stop removes the folder only once the
         // echo's socket is gone too.
         defer { try? FileSystem.removeDirectory(directory) }
+        let threadsBefore = Affinity.threadIDs(of: getpid())
         let echo = try LineEchoServer.start(path: echoPath)
         defer { echo.stop() }
+        let echoThreads = Affinity.threadIDs(of: getpid()).subtracting(threadsBefore)
+        let echoThread = echoThreads.count == 1 ? echoThreads.first : nil
         let daemon = try BenchDaemon(vmdPath: vmdPath, directory: directory)
         defer { daemon.stop() }
         try daemon.waitUntilListening()
@@ -47,33 +57,98 @@ private final class SendPathBench {
         let sends = 200_000
         var echoRates: [Double] = []
         var sendRates: [Double] = []
+        var daemonCPU: [Double] = []
+        var clientCPU: [Double] = []
         for _ in 0..<3 {
             echoRates.append(try echoPipelinedRate(echoPath, lines: sends))
+            let split = try CPUSplit(daemon: daemon.pid)
             sendRates.append(try incrementsOnOneConnection(vmdSocket, count: sends))
+            let cpu = try split.perOperation(sends)
+            daemonCPU.append(cpu.daemon)
+            clientCPU.append(cpu.client)
         }
         let echoRate = middleValue(echoRates), sendRate = middleValue(sendRates)
+        let daemonPer = middleValue(daemonCPU), clientPer = middleValue(clientCPU)
         print("S1 pipelined vm.send → vm.output on one connection: \(groupedRate(sendRate)) increments/s;"
               + " echo \(groupedRate(echoRate)) lines/s; ratio \(twoDecimals(sendRate / echoRate)) of the echo"
+              + "; CPU ns per increment: vmd \(Int(daemonPer.rounded())), client \(Int(clientPer.rounded()))"
+              + " (vmd \(Int((100 * daemonPer / max(daemonPer + clientPer, 1)).rounded()))%)"
               + "  [aim: ≥ 1,000,000/s]")
 
         // S2
+        try roundTrips(vmdSocket: vmdSocket, echoPath: echoPath, echoThread: echoThread, daemon: daemon.pid)
+    }
+
+    /// S2 in each placement of client and server (CPUPlacement.swift), interleaved: every round
+    /// visits every placement, and within one placement echo and vm.send alternate in chunks.
+    private func roundTrips(vmdSocket: String, echoPath: String, echoThread: Int32?, daemon: Int32) throws {
+        let client = getpid()  // the main thread, which runs every suite (main.swift), has the process id
+        var placements = echoThread == nil ? [CPUPlacement.unpinned] : CPUPlacement.available
+        // A cpuset without CPUs 0 and 1 (or a refused taskset) leaves only the scheduler's choice.
+        if placements.count > 1, (try? place(.oneCore, client: client, echoThread: echoThread, daemon: daemon)) == nil {
+            placements = [.unpinned]
+        }
         let echoClient = try LineClient(path: echoPath)
         let sender = try CounterSender(path: vmdSocket)
+        defer {
+            echoClient.close()
+            sender.close()
+            try? place(.unpinned, client: client, echoThread: echoThread, daemon: daemon)
+        }
         _ = try echoRoundTrips(echoClient, count: 2000)
         _ = try sender.roundTrips(count: 2000)
-        var echoSamples: [UInt64] = []
-        var sendSamples: [UInt64] = []
-        for _ in 0..<4 {
-            echoSamples += try echoRoundTrips(echoClient, count: 5000)
-            sendSamples += try sender.roundTrips(count: 5000)
+        var echoSamples: [CPUPlacement: [UInt64]] = [:]
+        var sendSamples: [CPUPlacement: [UInt64]] = [:]
+        // How often the client and the server had last run on the same CPU, checked after
+        // each chunk (the echo's server thread, then vmd's only thread).
+        var sameCPU: [CPUPlacement: (echo: Int, vmd: Int, checks: Int)] = [:]
+        let rounds = 5, chunks = 4, chunk = 500
+        for round in 0..<rounds {
+            for placement in placements {
+                try place(placement, client: client, echoThread: echoThread, daemon: daemon)
+                // Let both sides migrate and settle before sampling.
+                _ = try echoRoundTrips(echoClient, count: 100)
+                _ = try sender.roundTrips(count: 100)
+                var tally = sameCPU[placement] ?? (0, 0, 0)
+                for index in 0..<chunks {
+                    if (round + index) % 2 == 0 {
+                        echoSamples[placement, default: []] += try echoRoundTrips(echoClient, count: chunk)
+                        sendSamples[placement, default: []] += try sender.roundTrips(count: chunk)
+                    } else {
+                        sendSamples[placement, default: []] += try sender.roundTrips(count: chunk)
+                        echoSamples[placement, default: []] += try echoRoundTrips(echoClient, count: chunk)
+                    }
+                    let own = Affinity.lastCPU(of: client, in: client)
+                    if let echoThread, own != nil, own == Affinity.lastCPU(of: echoThread, in: client) { tally.echo += 1 }
+                    if own != nil, own == Affinity.lastCPU(of: daemon, in: daemon) { tally.vmd += 1 }
+                    tally.checks += 1
+                }
+                sameCPU[placement] = tally
+            }
         }
-        echoClient.close()
-        sender.close()
-        let echoTrip = Percentiles(echoSamples), sendTrip = Percentiles(sendSamples)
-        print("S2 vm.send → vm.output + reply round trip: p50 \(microsText(sendTrip.p50)) µs, p99 \(microsText(sendTrip.p99)) µs;"
-              + " echo p50 \(microsText(echoTrip.p50)) µs, p99 \(microsText(echoTrip.p99)) µs;"
-              + " ratio p50 \(twoDecimals(Double(sendTrip.p50) / Double(echoTrip.p50)))x,"
-              + " p99 \(twoDecimals(Double(sendTrip.p99) / Double(echoTrip.p99)))x  [aim: p50 ≤ 1.1x]")
+        for placement in placements {
+            let echo = Percentiles(echoSamples[placement] ?? []), send = Percentiles(sendSamples[placement] ?? [])
+            let tally = sameCPU[placement] ?? (0, 0, 0)
+            print("S2 vm.send → vm.output + reply round trip, \(placement.rawValue)"
+                  + " (\(send.sorted.count) samples each): p50 \(microsText(send.p50)) µs, p90 \(microsText(send.p90)) µs;"
+                  + " echo p50 \(microsText(echo.p50)) µs, p90 \(microsText(echo.p90)) µs;"
+                  + " ratio p50 \(twoDecimals(Double(send.p50) / Double(max(1, echo.p50))))x,"
+                  + " p90 \(twoDecimals(Double(send.p90) / Double(max(1, echo.p90))))x"
+                  + "; same CPU as the client: echo \(tally.echo)/\(tally.checks), vmd \(tally.vmd)/\(tally.checks)"
+                  + "  [aim: p50 ≤ 1.1x]")
+        }
+        if echoThread == nil || placements.count < CPUPlacement.allCases.count {
+            print("note: S2 ran only \(placements.map(\.rawValue)) (needs taskset, CPUs 0 and 1 and the echo thread's id)")
+        }
+    }
+
+    /// Pins the client thread, the echo server's thread and vmd for `placement`.
+    private func place(_ placement: CPUPlacement, client: Int32, echoThread: Int32?, daemon: Int32) throws {
+        guard Affinity.tasksetPath != nil else { return }
+        let cpus = placement.cpus
+        try Affinity.pin(client, to: cpus.client)
+        if let echoThread { try Affinity.pin(echoThread, to: cpus.server) }
+        try Affinity.pin(daemon, to: cpus.server, wholeProcess: true)
     }
 
     // MARK: Workloads

@@ -19,6 +19,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("sessions", runSessionBenchmarks),
     ("sendpath", runSendPathBenchmarks),
     ("create", runCreateBenchmarks),
+    ("sharding", runShardingBenchmarks),
 ]
 
 // `vmd-bench soak …` is a load run with its own options and exit status (Soak.swift).
