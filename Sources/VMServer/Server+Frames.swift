@@ -93,6 +93,14 @@ extension Server {
         }
     }
 
+    /// Answers `call` with a `vm.create` result, written member by member.
+    func reply(_ call: Call, created result: VMCreateMethod.Result) {
+        guard let id = call.id else { return }
+        deliverResponse(on: call.session, route: call.route) { buffer in
+            JSONRPCEncoder.appendSuccess(id: id, to: &buffer) { writer in result.appendMembers(to: &writer) }
+        }
+    }
+
     func respond(on session: Session, route: ReplyRoute, id: RequestID, _ outcome: Result<JSONValue, WireError>) {
         deliverResponse(on: session, route: route) { buffer in
             switch outcome {

@@ -115,6 +115,15 @@ public enum VMCreateMethod: VMMethod {
             if let subscription { object["subscription"] = .string(subscription) }
             return .object(object)
         }
+
+        /// Writes the members of ``jsonValue``, in its order, without building it: the server
+        /// answers `vm.create` straight into the connection's buffer.
+        public func appendMembers(to writer: inout JSONObjectWriter) {
+            writer.member("instance", string: instance)
+            writer.member("type", string: type)
+            writer.member("scope", string: scope.rawValue)
+            if let subscription { writer.member("subscription", string: subscription) }
+        }
     }
 
     /// `{"instance", "type", "scope", "subscription"?}`.
