@@ -6,7 +6,7 @@ import VMProtocol
 extension Server {
     func receive(_ frame: UnsafeRawBufferPointer, on session: Session) {
         if Self.isBlank(frame) { return }
-        if receivePlainSend(frame, on: session) { return }
+        if receivePlainSend(frame, on: session) || receiveRequestFrame(frame, on: session) { return }
         let value: JSONValue
         do {
             value = try JSONParser.parse(frame, options: parseOptions)
@@ -50,6 +50,19 @@ extension Server {
             process(entry, on: session, batch: batch)
         }
         if let responses = batch.seal() { writeBatch(responses, on: session) }
+    }
+
+    /// Handles `frame` when its envelope reads in one pass (``RequestFrame``): dispatched as
+    /// the general path below would dispatch it. `false` leaves it to the general path.
+    ///
+    /// Not taken while a monitor listens (it reports the parsed message) or when tests turn
+    /// the fast paths off (``SendRoute/isEnabled``).
+    private func receiveRequestFrame(_ frame: UnsafeRawBufferPointer, on session: Session) -> Bool {
+        guard sendRoute.isEnabled, outbox.monitors.isEmpty, let request = RequestFrame.read(frame, options: parseOptions)
+        else { return false }
+        dispatch(Call(session: session, id: request.id, route: request.id == nil ? .none : .direct,
+                      method: request.method, params: request.params))
+        return true
     }
 
     /// Whether the bytes queued for `session` plus the replies `batch` holds so far reached
