@@ -94,10 +94,19 @@ struct SendFrame {
             } while consume(UInt8(ascii: ","))
             guard consume(UInt8(ascii: "}")), sawVersion, let method else { return nil }
             skipWhitespace()
-            guard position == end,
-                  let name = String(validating: UnsafeBufferPointer(start: base + method.start, count: method.count), as: UTF8.self)
-            else { return nil }
+            guard position == end, let name = methodName(method.start, method.count) else { return nil }
             return RequestFrame(id: id.flatMap { $0 }, method: name, params: params)
+        }
+
+        /// The method name at `start`, `nil` if it is not UTF-8. ASCII (every name in
+        /// Protocol/openrpc.json) is checked inline: `String(validating:)` cost ~700
+        /// instructions more per request in callgrind.
+        private func methodName(_ start: Int, _ count: Int) -> String? {
+            let bytes = UnsafeBufferPointer(start: base + start, count: count)
+            for byte in bytes where byte >= 0x80 {
+                return String(validating: bytes, as: UTF8.self)
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
 
         /// An object or array at the cursor, read by the general parser as a member of the

@@ -37,6 +37,7 @@ struct RequestFrameTests {
         Plain(frame: #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":3}}"#,
               id: nil, method: "$/cancelRequest", params: #"{"id":3}"#),
         Plain(frame: #"{"jsonrpc":"2.0","id":1,"method":"no.such.method"}"#, id: .integer(1), method: "no.such.method", params: nil),
+        Plain(frame: #"{"jsonrpc":"2.0","id":1,"method":"vm.créer"}"#, id: .integer(1), method: "vm.créer", params: nil),
     ])
     func plainCalls(plain: Plain) throws {
         guard let read = Self.read(plain.frame) else {
