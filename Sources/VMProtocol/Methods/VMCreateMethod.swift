@@ -130,10 +130,10 @@ public enum VMCreateMethod: VMMethod {
         /// Writes the members of ``jsonValue``, in its order, without building it: the server
         /// answers `vm.create` straight into the connection's buffer.
         public func appendMembers(to writer: inout JSONObjectWriter) {
-            writer.member("instance", string: instance)
-            writer.member("type", string: type)
-            writer.member("scope", string: scope.rawValue)
-            if let subscription { writer.member("subscription", string: subscription) }
+            writer.member(ascii: "instance", string: instance)
+            writer.member(ascii: "type", string: type)
+            writer.member(ascii: "scope", string: scope.rawValue)
+            if let subscription { writer.member(ascii: "subscription", string: subscription) }
         }
     }
 
