@@ -18,8 +18,18 @@ struct RequestFrame {
 
     /// The frame as a request or notification, or `nil` when the general path must read it.
     static func read(_ frame: UnsafeRawBufferPointer, options: JSONParseOptions) -> RequestFrame? {
+        var isSend = false
+        return read(frame, options: options, yieldingSends: false, isSend: &isSend)
+    }
+
+    /// ``read(_:options:)``, except that with `yieldingSends` a frame whose method is `vm.send`
+    /// gives `nil` with `isSend` set, as soon as the method is read: the caller then tries
+    /// ``SendFrame`` first.
+    static func read(
+        _ frame: UnsafeRawBufferPointer, options: JSONParseOptions, yieldingSends: Bool, isSend: inout Bool
+    ) -> RequestFrame? {
         guard let base = frame.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var reader = SendFrame.Reader(base: base, end: frame.count)
-        return reader.readRequest(options: options)
+        return reader.readRequest(options: options, yieldingSends: yieldingSends, isSend: &isSend)
     }
 }

@@ -64,7 +64,10 @@ struct SendFrame {
         /// optionally `params`, in any order, each at most once. `params` must be an object or an
         /// array; the general parser reads it (``JSONParser/parseMember(in:at:depth:options:)``),
         /// and any error it finds gives `nil`, so that the general path reports it.
-        mutating func readRequest(options: JSONParseOptions) -> RequestFrame? {
+        ///
+        /// With `yieldingSends`, a method of `vm.send` stops the reading there: it returns `nil`
+        /// with `isSend` set, for the typed reader to take the frame instead.
+        mutating func readRequest(options: JSONParseOptions, yieldingSends: Bool, isSend: inout Bool) -> RequestFrame? {
             // The envelope is one container deep; the general parser refuses it below that.
             guard options.maxDepth >= 1, consume(UInt8(ascii: "{")) else { return nil }
             var id: RequestID?? = .none
@@ -80,6 +83,10 @@ struct SendFrame {
                 case .method:
                     skipWhitespace()
                     guard method == nil, let read = readPlainBytes() else { return nil }
+                    if yieldingSends, read.count <= 8, read.packed == Packed.send {
+                        isSend = true
+                        return nil
+                    }
                     method = read
                 case .id:
                     guard case .none = id, let read = readID() else { return nil }

@@ -161,6 +161,35 @@ struct RequestFrameTests {
         try await Self.expectSameBytes([frame, frame])
     }
 
+    @Test("runs that switch between sends and other requests answer exactly as on the general path")
+    func mixedRuns() async throws {
+        let create = #"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"type":"Tally"}}"#
+        let send = #"{"jsonrpc":"2.0","id":2,"method":"vm.send","params":{"instance":"t","input":"add","value":2}}"#
+        let unusualSend = #"{"jsonrpc":"2.0","id":3,"method":"vm.send","params":{"instance":"t","input":"add","value":2.0}}"#
+        let get = #"{"jsonrpc":"2.0","id":4,"method":"vm.get","params":{"instance":"t","output":"count"}}"#
+        let badSend = #"{"jsonrpc":"2.0","id":5,"method":"vm.send","params":{"instance":"nope","input":"add"}}"#
+        try await Self.expectSameBytes([
+            create, send, send, get, create, create, unusualSend, send, unusualSend, unusualSend, get, badSend, send, badSend, get,
+        ])
+    }
+
+    @Test("the typed send reader goes first after a plain send, the request reader after anything else")
+    func readerOrder() async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        #expect(fixture.server.expectsPlainSend)
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"t"}"#))
+        #expect(!fixture.server.expectsPlainSend)
+        try await client.send(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"t","input":"add"}}"#)
+        #expect(fixture.server.expectsPlainSend)
+        try await client.send(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"t","input":"add","value":1.5}}"#)
+        #expect(!fixture.server.expectsPlainSend)
+        try await client.send(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"t","input":"add"}}"#)
+        #expect(fixture.server.expectsPlainSend)
+        #expect(try await client.result("vm.get", json(#"{"instance":"t","output":"count"}"#)) == json(#"{"value":2}"#))
+        #expect(!fixture.server.expectsPlainSend)
+    }
+
     @Test("params deeper than maxDepth give the same error on both paths")
     func sameDepthError() async throws {
         try await Self.expectSameBytes(
