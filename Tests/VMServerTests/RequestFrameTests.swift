@@ -1,5 +1,4 @@
 import JSONCore
-import JSONRPC
 import Testing
 import VMProtocol
 @testable import VMServer
@@ -18,7 +17,8 @@ struct RequestFrameTests {
     /// A frame and what the reader must make of it.
     struct Plain: Sendable, CustomTestStringConvertible {
         var frame: String
-        var id: RequestID?
+        /// The id as JSON (`nil` for a notification).
+        var id: JSONValue?
         var method: String
         var params: String?
         var testDescription: String { frame }
@@ -26,25 +26,25 @@ struct RequestFrameTests {
 
     @Test("plain requests and notifications come back with their id, method and params", arguments: [
         Plain(frame: #"{"jsonrpc":"2.0","id":2,"method":"vm.create","params":{"type":"Counter"}}"#,
-              id: .integer(2), method: "vm.create", params: #"{"type":"Counter"}"#),
+              id: 2, method: "vm.create", params: #"{"type":"Counter"}"#),
         Plain(frame: #"{"jsonrpc": "2.0", "id": 12, "method": "vm.create", "params": {"type": "Counter", "args": {"a": [1, 2.5, "x\u0041"]}}}"#,
-              id: .integer(12), method: "vm.create", params: #"{"type":"Counter","args":{"a":[1,2.5,"xA"]}}"#),
+              id: 12, method: "vm.create", params: #"{"type":"Counter","args":{"a":[1,2.5,"xA"]}}"#),
         Plain(frame: #" { "params" : [ ] , "method" : "vm.list" , "id" : "r-1" , "jsonrpc" : "2.0" } "#,
-              id: .string("r-1"), method: "vm.list", params: "[]"),
+              id: "r-1", method: "vm.list", params: "[]"),
         Plain(frame: #"{"jsonrpc":"2.0","id":null,"method":"daemon.info"}"#, id: .null, method: "daemon.info", params: nil),
         Plain(frame: #"{"jsonrpc":"2.0","id":-5,"method":"vm.get","params":{"instance":"t","output":"count"}}"#,
-              id: .integer(-5), method: "vm.get", params: #"{"instance":"t","output":"count"}"#),
+              id: -5, method: "vm.get", params: #"{"instance":"t","output":"count"}"#),
         Plain(frame: #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":3}}"#,
               id: nil, method: "$/cancelRequest", params: #"{"id":3}"#),
-        Plain(frame: #"{"jsonrpc":"2.0","id":1,"method":"no.such.method"}"#, id: .integer(1), method: "no.such.method", params: nil),
-        Plain(frame: #"{"jsonrpc":"2.0","id":1,"method":"vm.créer"}"#, id: .integer(1), method: "vm.créer", params: nil),
+        Plain(frame: #"{"jsonrpc":"2.0","id":1,"method":"no.such.method"}"#, id: 1, method: "no.such.method", params: nil),
+        Plain(frame: #"{"jsonrpc":"2.0","id":1,"method":"vm.créer"}"#, id: 1, method: "vm.créer", params: nil),
     ])
     func plainCalls(plain: Plain) throws {
         guard let read = Self.read(plain.frame) else {
             Issue.record("not read in one pass: \(plain.frame)")
             return
         }
-        #expect(read.id == plain.id)
+        #expect(read.id?.jsonValue == plain.id)
         #expect(read.method == plain.method)
         #expect(read.params == plain.params.map { json($0) })
     }
