@@ -43,6 +43,27 @@ public struct JSONObjectWriter {
         buffer.append(UInt8(ascii: ":"))
     }
 
+    /// Writes `"key":` for a key spelled out in the source: printable ASCII with no `"` or `\\`
+    /// (the caller's promise, checked in debug builds). The bytes are copied without being
+    /// scanned for escapes, which ``key(_:)`` does for every key.
+    public mutating func key(ascii key: StaticString) {
+        assert(key.isASCII && UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
+            $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+        }, "key(ascii:) takes keys that need no escaping")
+        buffer.append(needsComma ? UInt8(ascii: ",") : UInt8(ascii: "\""))
+        if needsComma { buffer.append(UInt8(ascii: "\"")) }
+        needsComma = true
+        buffer.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: ":"))
+    }
+
+    /// Writes a string member whose key is spelled out in the source (see ``key(ascii:)``).
+    public mutating func member(ascii key: StaticString, string: String) {
+        self.key(ascii: key)
+        JSONSerializer.appendString(string, to: &buffer)
+    }
+
     /// Writes a member whose value is a ``JSONValue``.
     public mutating func member(_ key: String, _ value: JSONValue) {
         self.key(key)

@@ -67,6 +67,27 @@ public struct JSONParser: ~Copyable {
         return value
     }
 
+    /// Parses the one JSON value that starts at byte `offset` of `bytes` (after optional
+    /// whitespace), read as a member nested in `depth` enclosing containers, and returns it
+    /// with the offset just past it; what follows is the caller's to read.
+    ///
+    /// For readers that walk a known envelope themselves and hand the parser only the values
+    /// they do not read (VMServer's request frames, RequestFrame.swift). For the same bytes it
+    /// builds the value and throws the errors that ``parse(_:options:)`` does, `maxDepth`
+    /// included; error offsets count from the start of `bytes`.
+    package static func parseMember(
+        in bytes: UnsafeRawBufferPointer, at offset: Int, depth: Int, options: JSONParseOptions
+    ) throws(JSONParseError) -> (value: JSONValue, end: Int) {
+        guard let raw = bytes.baseAddress, offset >= 0, offset <= bytes.count else {
+            throw JSONParseError(.unexpectedEnd, "expected a JSON value but the input ended", at: max(0, offset))
+        }
+        var parser = JSONParser(base: raw.assumingMemoryBound(to: UInt8.self), count: bytes.count, options: options)
+        parser.position = offset
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: depth)
+        return (value, parser.position)
+    }
+
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
         if position == end {

@@ -14,12 +14,16 @@ public enum JSONRPCEncoder {
         buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// ``header`` and `,"id":` in one copy (every response starts with them).
+    static let headerWithID: StaticString = #"{"jsonrpc":"2.0","id":"#
+
     static func appendHeader(id: RequestID?, to buffer: inout [UInt8]) {
-        appendStatic(header, to: &buffer)
-        if let id {
-            appendStatic(#","id":"#, to: &buffer)
-            id.encode(into: &buffer)
+        guard let id else {
+            appendStatic(header, to: &buffer)
+            return
         }
+        appendStatic(headerWithID, to: &buffer)
+        id.encode(into: &buffer)
     }
 
     // MARK: Requests and notifications

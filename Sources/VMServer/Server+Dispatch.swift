@@ -14,6 +14,9 @@ extension Server {
         case encoded([UInt8])
         /// Answer with this result, then run `after` (a subscription's replay follows its reply).
         case resultThen(JSONValue, after: () -> Void)
+        /// Answer with the `vm.create` result, written member by member into the reply (no
+        /// ``JSONValue`` is built); then run `after`, if any, as for ``resultThen(_:after:)``.
+        case created(VMCreateMethod.Result, after: (() -> Void)?)
         /// The handler answers later itself (`vm.execute`).
         case pending
     }
@@ -42,6 +45,9 @@ extension Server {
         case .resultThen(let result, let after):
             reply(call, .success(result))
             after()
+        case .created(let result, let after):
+            reply(call, created: result)
+            after?()
         case .pending:
             break
         }

@@ -6,7 +6,14 @@ import VMProtocol
 extension Server {
     func receive(_ frame: UnsafeRawBufferPointer, on session: Session) {
         if Self.isBlank(frame) { return }
-        if receivePlainSend(frame, on: session) { return }
+        // Frames come in runs: after a plain send the typed reader goes first; after anything
+        // else the request reader does (receiveRequestFrame).
+        let sendFirst = expectsPlainSend
+        if sendFirst {
+            if receivePlainSend(frame, on: session) { return }
+            expectsPlainSend = false
+        }
+        if receiveRequestFrame(frame, on: session, yieldingSends: !sendFirst) { return }
         let value: JSONValue
         do {
             value = try JSONParser.parse(frame, options: parseOptions)
@@ -52,6 +59,35 @@ extension Server {
         if let responses = batch.seal() { writeBatch(responses, on: session) }
     }
 
+    /// Handles `frame` when its envelope reads in one pass (``RequestFrame``): dispatched as the
+    /// general path below would dispatch it. `false` leaves it to the general path.
+    ///
+    /// With `yieldingSends` (the typed `vm.send` reader has not tried this frame), a `vm.send`
+    /// is handed to that reader as soon as its method is read, so a run of `vm.create` pays no
+    /// failed send read per frame and a run of sends no request read. Not taken while a monitor
+    /// listens (it reports the parsed message) or when tests turn the fast paths off
+    /// (``SendRoute/isEnabled``).
+    private func receiveRequestFrame(_ frame: UnsafeRawBufferPointer, on session: Session, yieldingSends: Bool) -> Bool {
+        guard sendRoute.isEnabled, outbox.monitors.isEmpty else { return false }
+        var isSend = false
+        let yielding = yieldingSends && !isShuttingDown && parseOptions.maxDepth >= SendFrame.depth
+        let request = RequestFrame.read(frame, options: parseOptions, yieldingSends: yielding, isSend: &isSend)
+        guard isSend else { return dispatch(request, on: session) }
+        if receivePlainSend(frame, on: session) {
+            expectsPlainSend = true
+            return true
+        }
+        return dispatch(RequestFrame.read(frame, options: parseOptions), on: session)
+    }
+
+    /// Dispatches `request` as the general path would; `false` when there is none.
+    private func dispatch(_ request: RequestFrame?, on session: Session) -> Bool {
+        guard let request else { return false }
+        dispatch(Call(session: session, id: request.id, route: request.id == nil ? .none : .direct,
+                      method: request.method, params: request.params))
+        return true
+    }
+
     /// Whether the bytes queued for `session` plus the replies `batch` holds so far reached
     /// `maxOutboundBytes`: then no further request of the batch runs.
     private func isOverOutboundBound(_ session: Session, _ batch: BatchReply) -> Bool {
@@ -90,6 +126,14 @@ extension Server {
         guard let id = call.id else { return }
         deliverResponse(on: call.session, route: call.route) { buffer in
             JSONRPCEncoder.appendSuccess(id: id, encodedResult: encodedResult, to: &buffer)
+        }
+    }
+
+    /// Answers `call` with a `vm.create` result, written member by member.
+    func reply(_ call: Call, created result: VMCreateMethod.Result) {
+        guard let id = call.id else { return }
+        deliverResponse(on: call.session, route: call.route) { buffer in
+            JSONRPCEncoder.appendSuccess(id: id, to: &buffer) { writer in result.appendMembers(to: &writer) }
         }
     }
 

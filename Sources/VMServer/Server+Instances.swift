@@ -34,7 +34,7 @@ extension Server {
         guard let options = params.subscribe else {
             // Nobody watches the new instance: what its `init` emitted is dropped now.
             host.deliverHeldEvents()
-            return .result(VMCreateMethod.result(instance: instance.id, type: instance.typeName, scope: params.scope, subscription: nil))
+            return .created(VMCreateMethod.Result(instance: instance.id, type: instance.typeName, scope: params.scope), after: nil)
         }
         // Opened before control returns to the loop: nothing the instance emits from now on
         // (an initial load hopping back through the scheduler) can be missed.
@@ -45,11 +45,11 @@ extension Server {
             host.deliverHeldEvents()
             throw error
         }
-        let result = VMCreateMethod.result(
+        let result = VMCreateMethod.Result(
             instance: instance.id, type: instance.typeName, scope: params.scope, subscription: subscription.id)
         // The reply, the replay of the states, then the events `init` emitted, with the
         // following seqs (PROTOCOL.md, vm.create).
-        return .resultThen(result) { [unowned self] in
+        return .created(result) { [unowned self] in
             if options.replay { replay(subscription) }
             host.deliverHeldEvents()
         }

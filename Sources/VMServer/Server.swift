@@ -56,6 +56,10 @@ public final class Server: ConnectionHandler {
     /// exclusivity: read and written only on the server's thread, each access one statement
     /// that calls no code that could reach the server again.)
     @exclusivity(unchecked) var sendRoute = SendRoute()
+    /// Whether the last frame was a plain `vm.send`: the typed reader then goes first
+    /// (`Server.receive`, Server+Frames.swift). (Unchecked exclusivity: read and written
+    /// only on the server's thread, each access one statement that calls no other code.)
+    @exclusivity(unchecked) var expectsPlainSend = true
     /// `vm.types` without `type`, encoded once.
     lazy var allTypesResult: [UInt8] = VMTypesMethod.result(types: host.types.map(\.jsonValue)).encodedBytes()
 

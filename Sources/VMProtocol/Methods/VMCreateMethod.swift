@@ -25,17 +25,28 @@ public enum VMCreateMethod: VMMethod {
         }
 
         public init(_ params: JSONValue?) throws(WireError) {
+            // One pass over the members instead of a lookup by name per param (and one for
+            // unknown names); each value is then checked in the order the lookups checked them.
             let reader = try ParamsReader(params)
-            try reader.rejectUnknown(allowed: ["type", "id", "args", "scope", "subscribe"], method: VMCreateMethod.name)
-            type = try reader.string("type", nonEmpty: true)
-            id = try reader.optionalString("id")
+            var typeValue, idValue, argsValue, scopeValue, subscribeValue: JSONValue?
+            try reader.readMembers(allowed: ["type", "id", "args", "scope", "subscribe"], method: VMCreateMethod.name) { position, value in
+                switch position {
+                case 0: typeValue = value
+                case 1: idValue = value
+                case 2: argsValue = value
+                case 3: scopeValue = value
+                default: subscribeValue = value
+                }
+            }
+            type = try ParamsReader.requiredString(typeValue, key: "type", nonEmpty: true)
+            id = try ParamsReader.optionalString(idValue, key: "id")
             if let id, !VMCreateMethod.isValidInstanceID(id) {
                 throw WireError.invalidParams(
                     path: "/id", expected: "string matching \(VMCreateMethod.instanceIDPattern)", got: "string",
                     detail: "an instance id must be 1 to 64 letters, digits, '.', '_', ':' or '-', not \(quoted(id)); or omit id")
             }
-            args = try reader.optionalObject("args").map(JSONValue.object)
-            if let scopeName = try reader.optionalString("scope") {
+            args = try ParamsReader.optionalObject(argsValue, key: "args").map(JSONValue.object)
+            if let scopeName = try ParamsReader.optionalString(scopeValue, key: "scope") {
                 guard let parsed = InstanceScope(rawValue: scopeName) else {
                     throw WireError.invalidParams(
                         path: "/scope", expected: "\"daemon\" or \"connection\"", got: quoted(scopeName),
@@ -45,7 +56,7 @@ public enum VMCreateMethod: VMMethod {
             } else {
                 scope = .daemon
             }
-            subscribe = try reader.optionalObject("subscribe").map { object throws(WireError) in
+            subscribe = try ParamsReader.optionalObject(subscribeValue, key: "subscribe").map { object throws(WireError) in
                 try SubscribeOptions(createMember: object)
             }
         }
@@ -114,6 +125,15 @@ public enum VMCreateMethod: VMMethod {
             var object: JSONObject = ["instance": .string(instance), "type": .string(type), "scope": .string(scope.rawValue)]
             if let subscription { object["subscription"] = .string(subscription) }
             return .object(object)
+        }
+
+        /// Writes the members of ``jsonValue``, in its order, without building it: the server
+        /// answers `vm.create` straight into the connection's buffer.
+        public func appendMembers(to writer: inout JSONObjectWriter) {
+            writer.member(ascii: "instance", string: instance)
+            writer.member(ascii: "type", string: type)
+            writer.member(ascii: "scope", string: scope.rawValue)
+            if let subscription { writer.member(ascii: "subscription", string: subscription) }
         }
     }
 

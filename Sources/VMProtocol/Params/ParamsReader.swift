@@ -26,19 +26,50 @@ public struct ParamsReader {
         }
     }
 
+    /// Reads the params in one pass: `body` gets, for each member, the position of its name in
+    /// `allowed` and its value. Fails on the first member not in `allowed`, as
+    /// ``rejectUnknown(allowed:method:)`` does, before `body` sees any later member. For
+    /// methods that take all their params at once instead of looking each up by name (the
+    /// ``requiredString(_:key:nonEmpty:)`` family then checks each value as the lookups do).
+    func readMembers(allowed: [String], method: String, _ body: (Int, JSONValue) -> Void) throws(WireError) {
+        for member in object {
+            guard let position = allowed.firstIndex(of: member.key) else {
+                throw WireError.unknownParam(member.key, method: method)
+            }
+            body(position, member.value)
+        }
+    }
+
+    /// A required string member's `value` (`nil` when missing), as ``string(_:nonEmpty:)`` checks it.
+    static func requiredString(_ value: JSONValue?, key: String, nonEmpty: Bool = false) throws(WireError) -> String {
+        guard let value else { throw mismatch(key, expected: "string", got: "missing") }
+        return try string(value, key: key, nonEmpty: nonEmpty)
+    }
+
+    /// An optional string member's `value`, as ``optionalString(_:nonEmpty:)`` checks it.
+    static func optionalString(_ value: JSONValue?, key: String, nonEmpty: Bool = false) throws(WireError) -> String? {
+        guard let value else { return nil }
+        return try string(value, key: key, nonEmpty: nonEmpty)
+    }
+
+    /// An optional object member's `value`, as ``optionalObject(_:)`` checks it.
+    static func optionalObject(_ value: JSONValue?, key: String) throws(WireError) -> JSONObject? {
+        guard let value else { return nil }
+        guard case .object(let members) = value else { throw mismatch(key, expected: "object", got: value.typeName) }
+        return members
+    }
+
     /// The member `key`, if present.
     public func value(_ key: String) -> JSONValue? { object[key] }
 
     /// Required string member `key`; `nonEmpty` also rejects `""`.
     public func string(_ key: String, nonEmpty: Bool = false) throws(WireError) -> String {
-        guard let value = object[key] else { throw Self.mismatch(key, expected: "string", got: "missing") }
-        return try Self.string(value, key: key, nonEmpty: nonEmpty)
+        try Self.requiredString(object[key], key: key, nonEmpty: nonEmpty)
     }
 
     /// Optional string member `key`.
     public func optionalString(_ key: String, nonEmpty: Bool = false) throws(WireError) -> String? {
-        guard let value = object[key] else { return nil }
-        return try Self.string(value, key: key, nonEmpty: nonEmpty)
+        try Self.optionalString(object[key], key: key, nonEmpty: nonEmpty)
     }
 
     /// Optional boolean member `key`.
@@ -62,9 +93,7 @@ public struct ParamsReader {
 
     /// Optional object member `key`.
     public func optionalObject(_ key: String) throws(WireError) -> JSONObject? {
-        guard let value = object[key] else { return nil }
-        guard case .object(let members) = value else { throw Self.mismatch(key, expected: "object", got: value.typeName) }
-        return members
+        try Self.optionalObject(object[key], key: key)
     }
 
     /// Optional non-empty array of non-empty strings `key`.
