@@ -78,7 +78,9 @@ public final class ViewModelInstance {
     public func send(_ route: InputRoute, value: JSONValue? = nil) throws(ViewModelError) {
         guard route.registered === registered else { return try send(inputRoute(route.name), value: value) }
         let runtime = try live()
-        let port = runtime.inputs[route.slot.index]
+        guard let port = runtime.input(at: route.slot.index) else {
+            throw .unknownInput(type: typeName, instance: id, input: route.name, known: type.inputs.map(\.name))
+        }
         // The error target is built only on failure: this is every `vm.send`'s path.
         let checked: JSONValue
         switch route.slot.rule.check(value) {
@@ -113,7 +115,9 @@ public final class ViewModelInstance {
         guard let slot = registered.actions[action] else {
             throw .unknownAction(type: typeName, instance: id, action: action, known: type.actions.map(\.name))
         }
-        let port = runtime.actions[slot.index]
+        guard let port = runtime.action(at: slot.index) else {
+            throw .unknownAction(type: typeName, instance: id, action: action, known: type.actions.map(\.name))
+        }
         let target = ViewModelError.ValueTarget.action(action, instance: id)
         let checked = try Self.check(value, with: slot.rule, for: target)
         let execution: Observable<JSONValue>
@@ -162,10 +166,10 @@ public final class ViewModelInstance {
 
     private func outputPort(_ output: String) throws(ViewModelError) -> any OutputPortBox {
         let runtime = try live()
-        guard let index = registered.outputs[output] else {
+        guard let index = registered.outputs[output], let port = runtime.output(at: index) else {
             throw .unknownOutput(type: typeName, instance: id, output: output, known: type.outputNames())
         }
-        return runtime.outputs[index]
+        return port
     }
 
     fileprivate func forget(_ token: UInt64) {

@@ -38,6 +38,15 @@ enum TypedPort {
     case input(any InputPortBox)
     case output(any OutputPortBox)
     case action(any ActionPortBox)
+
+    /// The port whatever its kind.
+    var box: any PortBox {
+        switch self {
+        case .input(let input): input
+        case .output(let output): output
+        case .action(let action): action
+        }
+    }
 }
 
 protocol InputPortBox: PortBox {

@@ -1,3 +1,5 @@
+import ReactiveCore
+
 /// Where a view-model type's ports are, learned once per type: their wire names in
 /// declaration order, and for each one its place among the ports `Ports()` creates. The one
 /// way every instance is wired, by the host (``ViewModelRegistry``'s factory) and by the
@@ -13,23 +15,34 @@
 /// static property, say) has no creation index; its instances are reflected with `Mirror`
 /// one by one, as is an instance whose `Ports()` created a different number of ports than
 /// the probe did.
-struct PortLayout: Sendable {
+@usableFromInline struct PortLayout: Sendable {
     /// Wire names, in declaration order.
-    let names: [String]
+    @usableFromInline let names: [String]
     /// Per declared port, its index among the ports `Ports()` creates, in creation order;
     /// `nil` when some port is not created by `Ports()` itself.
-    let creationIndex: [Int]?
+    @usableFromInline let creationIndex: [Int]?
     /// How many ports one `Ports()` creates.
-    let createdCount: Int
+    @usableFromInline let createdCount: Int
+    /// Whether `Ports()` creates exactly its declared ports, in declaration order (the usual
+    /// case): an instance's ports are then its collected list as it is, not a reordered copy.
+    @usableFromInline let isInCreationOrder: Bool
+
+    init(names: [String], creationIndex: [Int]?, createdCount: Int) {
+        self.names = names
+        self.creationIndex = creationIndex
+        self.createdCount = createdCount
+        isInCreationOrder = creationIndex.map { $0 == Array(0..<createdCount) } ?? false
+    }
 
     /// The layout of `VM`'s ports, and the probe's ports in declaration order (for the
     /// type's description). Throws if a stored property of `Ports` is not a port.
     static func learn<VM: ViewModel>(_ type: VM.Type) throws(ViewModelDefinitionError) -> (layout: PortLayout, found: [PortReflection.Found]) {
-        let (probe, collected) = PortCollector.collect { VM.Ports() }
+        let (probe, list) = PortCollector.collect { VM.Ports() }
+        let collected = list.ports
         let found = try PortReflection.ports(of: probe, typeName: VM.typeName)
         var creationIndex: [Int]? = []
         for entry in found {
-            guard let index = collected.firstIndex(where: { $0 === entry.port }) else {
+            guard let index = collected.firstIndex(where: { $0.box === entry.port }) else {
                 creationIndex = nil
                 break
             }
@@ -40,13 +53,41 @@ struct PortLayout: Sendable {
     }
 
     /// A fresh `Ports()` of `VM` with its ports in declaration order.
-    func makePorts<VM: ViewModel>(of type: VM.Type) -> (ports: VM.Ports, boxes: [any PortBox]) {
+    @inlinable func makePorts<VM: ViewModel>(of type: VM.Type) -> (ports: VM.Ports, boxes: PortList) {
         let (ports, collected) = PortCollector.collect(expecting: createdCount) { VM.Ports() }
+        if isInCreationOrder, collected.count == createdCount {
+            return (ports, collected)
+        }
+        return (ports, declarationOrder(of: collected, in: ports, typeName: VM.typeName))
+    }
+
+    /// `collected` (the ports a `Ports()` created) in declaration order, when they were not
+    /// created in it.
+    @usableFromInline func declarationOrder(of collected: PortList, in ports: some ViewModelPorts, typeName: String) -> PortList {
         if let creationIndex, collected.count == createdCount {
-            return (ports, creationIndex.map { collected[$0] })
+            return PortList(creationIndex.map { collected.ports[$0] })
         }
         // Learning the layout reflected this very type successfully, so this cannot fail.
-        let found = (try? PortReflection.ports(of: ports, typeName: VM.typeName)) ?? []
-        return (ports, found.map(\.port))
+        let found = (try? PortReflection.ports(of: ports, typeName: typeName)) ?? []
+        return PortList(found.map(\.port.typed))
+    }
+
+    /// Names a new instance's ports (`boxes`, in declaration order), binds them into `bag`
+    /// and has its event outputs hold what `init` emits in `heldEvents`.
+    @usableFromInline func attach(_ boxes: PortList, bag: DisposeBag, heldEvents: HeldEvents) {
+        for (typed, name) in zip(boxes.ports, names) {
+            let port = typed.box
+            port.attach(name: name, bag: bag)
+            port.holdEvents(in: heldEvents)
+        }
+    }
+
+    /// The view model's `init` returned: when it emitted no event, the ports let go of
+    /// `heldEvents` (workload W4 of Sources/vmd-bench/DaemonBenchmarks.swift).
+    @usableFromInline static func endInit(of boxes: PortList, heldEvents: HeldEvents) {
+        heldEvents.endInit()
+        if !heldEvents.isHolding {
+            for port in boxes.ports { port.box.holdEvents(in: nil) }
+        }
     }
 }
