@@ -37,9 +37,9 @@ public final class ViewModelHost {
 
     private var live: [String: ViewModelInstance] = [:]
     private var nextSequence: UInt64 = 0
-    /// Per registered type (by identity: cheaper to hash than its name), the next number
-    /// its generated ids try.
-    private var nextNumber: [ObjectIdentifier: Int] = [:]
+    /// Per registered type (by its ``RegisteredType/ordinal``), the next number its
+    /// generated ids try.
+    private var nextNumber: [Int]
     /// The held `init` events of instances created since the last delivery, in creation order.
     private var pendingHeldEvents: [HeldEvents] = []
     /// What every instance's context creates children with.
@@ -51,6 +51,7 @@ public final class ViewModelHost {
         self.scheduler = scheduler
         self.maxInstances = maxInstances
         self.types = registry.types
+        self.nextNumber = Array(repeating: 1, count: registry.count)
     }
 
     /// The description of type `name` (`vm.types {type}`).
@@ -105,10 +106,14 @@ public final class ViewModelHost {
         guard live.count < maxInstances else { throw .limitReached(limit: "maxInstances", value: maxInstances) }
         let target = ViewModelError.ValueTarget.args(type: type)
         let checkedArgs: JSONValue
-        switch ValueRule.check(args ?? [:], against: registered.argsSchema) {
-        case .success(let value): checkedArgs = value
-        case .failure(let violation):
-            throw .invalidValue(target, path: violation.path, expected: violation.expected, got: violation.got)
+        if args == nil, let omitted = registered.omittedArgs {
+            checkedArgs = omitted
+        } else {
+            switch ValueRule.check(args ?? [:], against: registered.argsSchema) {
+            case .success(let value): checkedArgs = value
+            case .failure(let violation):
+                throw .invalidValue(target, path: violation.path, expected: violation.expected, got: violation.got)
+            }
         }
 
         let instanceID = id ?? generateID(for: registered)
@@ -117,19 +122,20 @@ public final class ViewModelHost {
         // Registered before the view model's init runs, so init may already open children.
         live[instanceID] = instance
         parentInstance?.children.append(instanceID)
-        let heldEvents = HeldEvents()
+        // Only event outputs hold what `init` emits: a type without any needs no HeldEvents.
+        let heldEvents = registered.holdsEvents ? HeldEvents() : nil
         let seed = InstanceSeed(
             id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
             children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts)
         do throws(JSONDecodingError) {
             instance.runtime = try registered.build(seed)
         } catch {
-            heldEvents.discard()
+            heldEvents?.discard()
             live[instanceID] = nil
             parentInstance?.children.removeAll { $0 == instanceID }
             throw ViewModelInstance.invalid(target, error)
         }
-        if heldEvents.isHolding { holdUntilDelivered(heldEvents) }
+        if let heldEvents, heldEvents.isHolding { holdUntilDelivered(heldEvents) }
         return instance
     }
 
@@ -180,14 +186,15 @@ public final class ViewModelHost {
     }
 
     private func generateID(for registered: RegisteredType) -> String {
-        let key = ObjectIdentifier(registered)
-        var number = nextNumber[key, default: 1]
-        var candidate = registered.idPrefix + String(number)
+        // Every type of the host's registry has a slot; the check only keeps this total.
+        let slot = registered.ordinal
+        var number = slot < nextNumber.count ? nextNumber[slot] : 1
+        var candidate = registered.generatedID(number: number)
         while live[candidate] != nil {
             number += 1
-            candidate = registered.idPrefix + String(number)
+            candidate = registered.generatedID(number: number)
         }
-        nextNumber[key] = number + 1
+        if slot < nextNumber.count { nextNumber[slot] = number + 1 }
         return candidate
     }
 }

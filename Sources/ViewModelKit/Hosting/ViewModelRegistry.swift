@@ -70,7 +70,7 @@ public struct ViewModelRegistry: Sendable {
 
         entries[name] = RegisteredType(
             description: description, argsSchema: argsRule.schema, inputs: inputs, actions: actions, outputs: outputs,
-            build: makeFactory(layout))
+            ordinal: entries.count, build: makeFactory(layout))
     }
 
     /// Registers `type`, which needs no services.
@@ -101,6 +101,9 @@ public struct ViewModelRegistry: Sendable {
     func entry(named name: String) -> RegisteredType? {
         entries[name]
     }
+
+    /// How many types are registered (one more than the largest ``RegisteredType/ordinal``).
+    var count: Int { entries.count }
 
     private static func describe<VM: ViewModel>(_ type: VM.Type, ports: [PortReflection.Found]) -> ViewModelTypeDescription {
         var inputs: [ViewModelTypeDescription.InputDescription] = []

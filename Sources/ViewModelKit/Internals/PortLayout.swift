@@ -26,9 +26,13 @@ import ReactiveCore
     /// Whether `Ports()` creates exactly its declared ports, in declaration order (the usual
     /// case): an instance's ports are then its collected list as it is, not a reordered copy.
     @usableFromInline let isInCreationOrder: Bool
+    /// The declaration indices of the event outputs, the only ports that hold what `init`
+    /// emits (``HeldEvents``).
+    let eventPositions: [Int]
 
-    init(names: [String], creationIndex: [Int]?, createdCount: Int) {
+    init(names: [String], creationIndex: [Int]?, createdCount: Int, eventPositions: [Int] = []) {
         self.names = names
+        self.eventPositions = eventPositions
         self.creationIndex = creationIndex
         self.createdCount = createdCount
         isInCreationOrder = creationIndex.map { $0 == Array(0..<createdCount) } ?? false
@@ -48,7 +52,13 @@ import ReactiveCore
             }
             creationIndex?.append(index)
         }
-        let layout = PortLayout(names: found.map(\.name), creationIndex: creationIndex, createdCount: collected.count)
+        var eventPositions: [Int] = []
+        for (index, entry) in found.enumerated() {
+            if case .output(kind: .event, _) = entry.port.role { eventPositions.append(index) }
+        }
+        let layout = PortLayout(
+            names: found.map(\.name), creationIndex: creationIndex, createdCount: collected.count,
+            eventPositions: eventPositions)
         return (layout, found)
     }
 
@@ -73,21 +83,27 @@ import ReactiveCore
     }
 
     /// Names a new instance's ports (`boxes`, in declaration order), binds them into `bag`
-    /// and has its event outputs hold what `init` emits in `heldEvents`.
-    @usableFromInline func attach(_ boxes: PortList, bag: DisposeBag, heldEvents: HeldEvents) {
+    /// and has its event outputs hold what `init` emits in `heldEvents` (`nil` when the
+    /// type has no event output: there is nothing to hold).
+    @usableFromInline func attach(_ boxes: PortList, bag: DisposeBag, heldEvents: HeldEvents?) {
         for (typed, name) in zip(boxes.ports, names) {
-            let port = typed.box
-            port.attach(name: name, bag: bag)
-            port.holdEvents(in: heldEvents)
+            typed.box.attach(name: name, bag: bag)
+        }
+        guard let heldEvents else { return }
+        for index in eventPositions where index < boxes.count {
+            boxes.ports[index].box.holdEvents(in: heldEvents)
         }
     }
 
     /// The view model's `init` returned: when it emitted no event, the ports let go of
     /// `heldEvents` (workload W4 of Sources/vmd-bench/DaemonBenchmarks.swift).
-    @usableFromInline static func endInit(of boxes: PortList, heldEvents: HeldEvents) {
+    @usableFromInline func endInit(of boxes: PortList, heldEvents: HeldEvents?) {
+        guard let heldEvents else { return }
         heldEvents.endInit()
         if !heldEvents.isHolding {
-            for port in boxes.ports { port.box.holdEvents(in: nil) }
+            for index in eventPositions where index < boxes.count {
+                boxes.ports[index].box.holdEvents(in: nil)
+            }
         }
     }
 }
