@@ -128,7 +128,7 @@ public final class ViewModelHost {
             id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
             children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts)
         do throws(JSONDecodingError) {
-            instance.runtime = try registered.build(seed)
+            instance.install(try registered.build(seed))
         } catch {
             heldEvents?.discard()
             live[instanceID] = nil

@@ -143,8 +143,9 @@ struct ValueRule: Sendable {
 
 /// A built instance: the view model, its `Ports` value (for typed child handles), its
 /// lifetime bag and its ports, in declaration order, by kind (``RegisteredType``'s slots are
-/// indices into ``ports``).
-@usableFromInline final class InstanceRuntime {
+/// indices into ``ports``). A value kept inline in its ``ViewModelInstance``: one object
+/// per instance fewer.
+@usableFromInline struct InstanceRuntime {
     let viewModel: Any
     /// Kept only for instances a typed ``ChildViewModel`` handle drives.
     let typedPorts: Any?
@@ -162,24 +163,6 @@ struct ValueRule: Sendable {
         self.typedPorts = typedPorts
         self.bag = bag
         ports = list.ports
-    }
-
-    /// The input at `index` (a slot of ``RegisteredType/inputs``).
-    func input(at index: Int) -> (any InputPortBox)? {
-        guard index < ports.count, case .input(let input) = ports[index] else { return nil }
-        return input
-    }
-
-    /// The output at `index` (a value of ``RegisteredType/outputs``).
-    func output(at index: Int) -> (any OutputPortBox)? {
-        guard index < ports.count, case .output(let output) = ports[index] else { return nil }
-        return output
-    }
-
-    /// The action at `index` (a slot of ``RegisteredType/actions``).
-    func action(at index: Int) -> (any ActionPortBox)? {
-        guard index < ports.count, case .action(let action) = ports[index] else { return nil }
-        return action
     }
 
     /// Builds an instance of `VM` from `seed`, its ports wired by `layout`: the registry's
