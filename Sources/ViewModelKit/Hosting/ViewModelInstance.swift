@@ -28,7 +28,9 @@ public final class ViewModelInstance {
     let sequence: UInt64
     let registered: RegisteredType
     /// What was built; `nil` while the view model's `init` runs and once torn down.
-    private(set) var runtime: InstanceRuntime?
+    /// (Unchecked exclusivity: set once by `install`, moved out once by `close` before the
+    /// runtime is torn down, read by single expressions; no access spans a call.)
+    @exclusivity(unchecked) private(set) var runtime: InstanceRuntime?
     /// The runtime's ports (the same array), read on every call without going through the
     /// optional runtime; empty until built and once torn down. (Unchecked exclusivity: read
     /// on every `send`, each read one statement that copies an element out; written only
@@ -37,7 +39,9 @@ public final class ViewModelInstance {
     /// Whether ``runtime`` is set (calls before it throw `unknownInstance`, as after
     /// teardown). Unchecked exclusivity as for ``ports``.
     @exclusivity(unchecked) private var isBuilt = false
-    private var executions: [UInt64: RunningExecution] = [:]
+    /// (Unchecked exclusivity: each access is one dictionary call or assignment; whatever it
+    /// removes is still held by its caller, so no deinit runs inside it.)
+    @exclusivity(unchecked) private var executions: [UInt64: RunningExecution] = [:]
     private var nextExecution: UInt64 = 0
 
     init(id: String, registered: RegisteredType, parent: String?, sequence: UInt64) {
