@@ -37,13 +37,6 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
         self.summary = summary
         self.inputCodec = input
         self.outputCodec = output
-        register()
-    }
-
-    /// Tells the kit this port exists (out of line: the kit's port protocols stay internal).
-    @usableFromInline
-    func register() {
-        PortCollector.record(self)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.

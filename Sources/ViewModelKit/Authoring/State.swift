@@ -43,7 +43,6 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
         self.summary = summary
         self.storedValue = initial
         self.codec = codec
-        PortCollector.record(self)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.

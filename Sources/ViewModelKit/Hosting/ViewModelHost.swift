@@ -29,9 +29,11 @@ public final class ViewModelHost {
     public let scheduler: any SerialScheduler
     /// `vm.create` fails with `limitReached` once this many instances (children included) live.
     public var maxInstances: Int
+    // Unchecked exclusivity: read once per destroyed instance, the closure copied out before
+    // it is called; assigned by the code serving the host, never while it runs.
     /// Called once per destroyed instance, children before their parent, after the instance
     /// was torn down (nothing it emits reaches observers any more).
-    public var onClose: ((ViewModelInstance, CloseReason) -> Void)?
+    @exclusivity(unchecked) public var onClose: ((ViewModelInstance, CloseReason) -> Void)?
     /// Every registered description, sorted by name (computed once).
     public let types: [ViewModelTypeDescription]
 

@@ -15,8 +15,10 @@ public final class ViewModelInstance {
     public var type: ViewModelTypeDescription { registered.description }
     /// The id of the instance that created it, if any.
     public let parent: String?
+    // Unchecked exclusivity: read by copying it out, changed only by the host's appends and
+    // equality-comparing removals, which run no other code.
     /// Its live children, in creation order.
-    public internal(set) var children: [String] = []
+    @exclusivity(unchecked) public internal(set) var children: [String] = []
     /// `false` once destroyed. (Unchecked exclusivity, like ``runtime``: read on every call,
     /// written once in a single statement, never held across a call.)
     @exclusivity(unchecked) public private(set) var isAlive = true
