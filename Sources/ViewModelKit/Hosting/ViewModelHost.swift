@@ -50,6 +50,10 @@ public final class ViewModelHost {
     @exclusivity(unchecked) private var nextNumber: [Int]
     /// The held `init` events of instances created since the last delivery, in creation order.
     @exclusivity(unchecked) private var pendingHeldEvents: [HeldEvents] = []
+    /// The type the last `create` named: a client creating many instances names the same
+    /// type again and again, and comparing the name is cheaper than hashing it. (Unchecked
+    /// exclusivity as for `live`: single reads and assignments.)
+    @exclusivity(unchecked) private var lastCreated: (name: String, type: RegisteredType)?
     /// What every instance's context creates children with.
     private lazy var childOpener = HostChildOpener(host: self)
 
@@ -102,7 +106,14 @@ public final class ViewModelHost {
     /// ``create(type:id:args:parent:)``, keeping the typed `Ports` value when `keepingPorts`
     /// (a parent's ``ChildViewModel`` handle drives the instance through it).
     func create(type: String, id: String?, args: JSONValue?, parent: String?, keepingPorts: Bool) throws(ViewModelError) -> ViewModelInstance {
-        guard let registered = registry.entry(named: type) else { throw .unknownType(type: type, known: registry.names) }
+        let registered: RegisteredType
+        if let lastCreated, lastCreated.name == type {
+            registered = lastCreated.type
+        } else {
+            guard let found = registry.entry(named: type) else { throw .unknownType(type: type, known: registry.names) }
+            registered = found
+            lastCreated = (type, found)
+        }
         let parentInstance: ViewModelInstance?
         if let parent {
             guard let found = live[parent] else { throw .unknownInstance(instance: parent) }
