@@ -22,6 +22,9 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     @usableFromInline let inputCodec: ValueCodec<Value>
     @usableFromInline let outputCodec: ValueCodec<Element>
     @usableFromInline var run: ((Value) -> Observable<Element>)?
+    /// The action ``bind(_:)`` bound, run without a closure around it (one allocation per
+    /// action port per instance fewer); `run` is then `nil`.
+    var boundAction: Action<Value, Element>?
     @usableFromInline var bindings = BindingStore()
 
     /// A port whose input and element use the given codecs.
@@ -34,13 +37,6 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
         self.summary = summary
         self.inputCodec = input
         self.outputCodec = output
-        register()
-    }
-
-    /// Tells the kit this port exists (out of line: the kit's port protocols stay internal).
-    @usableFromInline
-    func register() {
-        PortCollector.record(self)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.
@@ -48,11 +44,13 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
 
     /// Executions run `action` with the client's value.
     public func bind(_ action: Action<Value, Element>) {
-        run = { value in action.execute(value) }
+        boundAction = action
+        run = nil
     }
 
     /// Executions run `action` with `transform(value)`.
     public func bind<ActionInput>(_ action: Action<ActionInput, Element>, input transform: @escaping (Value) -> ActionInput) {
+        boundAction = nil
         run = { value in action.execute(transform(value)) }
     }
 
@@ -60,6 +58,7 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     /// Fails with `ActionError.notEnabled` when the port is not bound.
     @discardableResult
     public func execute(_ value: Value) -> Observable<Element> {
+        if let boundAction { return boundAction.execute(value) }
         guard let run else { return .error(ActionError.notEnabled) }
         return run(value)
     }
@@ -69,6 +68,7 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     }
 
     fileprivate func setRun(_ run: @escaping (Value) -> Observable<Element>) {
+        boundAction = nil
         self.run = run
     }
 
@@ -84,6 +84,7 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
 
     func detach() {
         run = nil
+        boundAction = nil
     }
 
     func execute(json: JSONValue) throws(JSONDecodingError) -> Observable<JSONValue> {

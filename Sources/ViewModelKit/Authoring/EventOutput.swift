@@ -38,7 +38,6 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     public init(_ summary: String = "", codec: ValueCodec<Value>) {
         self.summary = summary
         self.codec = codec
-        PortCollector.record(self)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.

@@ -42,14 +42,6 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
         self.deliver = { subject, value in subject.onNext(value) }
         self.subject = PublishSubject()
         self.name = ""
-        register()
-    }
-
-    /// Tells the kit this port exists (an out-of-line call, so the inlinable `init` needs
-    /// none of the kit's internal port protocols).
-    @usableFromInline
-    func register() {
-        PortCollector.record(self)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.

@@ -22,32 +22,27 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// What the output means, for people reading `vm.types`.
     public let summary: String
     /// The current value.
+    public var value: Value { storedValue }
+    /// Backs ``value``; written by ``OutputFanOut/deliver(_:)`` as each value goes out.
     ///
-    /// (Unchecked exclusivity, here and on `cachedJSON`: both are written only by `fanOut`'s
-    /// two closures below, each in one assignment that calls no observer, and read in single
+    /// (Unchecked exclusivity, here and on `cachedJSON`: both are written only by the
+    /// fan-out's `deliver`, each in one assignment that calls no observer, and read in single
     /// expressions; no access spans a call that could re-enter. The dynamic checks were ~230
     /// instructions of every `vm.send` → `vm.output`, measured with `.ci/instructions`.)
-    @exclusivity(unchecked) public private(set) var value: Value
+    @exclusivity(unchecked) @usableFromInline var storedValue: Value
     @usableFromInline let codec: ValueCodec<Value>
     @exclusivity(unchecked) @usableFromInline var cachedJSON: JSONValue?
     @usableFromInline var bindings = BindingStore()
-    @usableFromInline lazy var fanOut = OutputFanOut<Value>(
-        encode: { [unowned self] value in
-            let encoded = codec.encode(value)
-            cachedJSON = encoded
-            return encoded
-        },
-        willDeliver: { [unowned self] value in
-            self.value = value
-            cachedJSON = nil
-        })
+    /// Made by the first value or observer. It updates ``storedValue`` and ``cachedJSON``
+    /// through its reference to this state rather than through two closures capturing it
+    /// (two allocations per state per instance fewer).
+    @usableFromInline lazy var fanOut = OutputFanOut<Value>(encode: codec.encode, state: self)
 
     /// A state output encoded with `codec`, holding `initial` until its source says otherwise.
     public init(_ summary: String = "", initial: Value, codec: ValueCodec<Value>) {
         self.summary = summary
-        self.value = initial
+        self.storedValue = initial
         self.codec = codec
-        PortCollector.record(self)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.

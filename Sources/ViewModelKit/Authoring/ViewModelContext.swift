@@ -21,7 +21,7 @@ public struct ViewModelContext<VM: ViewModel> {
     let children: any ChildOpening
 
     /// A context from its parts (the host and the testing harness build these).
-    package init(
+    @usableFromInline package init(
         id: String,
         args: VM.Arguments,
         services: VM.Services,

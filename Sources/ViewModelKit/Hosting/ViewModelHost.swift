@@ -29,19 +29,31 @@ public final class ViewModelHost {
     public let scheduler: any SerialScheduler
     /// `vm.create` fails with `limitReached` once this many instances (children included) live.
     public var maxInstances: Int
+    // Unchecked exclusivity: read once per destroyed instance, the closure copied out before
+    // it is called; assigned by the code serving the host, never while it runs.
     /// Called once per destroyed instance, children before their parent, after the instance
     /// was torn down (nothing it emits reaches observers any more).
-    public var onClose: ((ViewModelInstance, CloseReason) -> Void)?
+    @exclusivity(unchecked) public var onClose: ((ViewModelInstance, CloseReason) -> Void)?
     /// Every registered description, sorted by name (computed once).
     public let types: [ViewModelTypeDescription]
 
-    private var live: [String: ViewModelInstance] = [:]
-    private var nextSequence: UInt64 = 0
-    /// Per registered type (by identity: cheaper to hash than its name), the next number
-    /// its generated ids try.
-    private var nextNumber: [ObjectIdentifier: Int] = [:]
+    // Unchecked exclusivity, on `live`, `nextSequence`, `nextNumber` and `pendingHeldEvents`:
+    // every access is one read, assignment or collection call on the host's thread that runs
+    // no view-model code (an instance removed from `live` is still held by the caller, so no
+    // deinit runs inside the access; `deliverHeldEvents` releases held events from a copy),
+    // so no access spans another. The dynamic checks were ~80 instructions each, about ten
+    // per `vm.create` and its teardown (callgrind).
+    @exclusivity(unchecked) private var live: [String: ViewModelInstance] = [:]
+    @exclusivity(unchecked) private var nextSequence: UInt64 = 0
+    /// Per registered type (by its ``RegisteredType/ordinal``), the next number its
+    /// generated ids try.
+    @exclusivity(unchecked) private var nextNumber: [Int]
     /// The held `init` events of instances created since the last delivery, in creation order.
-    private var pendingHeldEvents: [HeldEvents] = []
+    @exclusivity(unchecked) private var pendingHeldEvents: [HeldEvents] = []
+    /// The type the last `create` named: a client creating many instances names the same
+    /// type again and again, and comparing the name is cheaper than hashing it. (Unchecked
+    /// exclusivity as for `live`: single reads and assignments.)
+    @exclusivity(unchecked) private var lastCreated: (name: String, type: RegisteredType)?
     /// What every instance's context creates children with.
     private lazy var childOpener = HostChildOpener(host: self)
 
@@ -51,6 +63,7 @@ public final class ViewModelHost {
         self.scheduler = scheduler
         self.maxInstances = maxInstances
         self.types = registry.types
+        self.nextNumber = Array(repeating: 1, count: registry.count)
     }
 
     /// The description of type `name` (`vm.types {type}`).
@@ -93,7 +106,14 @@ public final class ViewModelHost {
     /// ``create(type:id:args:parent:)``, keeping the typed `Ports` value when `keepingPorts`
     /// (a parent's ``ChildViewModel`` handle drives the instance through it).
     func create(type: String, id: String?, args: JSONValue?, parent: String?, keepingPorts: Bool) throws(ViewModelError) -> ViewModelInstance {
-        guard let registered = registry.entry(named: type) else { throw .unknownType(type: type, known: registry.names) }
+        let registered: RegisteredType
+        if let lastCreated, lastCreated.name == type {
+            registered = lastCreated.type
+        } else {
+            guard let found = registry.entry(named: type) else { throw .unknownType(type: type, known: registry.names) }
+            registered = found
+            lastCreated = (type, found)
+        }
         let parentInstance: ViewModelInstance?
         if let parent {
             guard let found = live[parent] else { throw .unknownInstance(instance: parent) }
@@ -105,10 +125,14 @@ public final class ViewModelHost {
         guard live.count < maxInstances else { throw .limitReached(limit: "maxInstances", value: maxInstances) }
         let target = ViewModelError.ValueTarget.args(type: type)
         let checkedArgs: JSONValue
-        switch ValueRule.check(args ?? [:], against: registered.argsSchema) {
-        case .success(let value): checkedArgs = value
-        case .failure(let violation):
-            throw .invalidValue(target, path: violation.path, expected: violation.expected, got: violation.got)
+        if args == nil, let omitted = registered.omittedArgs {
+            checkedArgs = omitted
+        } else {
+            switch ValueRule.check(args ?? [:], against: registered.argsSchema) {
+            case .success(let value): checkedArgs = value
+            case .failure(let violation):
+                throw .invalidValue(target, path: violation.path, expected: violation.expected, got: violation.got)
+            }
         }
 
         let instanceID = id ?? generateID(for: registered)
@@ -117,19 +141,20 @@ public final class ViewModelHost {
         // Registered before the view model's init runs, so init may already open children.
         live[instanceID] = instance
         parentInstance?.children.append(instanceID)
-        let heldEvents = HeldEvents()
+        // Only event outputs hold what `init` emits: a type without any needs no HeldEvents.
+        let heldEvents = registered.holdsEvents ? HeldEvents() : nil
         let seed = InstanceSeed(
             id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
             children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts)
         do throws(JSONDecodingError) {
-            instance.runtime = try registered.build(seed)
+            instance.install(try registered.build(seed))
         } catch {
-            heldEvents.discard()
+            heldEvents?.discard()
             live[instanceID] = nil
             parentInstance?.children.removeAll { $0 == instanceID }
             throw ViewModelInstance.invalid(target, error)
         }
-        if heldEvents.isHolding { holdUntilDelivered(heldEvents) }
+        if let heldEvents, heldEvents.isHolding { holdUntilDelivered(heldEvents) }
         return instance
     }
 
@@ -180,14 +205,15 @@ public final class ViewModelHost {
     }
 
     private func generateID(for registered: RegisteredType) -> String {
-        let key = ObjectIdentifier(registered)
-        var number = nextNumber[key, default: 1]
-        var candidate = registered.idPrefix + String(number)
+        // Every type of the host's registry has a slot; the check only keeps this total.
+        let slot = registered.ordinal
+        var number = slot < nextNumber.count ? nextNumber[slot] : 1
+        var candidate = registered.generatedID(number: number)
         while live[candidate] != nil {
             number += 1
-            candidate = registered.idPrefix + String(number)
+            candidate = registered.generatedID(number: number)
         }
-        nextNumber[key] = number + 1
+        if slot < nextNumber.count { nextNumber[slot] = number + 1 }
         return candidate
     }
 }

@@ -15,8 +15,10 @@ public final class ViewModelInstance {
     public var type: ViewModelTypeDescription { registered.description }
     /// The id of the instance that created it, if any.
     public let parent: String?
+    // Unchecked exclusivity: read by copying it out, changed only by the host's appends and
+    // equality-comparing removals, which run no other code.
     /// Its live children, in creation order.
-    public internal(set) var children: [String] = []
+    @exclusivity(unchecked) public internal(set) var children: [String] = []
     /// `false` once destroyed. (Unchecked exclusivity, like ``runtime``: read on every call,
     /// written once in a single statement, never held across a call.)
     @exclusivity(unchecked) public private(set) var isAlive = true
@@ -27,10 +29,21 @@ public final class ViewModelInstance {
     /// Creation order within the host.
     let sequence: UInt64
     let registered: RegisteredType
-    /// (Unchecked exclusivity: read on every `send`, each read one statement that copies the
-    /// reference out; written only when built and when torn down, on the host's thread.)
-    @exclusivity(unchecked) var runtime: InstanceRuntime?
-    private var executions: [UInt64: RunningExecution] = [:]
+    /// What was built; `nil` while the view model's `init` runs and once torn down.
+    /// (Unchecked exclusivity: set once by `install`, moved out once by `close` before the
+    /// runtime is torn down, read by single expressions; no access spans a call.)
+    @exclusivity(unchecked) private(set) var runtime: InstanceRuntime?
+    /// The runtime's ports (the same array), read on every call without going through the
+    /// optional runtime; empty until built and once torn down. (Unchecked exclusivity: read
+    /// on every `send`, each read one statement that copies an element out; written only
+    /// when built and when torn down, on the host's thread.)
+    @exclusivity(unchecked) private var ports: [TypedPort] = []
+    /// Whether ``runtime`` is set (calls before it throw `unknownInstance`, as after
+    /// teardown). Unchecked exclusivity as for ``ports``.
+    @exclusivity(unchecked) private var isBuilt = false
+    /// (Unchecked exclusivity: each access is one dictionary call or assignment; whatever it
+    /// removes is still held by its caller, so no deinit runs inside it.)
+    @exclusivity(unchecked) private var executions: [UInt64: RunningExecution] = [:]
     private var nextExecution: UInt64 = 0
 
     init(id: String, registered: RegisteredType, parent: String?, sequence: UInt64) {
@@ -66,7 +79,7 @@ public final class ViewModelInstance {
     /// Input `input`, looked up once for repeated ``send(_:value:)`` calls.
     /// - Throws: `unknownInstance` once destroyed, `unknownInput` for a name the type lacks.
     public func inputRoute(_ input: String) throws(ViewModelError) -> InputRoute {
-        _ = try live()
+        try checkLive()
         guard let slot = registered.inputs[input] else {
             throw .unknownInput(type: typeName, instance: id, input: input, known: type.inputs.map(\.name))
         }
@@ -77,8 +90,10 @@ public final class ViewModelInstance {
     /// the same type; a route of another type is looked up again by its name).
     public func send(_ route: InputRoute, value: JSONValue? = nil) throws(ViewModelError) {
         guard route.registered === registered else { return try send(inputRoute(route.name), value: value) }
-        let runtime = try live()
-        let port = runtime.inputs[route.slot.index]
+        try checkLive()
+        guard let port = input(at: route.slot.index) else {
+            throw .unknownInput(type: typeName, instance: id, input: route.name, known: type.inputs.map(\.name))
+        }
         // The error target is built only on failure: this is every `vm.send`'s path.
         let checked: JSONValue
         switch route.slot.rule.check(value) {
@@ -109,11 +124,13 @@ public final class ViewModelInstance {
         value: JSONValue? = nil,
         completion: @escaping (Result<JSONValue, ViewModelError>) -> Void
     ) throws(ViewModelError) -> any Disposable {
-        let runtime = try live()
+        try checkLive()
         guard let slot = registered.actions[action] else {
             throw .unknownAction(type: typeName, instance: id, action: action, known: type.actions.map(\.name))
         }
-        let port = runtime.actions[slot.index]
+        guard let port = self.action(at: slot.index) else {
+            throw .unknownAction(type: typeName, instance: id, action: action, known: type.actions.map(\.name))
+        }
         let target = ViewModelError.ValueTarget.action(action, instance: id)
         let checked = try Self.check(value, with: slot.rule, for: target)
         let execution: Observable<JSONValue>
@@ -155,17 +172,42 @@ public final class ViewModelInstance {
 
     // MARK: Internals
 
-    private func live() throws(ViewModelError) -> InstanceRuntime {
-        guard isAlive, let runtime else { throw .unknownInstance(instance: id) }
-        return runtime
+    /// Installs what the registry's factory built (the host, once the view model's `init`
+    /// returned).
+    func install(_ runtime: consuming InstanceRuntime) {
+        ports = runtime.ports
+        self.runtime = consume runtime
+        isBuilt = true
+    }
+
+    private func checkLive() throws(ViewModelError) {
+        guard isAlive, isBuilt else { throw .unknownInstance(instance: id) }
+    }
+
+    /// The input at `index` (a slot of ``RegisteredType/inputs``).
+    private func input(at index: Int) -> (any InputPortBox)? {
+        guard index >= 0, index < ports.count, case .input(let input) = ports[index] else { return nil }
+        return input
+    }
+
+    /// The output at `index` (a value of ``RegisteredType/outputs``).
+    private func output(at index: Int) -> (any OutputPortBox)? {
+        guard index >= 0, index < ports.count, case .output(let output) = ports[index] else { return nil }
+        return output
+    }
+
+    /// The action at `index` (a slot of ``RegisteredType/actions``).
+    private func action(at index: Int) -> (any ActionPortBox)? {
+        guard index >= 0, index < ports.count, case .action(let action) = ports[index] else { return nil }
+        return action
     }
 
     private func outputPort(_ output: String) throws(ViewModelError) -> any OutputPortBox {
-        let runtime = try live()
-        guard let index = registered.outputs[output] else {
+        try checkLive()
+        guard let index = registered.outputs[output], let port = self.output(at: index) else {
             throw .unknownOutput(type: typeName, instance: id, output: output, known: type.outputNames())
         }
-        return runtime.outputs[index]
+        return port
     }
 
     fileprivate func forget(_ token: UInt64) {
@@ -178,9 +220,12 @@ public final class ViewModelInstance {
     func close() {
         guard isAlive else { return }
         isAlive = false
-        runtime?.heldEvents?.discard()
-        runtime?.tearDown()
-        runtime = nil
+        isBuilt = false
+        if let runtime = runtime.take() {
+            runtime.heldEvents?.discard()
+            runtime.tearDown()
+        }
+        ports = []
         guard !executions.isEmpty else { return }
         let pending = executions.values.sorted { $0.token < $1.token }
         executions = [:]

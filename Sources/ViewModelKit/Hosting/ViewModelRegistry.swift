@@ -16,7 +16,23 @@ public struct ViewModelRegistry: Sendable {
     ///
     /// Fails if the name is taken, if `Ports` has a stored property that is not a port, or if
     /// a published schema is not a valid JSON Schema.
+    ///
+    /// Inlinable: the factory that builds every instance is formed here, so it is specialized
+    /// for `VM` in the module that registers it (no generic metadata looked up per
+    /// `vm.create`, measured with `.ci/instructions`).
+    @inlinable
     public mutating func register<VM: ViewModel>(_ type: VM.Type, services: VM.Services) throws(ViewModelDefinitionError) {
+        try register(type) { layout in
+            { seed throws(JSONDecodingError) in try InstanceRuntime.build(VM.self, seed: seed, layout: layout, services: services) }
+        }
+    }
+
+    /// Registers `type` with the factory `makeFactory` returns for its learned layout.
+    @usableFromInline
+    mutating func register<VM: ViewModel>(
+        _ type: VM.Type,
+        makeFactory: (PortLayout) -> RegisteredType.Factory
+    ) throws(ViewModelDefinitionError) {
         let name = VM.typeName
         guard !name.isEmpty else { throw ViewModelDefinitionError(type: "\(VM.self)", problem: "its typeName is empty") }
         guard entries[name] == nil else { throw ViewModelDefinitionError(type: name, problem: "a type of that name is already registered") }
@@ -31,33 +47,34 @@ public struct ViewModelRegistry: Sendable {
             }
         }
         let argsRule = try compile(description.args, "its Arguments")
+        // Each port's place among all the ports, in declaration order (an instance keeps them
+        // in one list); property names are unique.
+        var position: [String: Int] = [:]
+        for (index, entry) in found.enumerated() { position[entry.name] = index }
         var inputs: [String: RegisteredType.Slot] = [:]
-        for (index, input) in description.inputs.enumerated() {
-            inputs[input.name] = RegisteredType.Slot(index: index, rule: try compile(input.schema, "input '\(input.name)'"))
+        for input in description.inputs {
+            inputs[input.name] = RegisteredType.Slot(
+                index: position[input.name, default: -1], rule: try compile(input.schema, "input '\(input.name)'"))
         }
         var actions: [String: RegisteredType.Slot] = [:]
-        for (index, action) in description.actions.enumerated() {
+        for action in description.actions {
             actions[action.name] = RegisteredType.Slot(
-                index: index, rule: try compile(action.input, "the input of action '\(action.name)'"))
+                index: position[action.name, default: -1], rule: try compile(action.input, "the input of action '\(action.name)'"))
             _ = try compile(action.output, "the output of action '\(action.name)'")
         }
-        for output in description.outputs { _ = try compile(output.schema, "output '\(output.name)'") }
+        var outputs: [String: Int] = [:]
+        for output in description.outputs {
+            _ = try compile(output.schema, "output '\(output.name)'")
+            outputs[output.name] = position[output.name, default: -1]
+        }
 
         entries[name] = RegisteredType(
-            description: description, argsSchema: argsRule.schema, inputs: inputs, actions: actions,
-            build: { seed throws(JSONDecodingError) in
-                let args = try VM.Arguments(json: seed.args)
-                let context = VM.Context(
-                    id: seed.id, args: args, services: services, scheduler: seed.scheduler, bag: seed.bag,
-                    children: seed.children)
-                let built = BuiltViewModel<VM>.build(layout: layout, context: context, heldEvents: seed.heldEvents)
-                return InstanceRuntime(
-                    viewModel: built.viewModel, typedPorts: seed.keepsPorts ? built.ports : nil, bag: seed.bag,
-                    heldEvents: seed.heldEvents.isHolding ? seed.heldEvents : nil, ports: built.boxes)
-            })
+            description: description, argsSchema: argsRule.schema, inputs: inputs, actions: actions, outputs: outputs,
+            ordinal: entries.count, build: makeFactory(layout))
     }
 
     /// Registers `type`, which needs no services.
+    @inlinable
     public mutating func register<VM: ViewModel>(_ type: VM.Type) throws(ViewModelDefinitionError) where VM.Services == Void {
         try register(type, services: ())
     }
@@ -84,6 +101,9 @@ public struct ViewModelRegistry: Sendable {
     func entry(named name: String) -> RegisteredType? {
         entries[name]
     }
+
+    /// How many types are registered (one more than the largest ``RegisteredType/ordinal``).
+    var count: Int { entries.count }
 
     private static func describe<VM: ViewModel>(_ type: VM.Type, ports: [PortReflection.Found]) -> ViewModelTypeDescription {
         var inputs: [ViewModelTypeDescription.InputDescription] = []

@@ -4,26 +4,30 @@ import ReactiveCore
 /// ``PortLayout`` (named, bound into `bag`, event outputs holding what `init` emits in
 /// `heldEvents`), its context made, its `init` run. The registry's factory and the testing
 /// harness both build instances this way.
-package struct BuiltViewModel<VM: ViewModel> {
-    package let viewModel: VM
-    package let ports: VM.Ports
+@usableFromInline package struct BuiltViewModel<VM: ViewModel> {
+    @usableFromInline package let viewModel: VM
+    @usableFromInline package let ports: VM.Ports
     /// Every port, in declaration order.
-    let boxes: [any PortBox]
+    @usableFromInline let boxes: PortList
+
+    @inlinable init(viewModel: VM, ports: VM.Ports, boxes: PortList) {
+        self.viewModel = viewModel
+        self.ports = ports
+        self.boxes = boxes
+    }
 
     /// Builds `VM` with a fresh `Ports()` wired by `layout` (learned once per type by the
     /// registry), with `context`.
-    static func build(layout: PortLayout, context: VM.Context, heldEvents: HeldEvents) -> BuiltViewModel<VM> {
+    ///
+    /// Inlinable, like the factory ``ViewModelRegistry/register(_:services:)`` forms around
+    /// it in the registering module: specialized there for `VM`, it makes the context, the
+    /// `Ports()` and the view model without looking generic metadata up per instance. The
+    /// parts that do not depend on `VM` stay out of line in ``PortLayout``.
+    @inlinable static func build(layout: PortLayout, context: VM.Context, heldEvents: HeldEvents?) -> BuiltViewModel<VM> {
         let (ports, boxes) = layout.makePorts(of: VM.self)
-        for (port, name) in zip(boxes, layout.names) {
-            port.attach(name: name, bag: context.bag)
-            port.holdEvents(in: heldEvents)
-        }
+        layout.attach(boxes, bag: context.bag, heldEvents: heldEvents)
         let viewModel = VM(ports: ports, context: context)
-        heldEvents.endInit()
-        if !heldEvents.isHolding {
-            // Nothing was held: the ports let go of it (workload W4 of Sources/vmd-bench/DaemonBenchmarks.swift).
-            for port in boxes { port.holdEvents(in: nil) }
-        }
+        layout.endInit(of: boxes, heldEvents: heldEvents)
         return BuiltViewModel(viewModel: viewModel, ports: ports, boxes: boxes)
     }
 
@@ -33,7 +37,7 @@ package struct BuiltViewModel<VM: ViewModel> {
     /// A `Ports` with a property that is not a port is caught by registration, not here: its
     /// ports are then left unnamed.
     package static func build(context: VM.Context, heldEvents: HeldEvents) -> BuiltViewModel<VM> {
-        let layout = (try? PortLayout.learn(VM.self))?.layout ?? PortLayout(names: [], creationIndex: nil, createdCount: 0)
+        let layout = (try? PortLayout.learn(VM.self))?.layout ?? PortLayout(names: [], slots: nil)
         return build(layout: layout, context: context, heldEvents: heldEvents)
     }
 }

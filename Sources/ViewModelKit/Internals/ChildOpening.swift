@@ -3,7 +3,7 @@ import JSONCore
 /// What creates a view model's children: the daemon's ``ViewModelHost`` (real instances,
 /// visible in `vm.list` with their parent) or the testing harness (instances it builds
 /// itself). A ``ViewModelContext`` holds one.
-package protocol ChildOpening: AnyObject {
+@usableFromInline package protocol ChildOpening: AnyObject {
     /// Creates a child of instance `parent`, of the type registered as `type`; returns its id.
     func openChild(type: String, args: JSONValue, parent: String) throws(ViewModelError) -> String
 

@@ -13,11 +13,11 @@
 /// held ones first and then goes out itself, so the order of events never changes.
 ///
 /// Graph thread only, like the ports.
-package final class HeldEvents {
+@usableFromInline package final class HeldEvents {
     private var deliveries: [() -> Void] = []
     private var isInInit = true
     /// `true` until ``release()`` or ``discard()``.
-    package private(set) var isHolding = true
+    @usableFromInline package private(set) var isHolding = true
 
     package init() {}
 

@@ -17,7 +17,7 @@ final class HostChildOpener: ChildOpening {
         let host = try liveHost(parent)
         let instance = try host.create(type: Child.typeName, id: nil, args: args.jsonValue, parent: parent, keepingPorts: true)
         let childID = instance.id
-        guard let ports = instance.runtime?.ports as? Child.Ports else {
+        guard let ports = instance.runtime?.typedPorts as? Child.Ports else {
             // Another type is registered under the child's name: refuse rather than guess.
             try? host.destroy(childID)
             throw .unknownType(type: Child.typeName, known: host.registry.names)

@@ -42,12 +42,15 @@ import ReactiveCore
     @usableFromInline var isJSONClosed = false
     @exclusivity(unchecked) @usableFromInline var queue: [Value] = []
     @exclusivity(unchecked) @usableFromInline var isEmitting = false
-    /// Runs for each value before any observer sees it (a state stores its current value).
-    @usableFromInline let willDeliver: (Value) -> Void
+    /// The state output this fans out, if it is one: each value becomes its current value
+    /// before any observer sees it, and the JSON encoded for watchers its cached encoding.
+    /// Unowned: the state owns this fan-out (its `fanOut`), and only the state's own methods
+    /// reach it, so the state is alive whenever this is used.
+    @usableFromInline unowned let state: State<Value>?
 
-    @inlinable init(encode: @escaping (Value) -> JSONValue, willDeliver: @escaping (Value) -> Void = { _ in }) {
+    @inlinable init(encode: @escaping (Value) -> JSONValue, state: State<Value>? = nil) {
         self.encode = encode
-        self.willDeliver = willDeliver
+        self.state = state
     }
 
     @inlinable func emit(_ value: Value) {
@@ -73,8 +76,16 @@ import ReactiveCore
 
     /// One value to everybody: the state's bookkeeping, the JSON watchers, the typed subject.
     @inlinable func deliver(_ value: Value) {
-        willDeliver(value)
-        if !json.isEmpty { deliverJSON(encode(value)) }
+        let state = state
+        if let state {
+            state.storedValue = value
+            state.cachedJSON = nil
+        }
+        if !json.isEmpty {
+            let encoded = encode(value)
+            state?.cachedJSON = encoded
+            deliverJSON(encoded)
+        }
         typed?.onNext(value)
     }
 

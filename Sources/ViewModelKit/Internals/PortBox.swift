@@ -10,7 +10,7 @@ enum PortRole: Equatable {
 
 /// The kit's untyped view of a port. Every port class conforms; the host only ever talks to
 /// ports through these protocols, so it never needs their value types.
-protocol PortBox: AnyObject {
+protocol PortBox: AnyObject, SendableMetatype {
     var summary: String { get }
     var role: PortRole { get }
     /// The port as what it is (no dynamic casts when an instance is wired).
@@ -38,6 +38,15 @@ enum TypedPort {
     case input(any InputPortBox)
     case output(any OutputPortBox)
     case action(any ActionPortBox)
+
+    /// The port whatever its kind.
+    var box: any PortBox {
+        switch self {
+        case .input(let input): input
+        case .output(let output): output
+        case .action(let action): action
+        }
+    }
 }
 
 protocol InputPortBox: PortBox {

@@ -1,52 +1,139 @@
+import ReactiveCore
+
 /// Where a view-model type's ports are, learned once per type: their wire names in
-/// declaration order, and for each one its place among the ports `Ports()` creates. The one
-/// way every instance is wired, by the host (``ViewModelRegistry``'s factory) and by the
-/// testing harness alike (``BuiltViewModel/build(layout:context:heldEvents:)``).
+/// declaration order and, for a `Ports` that is a plain struct of port references, where in
+/// a `Ports` value each reference is stored and the exact class it has. The one way every
+/// instance is wired, by the host (``ViewModelRegistry``'s factory) and by the testing
+/// harness alike (``BuiltViewModel/build(layout:context:heldEvents:)``).
 ///
 /// Learning it reflects one probe `Ports()` with `Mirror` (names, order, and the check that
-/// every stored property is a port) while ``PortCollector`` records the ports its
-/// initializers create; matching the two by identity gives ``creationIndex``. An instance is
-/// then wired from its collector alone: `Mirror` over a `Ports` value cost ~60,000
-/// instructions per `vm.create` (callgrind), the collector about a thousand.
+/// every stored property is a port) and finds each probe port's reference among the words of
+/// the probe's bytes. An instance's ports are then read from its `Ports` value at those
+/// offsets: `Mirror` over a `Ports` value cost ~60,000 instructions per `vm.create`
+/// (callgrind); the read costs a few dozen per port, and needs no global or thread-local
+/// state while `Ports()` runs (ports are not registered anywhere when created).
 ///
-/// A `Ports` whose ports are not all created by its own `init()` (one shared through a
-/// static property, say) has no creation index; its instances are reflected with `Mirror`
-/// one by one, as is an instance whose `Ports()` created a different number of ports than
-/// the probe did.
-struct PortLayout: Sendable {
+/// The read is checked: the value must be exactly one reference per declared port (so no
+/// property holds an existential, a weak reference or anything else), every reference must
+/// be non-null and of exactly the class the probe had there; otherwise that instance is
+/// reflected with `Mirror`, as is every instance of a type whose probe could not be mapped.
+@usableFromInline struct PortLayout: Sendable {
+    /// One declared port: the byte offset of its reference in a `Ports` value, and its class.
+    struct Slot: Sendable {
+        let offset: Int
+        let type: any PortBox.Type
+    }
+
     /// Wire names, in declaration order.
-    let names: [String]
-    /// Per declared port, its index among the ports `Ports()` creates, in creation order;
-    /// `nil` when some port is not created by `Ports()` itself.
-    let creationIndex: [Int]?
-    /// How many ports one `Ports()` creates.
-    let createdCount: Int
+    @usableFromInline let names: [String]
+    /// Per declared port, in declaration order, where it is stored; `nil` when `Ports` is not
+    /// a plain struct of port references (its instances are reflected).
+    let slots: [Slot]?
+    /// The declaration indices of the event outputs, the only ports that hold what `init`
+    /// emits (``HeldEvents``).
+    let eventPositions: [Int]
+
+    init(names: [String], slots: [Slot]?, eventPositions: [Int] = []) {
+        self.names = names
+        self.slots = slots
+        self.eventPositions = eventPositions
+    }
 
     /// The layout of `VM`'s ports, and the probe's ports in declaration order (for the
     /// type's description). Throws if a stored property of `Ports` is not a port.
     static func learn<VM: ViewModel>(_ type: VM.Type) throws(ViewModelDefinitionError) -> (layout: PortLayout, found: [PortReflection.Found]) {
-        let (probe, collected) = PortCollector.collect { VM.Ports() }
+        let probe = VM.Ports()
         let found = try PortReflection.ports(of: probe, typeName: VM.typeName)
-        var creationIndex: [Int]? = []
-        for entry in found {
-            guard let index = collected.firstIndex(where: { $0 === entry.port }) else {
-                creationIndex = nil
-                break
-            }
-            creationIndex?.append(index)
+        var eventPositions: [Int] = []
+        for (index, entry) in found.enumerated() {
+            if case .output(kind: .event, _) = entry.port.role { eventPositions.append(index) }
         }
-        let layout = PortLayout(names: found.map(\.name), creationIndex: creationIndex, createdCount: collected.count)
+        let layout = PortLayout(
+            names: found.map(\.name), slots: slots(of: probe, found: found), eventPositions: eventPositions)
         return (layout, found)
     }
 
-    /// A fresh `Ports()` of `VM` with its ports in declaration order.
-    func makePorts<VM: ViewModel>(of type: VM.Type) -> (ports: VM.Ports, boxes: [any PortBox]) {
-        let (ports, collected) = PortCollector.collect(expecting: createdCount) { VM.Ports() }
-        if let creationIndex, collected.count == createdCount {
-            return (ports, creationIndex.map { collected[$0] })
+    /// Where in `probe` each of `found` is stored, if `probe` is exactly one reference per port.
+    private static func slots(of probe: some ViewModelPorts, found: [PortReflection.Found]) -> [Slot]? {
+        let wordSize = MemoryLayout<UInt>.size
+        guard !found.isEmpty, MemoryLayout.size(ofValue: probe) == found.count * wordSize else { return nil }
+        return withUnsafeBytes(of: probe) { bytes -> [Slot]? in
+            var slots: [Slot] = []
+            var taken = Set<Int>()
+            for entry in found {
+                let address = UInt(bitPattern: ObjectIdentifier(entry.port))
+                let offsets = stride(from: 0, to: bytes.count, by: wordSize)
+                guard let offset = offsets.first(where: { bytes.load(fromByteOffset: $0, as: UInt.self) == address }),
+                      taken.insert(offset).inserted
+                else { return nil }
+                slots.append(Slot(offset: offset, type: Swift.type(of: entry.port)))
+            }
+            return slots
         }
+    }
+
+    /// A fresh `Ports()` of `VM` with its ports in declaration order.
+    @inlinable func makePorts<VM: ViewModel>(of type: VM.Type) -> (ports: VM.Ports, boxes: PortList) {
+        let ports = VM.Ports()
+        if let list = withUnsafeBytes(of: ports, { read(from: $0) }) {
+            return (ports, list)
+        }
+        return (ports, reflected(ports, typeName: VM.typeName))
+    }
+
+    /// The ports stored in `bytes` (a `Ports` value's), or `nil` when they are not where and
+    /// what the probe's were.
+    @usableFromInline func read(from bytes: UnsafeRawBufferPointer) -> PortList? {
+        guard let slots, bytes.count == slots.count * MemoryLayout<UInt>.size else { return nil }
+        var list = PortList(reserving: slots.count)
+        for slot in slots {
+            // The struct holds one strong reference per port (checked above and when learned),
+            // alive as long as the `Ports` value the caller holds.
+            let bits = bytes.load(fromByteOffset: slot.offset, as: UInt.self)
+            guard let address = UnsafeRawPointer(bitPattern: bits) else { return nil }
+            let object = Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
+            guard ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(slot.type) else { return nil }
+            list.ports.append(slot.type.typedPort(of: object))
+        }
+        return list
+    }
+
+    /// `ports`' ports found with `Mirror` (a `Ports` the layout cannot read).
+    @usableFromInline func reflected(_ ports: some ViewModelPorts, typeName: String) -> PortList {
         // Learning the layout reflected this very type successfully, so this cannot fail.
-        let found = (try? PortReflection.ports(of: ports, typeName: VM.typeName)) ?? []
-        return (ports, found.map(\.port))
+        let found = (try? PortReflection.ports(of: ports, typeName: typeName)) ?? []
+        return PortList(found.map(\.port.typed))
+    }
+
+    /// Names a new instance's ports (`boxes`, in declaration order), binds them into `bag`
+    /// and has its event outputs hold what `init` emits in `heldEvents` (`nil` when the
+    /// type has no event output: there is nothing to hold).
+    @usableFromInline func attach(_ boxes: PortList, bag: DisposeBag, heldEvents: HeldEvents?) {
+        for (typed, name) in zip(boxes.ports, names) {
+            typed.box.attach(name: name, bag: bag)
+        }
+        guard let heldEvents else { return }
+        for index in eventPositions where index < boxes.count {
+            boxes.ports[index].box.holdEvents(in: heldEvents)
+        }
+    }
+
+    /// The view model's `init` returned: when it emitted no event, the ports let go of
+    /// `heldEvents` (workload W4 of Sources/vmd-bench/DaemonBenchmarks.swift).
+    @usableFromInline func endInit(of boxes: PortList, heldEvents: HeldEvents?) {
+        guard let heldEvents else { return }
+        heldEvents.endInit()
+        if !heldEvents.isHolding {
+            for index in eventPositions where index < boxes.count {
+                boxes.ports[index].box.holdEvents(in: nil)
+            }
+        }
+    }
+}
+
+extension PortBox {
+    /// `object` as this port class; the caller checked that its class is exactly `Self`.
+    static func typedPort(of object: AnyObject) -> TypedPort {
+        unsafeDowncast(object, to: Self.self).typed
     }
 }

@@ -4,7 +4,7 @@ import ReactiveCore
 /// property, in declaration order, named after the property.
 ///
 /// Used once per type, on a probe `Ports()`: for the type's description and to learn its
-/// ``PortLayout``. Instances are wired by the layout from their ``PortCollector``, not
+/// ``PortLayout``. Instances are wired by the layout from their `Ports` value's bytes, not
 /// reflected (only a `Ports` the layout cannot map, see there, falls back to this).
 enum PortReflection {
     struct Found {

@@ -3,20 +3,33 @@ import ReactiveCore
 
 /// One registered view-model type: its description, the compiled schemas every incoming
 /// value is checked against, and the factory that builds an instance. Immutable.
-final class RegisteredType: Sendable {
+@usableFromInline final class RegisteredType: Sendable {
+    /// Builds one instance (see ``InstanceRuntime/build(_:seed:layout:services:)``).
+    @usableFromInline typealias Factory = @Sendable (InstanceSeed) throws(JSONDecodingError) -> InstanceRuntime
+
     let description: ViewModelTypeDescription
     /// What generated ids start with: the lower-cased type name and a dash (`"counter-"`),
     /// lower-cased once here rather than on every `vm.create`.
     let idPrefix: String
+    /// The bytes of ``idPrefix``, copied into every generated id.
+    let idPrefixUTF8: [UInt8]
+    /// This type's place in its registry (registration order): what a host's per-type
+    /// counters are indexed by.
+    let ordinal: Int
+    /// Whether instances have event outputs (only those hold what `init` emits).
+    let holdsEvents: Bool
+    /// The checked arguments an omitted `args` means (`{}`), when `{}` satisfies the schema;
+    /// checked once here rather than on every `vm.create` without arguments.
+    let omittedArgs: JSONValue?
     let argsSchema: JSONSchema
-    /// Per input: its place in ``InstanceRuntime/inputs``, its compiled schema and the JSON an
+    /// Per input: its place in ``InstanceRuntime/ports``, its compiled schema and the JSON an
     /// omitted value means. Kept per type, so an instance holds no dictionary of its own.
     let inputs: [String: Slot]
-    /// Per action: its place in ``InstanceRuntime/actions``, its compiled input schema.
+    /// Per action: its place in ``InstanceRuntime/ports``, its compiled input schema.
     let actions: [String: Slot]
-    /// Per output: its place in ``InstanceRuntime/outputs``.
+    /// Per output: its place in ``InstanceRuntime/ports``.
     let outputs: [String: Int]
-    let build: @Sendable (InstanceSeed) throws(JSONDecodingError) -> InstanceRuntime
+    let build: Factory
 
     /// Where a port sits among its instance's ports of its kind, and how values are checked.
     struct Slot: Sendable {
@@ -29,17 +42,54 @@ final class RegisteredType: Sendable {
         argsSchema: JSONSchema,
         inputs: [String: Slot],
         actions: [String: Slot],
-        build: @escaping @Sendable (InstanceSeed) throws(JSONDecodingError) -> InstanceRuntime
+        outputs: [String: Int],
+        ordinal: Int,
+        build: @escaping Factory
     ) {
         self.description = description
         self.idPrefix = description.name.lowercased() + "-"
+        self.idPrefixUTF8 = Array(idPrefix.utf8)
+        self.ordinal = ordinal
+        self.holdsEvents = description.outputs.contains { $0.kind == .event }
+        self.omittedArgs = ValueRule.check([:], against: argsSchema).isSuccess ? [:] : nil
         self.argsSchema = argsSchema
         self.inputs = inputs
         self.actions = actions
-        var outputs: [String: Int] = [:]
-        for (index, output) in description.outputs.enumerated() { outputs[output.name] = index }
         self.outputs = outputs
         self.build = build
+    }
+}
+
+extension RegisteredType {
+    /// ``idPrefix`` followed by `number` in decimal (`"counter-12"`), written in one pass.
+    func generatedID(number: Int) -> String {
+        var value = UInt(max(number, 0))
+        var digitCount = 1
+        var rest = value / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        let prefix = idPrefixUTF8
+        let length = prefix.count + digitCount
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            for (index, byte) in prefix.enumerated() { buffer[index] = byte }
+            var index = length
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            } while value > 0
+            return length
+        }
+    }
+}
+
+extension Result {
+    /// Whether this is a success.
+    fileprivate var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
     }
 }
 
@@ -78,73 +128,66 @@ struct ValueRule: Sendable {
 }
 
 /// What the factory needs to build one instance.
-struct InstanceSeed {
-    let id: String
-    let args: JSONValue
-    let scheduler: any SerialScheduler
-    let bag: DisposeBag
-    let children: any ChildOpening
-    /// Where the event outputs hold what `init` emits until the creator releases it.
-    let heldEvents: HeldEvents
+@usableFromInline struct InstanceSeed {
+    @usableFromInline let id: String
+    @usableFromInline let args: JSONValue
+    @usableFromInline let scheduler: any SerialScheduler
+    @usableFromInline let bag: DisposeBag
+    @usableFromInline let children: any ChildOpening
+    /// Where the event outputs hold what `init` emits until the creator releases it (`nil`
+    /// for a type without event outputs).
+    @usableFromInline let heldEvents: HeldEvents?
     /// Whether the runtime keeps the typed `Ports` value (for a ``ChildViewModel`` handle).
-    let keepsPorts: Bool
+    @usableFromInline let keepsPorts: Bool
 }
 
 /// A built instance: the view model, its `Ports` value (for typed child handles), its
-/// lifetime bag and its ports by kind, each array in declaration order (``RegisteredType``
-/// maps names to indices).
-final class InstanceRuntime {
+/// lifetime bag and its ports, in declaration order, by kind (``RegisteredType``'s slots are
+/// indices into ``ports``). A value kept inline in its ``ViewModelInstance``: one object
+/// per instance fewer.
+@usableFromInline struct InstanceRuntime {
     let viewModel: Any
     /// Kept only for instances a typed ``ChildViewModel`` handle drives.
-    let ports: Any?
+    let typedPorts: Any?
     let bag: DisposeBag
     /// What its event outputs emitted during `init`, until the host delivers it (`nil` when
     /// `init` emitted no event).
     let heldEvents: HeldEvents?
-    let inputs: [any InputPortBox]
-    let outputs: [any OutputPortBox]
-    let actions: [any ActionPortBox]
+    /// The list the ports were collected in, kept as it is: one array per instance (three
+    /// arrays by kind, copied out of it, were three more allocations per `vm.create`).
+    let ports: [TypedPort]
 
-    init(viewModel: Any, typedPorts: Any?, bag: DisposeBag, heldEvents: HeldEvents?, ports: [any PortBox]) {
+    @usableFromInline init(viewModel: Any, typedPorts: Any?, bag: DisposeBag, heldEvents: HeldEvents?, ports list: PortList) {
         self.viewModel = viewModel
         self.heldEvents = heldEvents
-        self.ports = typedPorts
+        self.typedPorts = typedPorts
         self.bag = bag
-        // Sized once (each kind counted first): growing three arrays by appending cost a
-        // reallocation per port or two on every create.
-        var counts = (inputs: 0, outputs: 0, actions: 0)
-        for port in ports {
-            switch port.typed {
-            case .input: counts.inputs += 1
-            case .output: counts.outputs += 1
-            case .action: counts.actions += 1
-            }
-        }
-        var inputs: [any InputPortBox] = []
-        var outputs: [any OutputPortBox] = []
-        var actions: [any ActionPortBox] = []
-        inputs.reserveCapacity(counts.inputs)
-        outputs.reserveCapacity(counts.outputs)
-        actions.reserveCapacity(counts.actions)
-        for port in ports {
-            switch port.typed {
-            case .input(let input): inputs.append(input)
-            case .output(let output): outputs.append(output)
-            case .action(let action): actions.append(action)
-            }
-        }
-        self.inputs = inputs
-        self.outputs = outputs
-        self.actions = actions
+        ports = list.ports
+    }
+
+    /// Builds an instance of `VM` from `seed`, its ports wired by `layout`: the registry's
+    /// factory, specialized for `VM` where ``ViewModelRegistry/register(_:services:)`` is
+    /// inlined.
+    @inlinable static func build<VM: ViewModel>(
+        _ type: VM.Type, seed: InstanceSeed, layout: PortLayout, services: VM.Services
+    ) throws(JSONDecodingError) -> InstanceRuntime {
+        let args = try VM.Arguments(json: seed.args)
+        let context = VM.Context(
+            id: seed.id, args: args, services: services, scheduler: seed.scheduler, bag: seed.bag,
+            children: seed.children)
+        let built = BuiltViewModel<VM>.build(layout: layout, context: context, heldEvents: seed.heldEvents)
+        return InstanceRuntime(
+            viewModel: built.viewModel, typedPorts: seed.keepsPorts ? built.ports : nil, bag: seed.bag,
+            heldEvents: seed.heldEvents?.isHolding == true ? seed.heldEvents : nil, ports: built.boxes)
     }
 
     /// Ends the instance: observers are dropped first (nothing more reaches them), then the
     /// bag releases every binding, then ports let go of their actions.
     func tearDown() {
-        for output in outputs { output.closeJSON() }
+        for port in ports {
+            if case .output(let output) = port { output.closeJSON() }
+        }
         bag.dispose()
-        for input in inputs { input.detach() }
-        for output in outputs { output.detach() }
-        for action in actions { action.detach() }
+        for port in ports { port.box.detach() }
     }
 }
