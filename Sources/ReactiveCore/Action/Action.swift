@@ -160,7 +160,7 @@ public final class Action<Input, Element> {
         current = execution
         executingSubject?.on(.next(true))
         updateEnabled()
-        let observable = Observable<Element> { [weak self, execution] observer in
+        let observable = Observable<Element>.make { [weak self, execution] observer in
             execution.subscriberCount += 1
             let subscription = execution.replay.subscribe(observer)
             return Disposables.create {

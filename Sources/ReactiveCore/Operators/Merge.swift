@@ -14,11 +14,23 @@ extension ObservableType {
     /// `flatMap` sink) halves what subscribing and disposing a merge allocates
     /// (`.ci/instructions`, `create`).
     @inlinable public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
-        Observable { observer in
+        MergeObservable(sources: sources)
+    }
+}
+
+/// A `merge`: its sources (see `Observable` for why `run` is stored).
+@usableFromInline final class MergeObservable<Element>: Observable<Element> {
+    @usableFromInline let sources: [Observable<Element>]
+
+    @inlinable init(sources: [Observable<Element>]) {
+        self.sources = sources
+        super.init(run: { observable, observer in
+            // Always this class: only this initializer stores this function.
+            let merge = unsafeDowncast(observable, to: MergeObservable<Element>.self)
             let sink = MergeSink(observer)
-            sink.run(sources)
+            sink.run(merge.sources)
             return sink
-        }
+        })
     }
 }
 

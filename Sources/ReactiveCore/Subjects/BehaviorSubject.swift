@@ -51,6 +51,6 @@ public final class BehaviorSubject<Element>: ObservableType, ObserverType {
     }
 
     @inlinable public func asObservable() -> Observable<Element> {
-        Observable { observer in self.subscribe(observer) }
+        SourceObservable(self)
     }
 }

@@ -55,6 +55,6 @@ public final class PublishSubject<Element>: ObservableType, ObserverType {
     }
 
     @inlinable public func asObservable() -> Observable<Element> {
-        Observable { observer in self.subscribe(observer) }
+        SourceObservable(self)
     }
 }

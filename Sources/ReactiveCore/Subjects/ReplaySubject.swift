@@ -79,6 +79,6 @@ public final class ReplaySubject<Element>: ObservableType, ObserverType {
     }
 
     @inlinable public func asObservable() -> Observable<Element> {
-        Observable { observer in self.subscribe(observer) }
+        SourceObservable(self)
     }
 }
