@@ -40,7 +40,10 @@ extension ObservableType {
 /// Exclusivity: unchecked, for the reason given on `Sink`: every access is a single read,
 /// assignment or array call that runs no other code, so no access spans a call.
 @usableFromInline final class MergeSink<Element>: Sink<Element> {
-    @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<MergeSource<Element>>
+    /// Held as their non-generic base: `disposeResources` is reached through the vtable, so it
+    /// runs unspecialized, and iterating an array of a generic class there looked the
+    /// metadata of `MergeSource` and of the array up at run time for every merge disposed.
+    @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<MergeSubscription>
     /// Sources not completed yet, plus one while `run` is still subscribing them (so a
     /// source that completes at once cannot end the merge before the next one starts).
     @exclusivity(unchecked) @usableFromInline var running: Int
@@ -81,23 +84,12 @@ extension ObservableType {
 /// still emit; the cycle ends when the sink is disposed (which disposes every source).
 /// Exclusivity unchecked, as on ``MergeSink``: the subscription is moved into a local before
 /// it is disposed.
-@usableFromInline final class MergeSource<Element>: Disposable {
+@usableFromInline final class MergeSource<Element>: MergeSubscription {
     @usableFromInline let sink: MergeSink<Element>
-    @exclusivity(unchecked) @usableFromInline var subscription: (any Disposable)?
-    @exclusivity(unchecked) @usableFromInline var isDone: Bool
 
     @inlinable init(sink: MergeSink<Element>) {
         self.sink = sink
-        subscription = nil
-        isDone = false
-    }
-
-    @inlinable func setSubscription(_ subscription: any Disposable) {
-        if isDone {
-            subscription.dispose()
-        } else {
-            self.subscription = subscription
-        }
+        super.init()
     }
 
     @inlinable func on(_ event: Event<Element>) {
@@ -112,12 +104,5 @@ extension ObservableType {
             dispose()
             sink.sourceCompleted()
         }
-    }
-
-    @inlinable func dispose() {
-        isDone = true
-        let ending = subscription
-        subscription = nil
-        ending?.dispose()
     }
 }
