@@ -127,6 +127,15 @@ public final class Action<Input, Element> {
         current = nil
         enabledIfValue = false
         lastEnabledSent = false
+        // A `just` (the default `.just(true)`) emits its element while it is subscribed, then
+        // completes, so the subscription below would take its value and end at once. Taking
+        // the value directly is the same, without the subscriber, its closure and the weak
+        // reference to this action they need (3 allocations per action).
+        if let just = enabledIf as? JustObservable<Bool> {
+            enabledIfValue = just.element
+            updateEnabled()
+            return
+        }
         // The subscriber itself rather than `subscribe(onNext:)`'s existential: whether it
         // already ended is then a property read, not a dynamic cast to `Cancelable`.
         let subscriber = ClosureSubscriber<Bool>(
