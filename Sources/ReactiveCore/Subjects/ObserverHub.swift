@@ -27,8 +27,11 @@ public class ObserverHub<Element> {
         /// Unowned, not weak: a weak reference gives the hub a side table, an allocation per
         /// subscribed subject. Safe because the entry reads it only while not disposed, and
         /// the hub marks every entry it still holds disposed before it goes (its `deinit`;
-        /// a terminal event ends them all too), so it is never read once the hub is gone.
-        @usableFromInline unowned let hub: ObserverHub
+        /// a terminal event ends them all too; `dispose` marks the entry before removing
+        /// it), so it is never read once the hub is gone. `unowned(unsafe)` for the same
+        /// reason: the checked form only adds an unowned count to increment and release per
+        /// subscription, and keeps a freed subject's memory until its last entry goes.
+        @usableFromInline unowned(unsafe) let hub: ObserverHub
 
         @inlinable init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
             self.observer = observer
