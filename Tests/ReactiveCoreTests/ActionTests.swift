@@ -16,6 +16,37 @@ struct ActionTests {
         #expect(enabled.values == [true])
     }
 
+    @Test("an action whose enabledIf is just(false) stays disabled, refuses execute and never runs its work")
+    func enabledIfJustFalseStaysDisabled() {
+        var runs = 0
+        let action = Action<Int, Int>(enabledIf: .just(false)) { value in
+            runs += 1
+            return .just(value)
+        }
+        let enabled = scheduler.createObserver(Bool.self)
+        let errors = scheduler.createObserver(ActionError.self)
+        _ = action.enabled.subscribe(enabled)
+        _ = action.errors.subscribe(errors)
+        let result = scheduler.createObserver(Int.self)
+        _ = action.execute(1).subscribe(result)
+        #expect(!action.isEnabled)
+        #expect(runs == 0)
+        #expect(enabled.values == [false])
+        #expect(errors.values == [.notEnabled])
+        #expect(result.events == [.error(0, ActionError.notEnabled)])
+    }
+
+    @Test("an action whose enabledIf is just(true) is enabled at once and disabled only while executing")
+    func enabledIfJustTrueFollowsExecuting() {
+        let work = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+        let action = Action<Void, Int>(enabledIf: .just(true)) { work.asObservable() }
+        let enabled = scheduler.createObserver(Bool.self)
+        _ = action.enabled.subscribe(enabled)
+        scheduler.scheduleAt(100) { action.execute(()) }
+        scheduler.start()
+        #expect(enabled.events == [.next(0, true), .next(100, false), .next(120, true)])
+    }
+
     @Test("enabled starts false until enabledIf emits, and execute is refused meanwhile")
     func enabledStartsFalseUntilEnabledIfEmits() {
         let enabledIf = PublishSubject<Bool>()

@@ -116,7 +116,19 @@ public final class Action<Input, Element> {
 
     /// An action running `workFactory(input)` for each execution, allowed while `enabledIf`'s
     /// latest value is `true`.
-    @inlinable public init(enabledIf: Observable<Bool> = .just(true), workFactory: @escaping WorkFactory) {
+    @inlinable public convenience init(enabledIf: Observable<Bool> = .just(true), workFactory: @escaping WorkFactory) {
+        self.init(enabledIfSource: enabledIf, workFactory: workFactory)
+    }
+
+    /// An action running `workFactory(input)` for each execution, allowed whenever it is not
+    /// executing: the same as `init(enabledIf: .just(true), workFactory:)`, which is what a call
+    /// without `enabledIf` picks, without making the `just` for each action.
+    @inlinable public convenience init(workFactory: @escaping WorkFactory) {
+        self.init(enabledIfSource: nil, workFactory: workFactory)
+    }
+
+    /// The initializer behind the public ones; a `nil` source is always `true`.
+    @inlinable init(enabledIfSource: Observable<Bool>?, workFactory: @escaping WorkFactory) {
         self.workFactory = workFactory
         elementsSubject = PublishSubject()
         errorsSubject = nil
@@ -127,6 +139,20 @@ public final class Action<Input, Element> {
         current = nil
         enabledIfValue = false
         lastEnabledSent = false
+        // A `just` (the default `.just(true)`) emits its element while it is subscribed, then
+        // completes, so the subscription below would take its value and end at once. Taking
+        // the value directly is the same, without the subscriber, its closure and the weak
+        // reference to this action they need (3 allocations per action).
+        guard let enabledIf = enabledIfSource else {
+            enabledIfValue = true
+            updateEnabled()
+            return
+        }
+        if let just = enabledIf as? JustObservable<Bool> {
+            enabledIfValue = just.element
+            updateEnabled()
+            return
+        }
         // The subscriber itself rather than `subscribe(onNext:)`'s existential: whether it
         // already ended is then a property read, not a dynamic cast to `Cancelable`.
         let subscriber = ClosureSubscriber<Bool>(
@@ -160,7 +186,7 @@ public final class Action<Input, Element> {
         current = execution
         executingSubject?.on(.next(true))
         updateEnabled()
-        let observable = Observable<Element> { [weak self, execution] observer in
+        let observable = Observable<Element>.make { [weak self, execution] observer in
             execution.subscriberCount += 1
             let subscription = execution.replay.subscribe(observer)
             return Disposables.create {

@@ -9,7 +9,7 @@ extension Observable where Element: Sendable {
         scheduler: any SerialScheduler,
         _ work: @escaping @Sendable () async throws -> Element
     ) -> Observable<Element> {
-        Observable { observer in
+        Observable.make { observer in
             let sink = FromAsyncSink(observer)
             let confined = GraphConfined(sink)
             sink.task = Task {

@@ -21,30 +21,55 @@
 /// Re-entrant events (an observer sending to the subject that is delivering to it) are
 /// **trampolined**, not recursed: see ``PublishSubject``.
 ///
-/// Operators are built from closures: `Observable` is a final class holding the function
-/// that subscribes an observer. Create one with ``Observable/create(_:)`` or the factories
-/// (`just`, `empty`, `never`, `error`, `from`), then chain operators.
-public final class Observable<Element>: ObservableType {
-    @usableFromInline
-    let subscribeHandler: (AnyObserver<Element>) -> any Disposable
+/// Create one with ``Observable/create(_:)`` or the factories (`just`, `empty`, `never`,
+/// `error`, `from`), then chain operators.
+///
+/// ## Implementation
+///
+/// Each operator is an internal subclass holding its source and parameters as stored
+/// properties: building a chain allocates one object per operator (a class holding a closure
+/// cost two: the object and the closure's captures, `.ci/instructions`, `create`). The class is
+/// public but not open, so only this module subclasses it.
+///
+/// A subclass does not override a method to subscribe: a class's methods are called through
+/// its vtable, which holds the generic code compiled in this module, and every subscription
+/// (with the sink it makes, whose methods carry every event) would then run unspecialized,
+/// paying metadata lookups and witness calls. Instead each subclass stores `run`, a function
+/// without captures created in its `@inlinable` initializer: in the module that names the
+/// element types, that function is specialized, and storing it allocates nothing. The
+/// methods are `final` for the same reason: a client module must not call them through the
+/// vtable, or `subscribe` would run unspecialized.
+public class Observable<Element>: ObservableType {
+    /// Subscribes an observer to the observable given, which is always the one that stored
+    /// the function (so a subclass's `run` may downcast it without checking).
+    @usableFromInline typealias Run = (Observable<Element>, AnyObserver<Element>) -> any Disposable
 
-    /// An observable whose subscription runs `subscribeHandler`. Internal: the handler must
-    /// already enforce the grammar. Public code uses ``create(_:)``.
-    @usableFromInline
-    init(_ subscribeHandler: @escaping (AnyObserver<Element>) -> any Disposable) {
-        self.subscribeHandler = subscribeHandler
+    @usableFromInline final let run: Run
+
+    /// An observable subscribing observers with `run`. Internal: `run` must already enforce
+    /// the grammar. Public code uses ``create(_:)``.
+    @inlinable init(run: @escaping Run) {
+        self.run = run
     }
 
-    @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    @inlinable public final func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
-        subscribeHandler(AnyObserver(observer))
+        run(self, AnyObserver(observer))
     }
 
     /// Subscribes an already erased observer without re-wrapping it.
     @inlinable
-    func subscribe(erased observer: AnyObserver<Element>) -> any Disposable {
-        subscribeHandler(observer)
+    final func subscribe(erased observer: AnyObserver<Element>) -> any Disposable {
+        run(self, observer)
     }
 
-    @inlinable public func asObservable() -> Observable<Element> { self }
+    @inlinable public final func asObservable() -> Observable<Element> { self }
+}
+
+extension Observable {
+    /// An observable whose subscription runs `subscribeHandler`. Internal: the handler must
+    /// already enforce the grammar. Public code uses ``create(_:)``.
+    @inlinable static func make(_ subscribeHandler: @escaping (AnyObserver<Element>) -> any Disposable) -> Observable<Element> {
+        ClosureObservable(subscribeHandler)
+    }
 }

@@ -17,6 +17,6 @@ public protocol ObservableType<Element>: ObservableConvertibleType {
 
 extension ObservableType {
     @inlinable public func asObservable() -> Observable<Element> {
-        Observable { observer in self.subscribe(observer) }
+        SourceObservable(self)
     }
 }

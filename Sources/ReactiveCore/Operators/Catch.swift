@@ -3,7 +3,7 @@ extension ObservableType {
     /// fails with its own error.
     @inlinable public func `catch`(_ handler: @escaping (any Error) throws -> Observable<Element>) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let subscription = SerialDisposable()
             let sink = CreateSink(observer)
             let first = SingleAssignmentDisposable()

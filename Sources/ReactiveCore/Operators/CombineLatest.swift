@@ -63,7 +63,7 @@ extension Observable {
         _ sources: [Observable<Value>],
         _ resultSelector: @escaping ([Value]) throws -> Element
     ) -> Observable<Element> {
-        Observable { observer in
+        Observable.make { observer in
             if sources.isEmpty {
                 observer.on(.completed)
                 return NopDisposable()

@@ -2,12 +2,25 @@ extension ObservableType {
     /// Transforms each element and drops the `nil` results; a transform that throws fails
     /// the sequence.
     @inlinable public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
-        let source = asObservable()
-        return Observable { observer in
-            let sink = CompactMapSink(observer, transform)
-            sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
+        CompactMapObservable(source: asObservable(), transform: transform)
+    }
+}
+
+/// A `compactMap`: its source and transform (see `Observable` for why `run` is stored).
+@usableFromInline final class CompactMapObservable<Input, Result>: Observable<Result> {
+    @usableFromInline let source: Observable<Input>
+    @usableFromInline let transform: (Input) throws -> Result?
+
+    @inlinable init(source: Observable<Input>, transform: @escaping (Input) throws -> Result?) {
+        self.source = source
+        self.transform = transform
+        super.init(run: { observable, observer in
+            // Always this class: only this initializer stores this function.
+            let compactMap = unsafeDowncast(observable, to: CompactMapObservable<Input, Result>.self)
+            let sink = CompactMapSink(observer, compactMap.transform)
+            sink.setUpstream(compactMap.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
-        }
+        })
     }
 }
 

@@ -5,7 +5,7 @@ extension ObservableType {
     /// Completes when the source and every inner completed; any error fails it.
     @inlinable public func concatMap<Inner: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Inner) -> Observable<Inner.Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = ConcatMapSink<Element, Inner.Element>(observer) { try selector($0).asObservable() }
             sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

@@ -5,25 +5,17 @@ extension Observable {
     /// after the subscription is disposed, everything sent to it is ignored. A terminal event
     /// disposes the disposable `subscribe` returned.
     @inlinable public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable) -> Observable<Element> {
-        Observable { observer in
-            let sink = CreateSink(observer)
-            sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
-            return sink
-        }
+        CreateObservable(subscribe)
     }
 
     /// Emits `element`, then completes.
     @inlinable public static func just(_ element: Element) -> Observable<Element> {
-        Observable { observer in
-            observer.on(.next(element))
-            observer.on(.completed)
-            return NopDisposable()
-        }
+        JustObservable(element)
     }
 
     /// Completes at once without elements.
     @inlinable public static func empty() -> Observable<Element> {
-        Observable { observer in
+        Observable.make { observer in
             observer.on(.completed)
             return NopDisposable()
         }
@@ -31,12 +23,12 @@ extension Observable {
 
     /// Never emits anything, never ends.
     @inlinable public static func never() -> Observable<Element> {
-        Observable { _ in NopDisposable() }
+        Observable.make { _ in NopDisposable() }
     }
 
     /// Fails at once with `error`.
     @inlinable public static func error(_ error: any Error) -> Observable<Element> {
-        Observable { observer in
+        Observable.make { observer in
             observer.on(.error(error))
             return NopDisposable()
         }
@@ -45,7 +37,7 @@ extension Observable {
     /// Emits the elements of `sequence` in order, then completes. Stops early when the
     /// subscription is disposed by an observer during emission.
     @inlinable public static func from<S: Sequence>(_ sequence: S) -> Observable<Element> where S.Element == Element {
-        Observable { observer in
+        Observable.make { observer in
             let sink = CreateSink(observer)
             for element in sequence {
                 if sink.isDisposed { break }
@@ -64,7 +56,7 @@ extension Observable {
     /// Calls `factory` for each subscriber and subscribes to the observable it returns; a
     /// throwing factory fails the subscription.
     @inlinable public static func deferred(_ factory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
-        Observable { observer in
+        Observable.make { observer in
             do {
                 return try factory().subscribe(erased: observer)
             } catch {
@@ -82,5 +74,36 @@ extension Observable {
         case .next(let element): forward(element)
         case .error, .completed: forwardTerminal(event)
         }
+    }
+}
+
+/// An ``Observable/create(_:)``: the producer (see `Observable` for why `run` is stored).
+@usableFromInline final class CreateObservable<Element>: Observable<Element> {
+    @usableFromInline let producer: (AnyObserver<Element>) -> any Disposable
+
+    @inlinable init(_ producer: @escaping (AnyObserver<Element>) -> any Disposable) {
+        self.producer = producer
+        super.init(run: { observable, observer in
+            // Always this class: only this initializer stores this function.
+            let create = unsafeDowncast(observable, to: CreateObservable<Element>.self)
+            let sink = CreateSink(observer)
+            sink.setUpstream(create.producer(AnyObserver(eventHandler: sink.on)))
+            return sink
+        })
+    }
+}
+
+/// A ``Observable/just(_:)``: its element (see `Observable` for why `run` is stored).
+@usableFromInline final class JustObservable<Element>: Observable<Element> {
+    @usableFromInline let element: Element
+
+    @inlinable init(_ element: Element) {
+        self.element = element
+        super.init(run: { observable, observer in
+            // Always this class: only this initializer stores this function.
+            observer.on(.next(unsafeDowncast(observable, to: JustObservable<Element>.self).element))
+            observer.on(.completed)
+            return NopDisposable()
+        })
     }
 }

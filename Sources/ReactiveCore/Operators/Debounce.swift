@@ -4,7 +4,7 @@ extension ObservableType {
     /// completion; an error is forwarded at once and drops the waiting element.
     @inlinable public func debounce(_ dueTime: Duration, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = DebounceSink(observer, dueTime: dueTime, scheduler: scheduler)
             sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

@@ -3,7 +3,7 @@ extension ObservableType {
     /// is forwarded at once (dropping what was still delayed), as in RxSwift.
     @inlinable public func delay(_ dueTime: Duration, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = DelaySink(observer, dueTime: dueTime, scheduler: scheduler)
             sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

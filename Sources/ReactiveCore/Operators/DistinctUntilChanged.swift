@@ -14,12 +14,25 @@ extension ObservableType {
     /// Drops elements `areEqual` to the previous element; a comparer that throws fails
     /// the sequence.
     @inlinable public func distinctUntilChanged(_ areEqual: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
-        let source = asObservable()
-        return Observable { observer in
-            let sink = DistinctUntilChangedSink(observer, areEqual)
-            sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
+        DistinctUntilChangedObservable(source: asObservable(), areEqual: areEqual)
+    }
+}
+
+/// A `distinctUntilChanged`: its source and comparer (see `Observable` for why `run` is stored).
+@usableFromInline final class DistinctUntilChangedObservable<Element>: Observable<Element> {
+    @usableFromInline let source: Observable<Element>
+    @usableFromInline let areEqual: (Element, Element) throws -> Bool
+
+    @inlinable init(source: Observable<Element>, areEqual: @escaping (Element, Element) throws -> Bool) {
+        self.source = source
+        self.areEqual = areEqual
+        super.init(run: { observable, observer in
+            // Always this class: only this initializer stores this function.
+            let distinct = unsafeDowncast(observable, to: DistinctUntilChangedObservable<Element>.self)
+            let sink = DistinctUntilChangedSink(observer, distinct.areEqual)
+            sink.setUpstream(distinct.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
-        }
+        })
     }
 }
 

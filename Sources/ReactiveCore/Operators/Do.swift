@@ -13,7 +13,7 @@ extension ObservableType {
         onDispose: (() -> Void)? = nil
     ) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             onSubscribe?()
             let sink = DoSink(observer, onNext: onNext, onError: onError, onCompleted: onCompleted, onDispose: onDispose)
             sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))

@@ -1,12 +1,25 @@
 extension ObservableType {
     /// Keeps the elements `isIncluded` accepts; a predicate that throws fails the sequence.
     @inlinable public func filter(_ isIncluded: @escaping (Element) throws -> Bool) -> Observable<Element> {
-        let source = asObservable()
-        return Observable { observer in
-            let sink = FilterSink(observer, isIncluded)
-            sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
+        FilterObservable(source: asObservable(), isIncluded: isIncluded)
+    }
+}
+
+/// A `filter`: its source and predicate (see `Observable` for why `run` is stored).
+@usableFromInline final class FilterObservable<Element>: Observable<Element> {
+    @usableFromInline let source: Observable<Element>
+    @usableFromInline let isIncluded: (Element) throws -> Bool
+
+    @inlinable init(source: Observable<Element>, isIncluded: @escaping (Element) throws -> Bool) {
+        self.source = source
+        self.isIncluded = isIncluded
+        super.init(run: { observable, observer in
+            // Always this class: only this initializer stores this function.
+            let filter = unsafeDowncast(observable, to: FilterObservable<Element>.self)
+            let sink = FilterSink(observer, filter.isIncluded)
+            sink.setUpstream(filter.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
-        }
+        })
     }
 }
 

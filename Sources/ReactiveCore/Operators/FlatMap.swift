@@ -5,7 +5,7 @@ extension ObservableType {
     /// any of them fails the result and disposes the rest.
     @inlinable public func flatMap<Inner: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Inner) -> Observable<Inner.Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = FlatMapSink<Element, Inner.Element>(observer) { try selector($0).asObservable() }
             sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

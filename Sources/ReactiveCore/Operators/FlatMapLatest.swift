@@ -6,7 +6,7 @@ extension ObservableType {
     /// the result.
     @inlinable public func flatMapLatest<Inner: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Inner) -> Observable<Inner.Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = FlatMapLatestSink<Element, Inner.Element>(observer) { try selector($0).asObservable() }
             sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

@@ -5,12 +5,25 @@ extension ObservableType {
     /// model's port (the usual first step of a chain) then needs no wrapping observable, an
     /// object and a closure built and freed per chain (`.ci/instructions`, `create`).
     @inlinable public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
-        let source = self
-        return Observable { observer in
-            let sink = MapSink(observer, transform)
-            sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
+        MapObservable(source: self, transform: transform)
+    }
+}
+
+/// A `map`: its source and transform (see `Observable` for why `run` is stored).
+@usableFromInline final class MapObservable<Source: ObservableType, Result>: Observable<Result> {
+    @usableFromInline let source: Source
+    @usableFromInline let transform: (Source.Element) throws -> Result
+
+    @inlinable init(source: Source, transform: @escaping (Source.Element) throws -> Result) {
+        self.source = source
+        self.transform = transform
+        super.init(run: { observable, observer in
+            // Always this class: only this initializer stores this function.
+            let map = unsafeDowncast(observable, to: MapObservable<Source, Result>.self)
+            let sink = MapSink(observer, map.transform)
+            sink.setUpstream(map.source.subscribe(AnyObserver(eventHandler: sink.on)))
             return sink
-        }
+        })
     }
 }
 

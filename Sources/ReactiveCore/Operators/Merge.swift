@@ -14,11 +14,23 @@ extension ObservableType {
     /// `flatMap` sink) halves what subscribing and disposing a merge allocates
     /// (`.ci/instructions`, `create`).
     @inlinable public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
-        Observable { observer in
+        MergeObservable(sources: sources)
+    }
+}
+
+/// A `merge`: its sources (see `Observable` for why `run` is stored).
+@usableFromInline final class MergeObservable<Element>: Observable<Element> {
+    @usableFromInline let sources: [Observable<Element>]
+
+    @inlinable init(sources: [Observable<Element>]) {
+        self.sources = sources
+        super.init(run: { observable, observer in
+            // Always this class: only this initializer stores this function.
+            let merge = unsafeDowncast(observable, to: MergeObservable<Element>.self)
             let sink = MergeSink(observer)
-            sink.run(sources)
+            sink.run(merge.sources)
             return sink
-        }
+        })
     }
 }
 
@@ -28,7 +40,10 @@ extension ObservableType {
 /// Exclusivity: unchecked, for the reason given on `Sink`: every access is a single read,
 /// assignment or array call that runs no other code, so no access spans a call.
 @usableFromInline final class MergeSink<Element>: Sink<Element> {
-    @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<MergeSource<Element>>
+    /// Held as their non-generic base: `disposeResources` is reached through the vtable, so it
+    /// runs unspecialized, and iterating an array of a generic class there looked the
+    /// metadata of `MergeSource` and of the array up at run time for every merge disposed.
+    @exclusivity(unchecked) @usableFromInline var sources: ContiguousArray<MergeSubscription>
     /// Sources not completed yet, plus one while `run` is still subscribing them (so a
     /// source that completes at once cannot end the merge before the next one starts).
     @exclusivity(unchecked) @usableFromInline var running: Int
@@ -69,23 +84,12 @@ extension ObservableType {
 /// still emit; the cycle ends when the sink is disposed (which disposes every source).
 /// Exclusivity unchecked, as on ``MergeSink``: the subscription is moved into a local before
 /// it is disposed.
-@usableFromInline final class MergeSource<Element>: Disposable {
+@usableFromInline final class MergeSource<Element>: MergeSubscription {
     @usableFromInline let sink: MergeSink<Element>
-    @exclusivity(unchecked) @usableFromInline var subscription: (any Disposable)?
-    @exclusivity(unchecked) @usableFromInline var isDone: Bool
 
     @inlinable init(sink: MergeSink<Element>) {
         self.sink = sink
-        subscription = nil
-        isDone = false
-    }
-
-    @inlinable func setSubscription(_ subscription: any Disposable) {
-        if isDone {
-            subscription.dispose()
-        } else {
-            self.subscription = subscription
-        }
+        super.init()
     }
 
     @inlinable func on(_ event: Event<Element>) {
@@ -100,12 +104,5 @@ extension ObservableType {
             dispose()
             sink.sourceCompleted()
         }
-    }
-
-    @inlinable func dispose() {
-        isDone = true
-        let ending = subscription
-        subscription = nil
-        ending?.dispose()
     }
 }

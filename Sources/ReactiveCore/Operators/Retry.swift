@@ -8,7 +8,7 @@ extension ObservableType {
     /// again while attempts remain, and fails with the last error otherwise.
     @inlinable public func retry(_ maxAttemptCount: Int) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = CreateSink(observer)
             let subscription = SerialDisposable()
             sink.setUpstream(subscription)

@@ -7,12 +7,27 @@ extension ObservableType {
 
     /// Emits the running accumulation, mutating the state in place.
     @inlinable public func scan<State>(into seed: State, accumulator: @escaping (inout State, Element) throws -> Void) -> Observable<State> {
-        let source = asObservable()
-        return Observable { observer in
-            let sink = ScanSink(observer, seed: seed, accumulator: accumulator)
-            sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
+        ScanObservable(source: asObservable(), seed: seed, accumulator: accumulator)
+    }
+}
+
+/// A `scan`: its source, seed and accumulator (see `Observable` for why `run` is stored).
+@usableFromInline final class ScanObservable<Input, State>: Observable<State> {
+    @usableFromInline let source: Observable<Input>
+    @usableFromInline let seed: State
+    @usableFromInline let accumulator: (inout State, Input) throws -> Void
+
+    @inlinable init(source: Observable<Input>, seed: State, accumulator: @escaping (inout State, Input) throws -> Void) {
+        self.source = source
+        self.seed = seed
+        self.accumulator = accumulator
+        super.init(run: { observable, observer in
+            // Always this class: only this initializer stores this function.
+            let scan = unsafeDowncast(observable, to: ScanObservable<Input, State>.self)
+            let sink = ScanSink(observer, seed: scan.seed, accumulator: scan.accumulator)
+            sink.setUpstream(scan.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
-        }
+        })
     }
 }
 

@@ -16,7 +16,7 @@ extension ObservableType {
     /// however many subscribers there are.
     @inlinable public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
         let connection = ShareConnection(source: asObservable(), replay: replay, scope: scope)
-        return Observable { observer in connection.subscribe(observer) }
+        return Observable.make { observer in connection.subscribe(observer) }
     }
 }
 

@@ -2,7 +2,7 @@ extension ObservableType {
     /// Drops the first `count` elements.
     @inlinable public func skip(_ count: Int) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             var remaining = count
             let sink = CreateSink(observer)
             sink.setUpstream(source.subscribe(erased: AnyObserver { event in

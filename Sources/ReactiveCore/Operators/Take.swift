@@ -4,7 +4,7 @@ extension ObservableType {
     @inlinable public func take(_ count: Int) -> Observable<Element> {
         let source = asObservable()
         guard count > 0 else { return .empty() }
-        return Observable { observer in
+        return Observable.make { observer in
             var remaining = count
             let sink = CreateSink(observer)
             sink.setUpstream(source.subscribe(erased: AnyObserver { event in
@@ -23,7 +23,7 @@ extension ObservableType {
     @inlinable public func take<Other: ObservableConvertibleType>(until other: Other) -> Observable<Element> {
         let source = asObservable()
         let trigger = other.asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = CreateSink(observer)
             let triggerSubscription = SingleAssignmentDisposable()
             triggerSubscription.setDisposable(trigger.subscribe(erased: AnyObserver { event in
@@ -42,7 +42,7 @@ extension ObservableType {
     /// Forwards elements while `predicate` holds; completes at the first that fails it.
     @inlinable public func take(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = CreateSink(observer)
             sink.setUpstream(source.subscribe(erased: AnyObserver { event in
                 guard case .next(let element) = event else { return sink.on(event) }

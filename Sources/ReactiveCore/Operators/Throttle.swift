@@ -6,7 +6,7 @@ extension ObservableType {
     /// forwarded at once.
     @inlinable public func throttle(_ dueTime: Duration, latest: Bool = true, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = ThrottleSink(observer, dueTime: dueTime, latest: latest, scheduler: scheduler)
             sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

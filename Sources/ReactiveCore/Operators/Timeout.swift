@@ -7,7 +7,7 @@ extension ObservableType {
     /// the source before the due time are forwarded as they are; disposing cancels the timer.
     public func timeout(_ dueTime: Duration, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = TimeoutSink(observer, dueTime: dueTime, scheduler: scheduler)
             sink.startTimer()
             sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))

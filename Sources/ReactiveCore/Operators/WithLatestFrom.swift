@@ -11,7 +11,7 @@ extension ObservableType {
     ) -> Observable<Result> {
         let source = asObservable()
         let other = second.asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = WithLatestFromSink<Element, Second.Element, Result>(observer, resultSelector: resultSelector)
             sink.run(source: source, other: other)
             return sink

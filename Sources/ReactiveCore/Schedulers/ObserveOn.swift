@@ -5,7 +5,7 @@ extension ObservableType {
     /// scheduled job, not one per event. After disposal nothing queued is delivered.
     public func observe(on scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        return Observable.make { observer in
             let sink = ObserveOnSink(observer, scheduler: scheduler)
             sink.setUpstream(source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

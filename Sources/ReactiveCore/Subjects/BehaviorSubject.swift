@@ -2,9 +2,7 @@
 /// the following events. After the end, subscribers receive only the terminal event.
 ///
 /// Re-entrant events are trampolined and ``value`` changes on delivery (see ``PublishSubject``).
-public final class BehaviorSubject<Element>: ObservableType, ObserverType {
-    // Assigned in the inlinable `init` rather than by an initial value (see `ObserverHub`).
-    @usableFromInline let hub: ObserverHub<Element>
+public final class BehaviorSubject<Element>: ObserverHub<Element>, ObservableType, ObserverType {
     // Unchecked exclusivity: only read or assigned in place, never across a call.
     @exclusivity(unchecked) @usableFromInline var terminal: Event<Element>?
 
@@ -16,19 +14,19 @@ public final class BehaviorSubject<Element>: ObservableType, ObserverType {
 
     /// A subject whose current value is `value`.
     @inlinable public init(value: Element) {
-        self.hub = ObserverHub()
         self.terminal = nil
         self.current = value
+        super.init()
     }
 
     /// Whether some observer is subscribed.
-    @inlinable public var hasObservers: Bool { hub.hasObservers }
+    @inlinable public var hasObservers: Bool { isObserved }
 
     /// Whether the subject received a terminal event.
     @inlinable public var isStopped: Bool { terminal != nil }
 
     @inlinable public func on(_ event: Event<Element>) {
-        hub.send(event) { event in
+        send(event) { event in
             guard terminal == nil else { return false }
             switch event {
             case .next(let element): current = element
@@ -45,12 +43,12 @@ public final class BehaviorSubject<Element>: ObservableType, ObserverType {
             return NopDisposable()
         }
         let erased = AnyObserver(observer)
-        let entry = hub.add(erased)
+        let entry = add(erased)
         erased.on(.next(value))
         return entry
     }
 
     @inlinable public func asObservable() -> Observable<Element> {
-        Observable { observer in self.subscribe(observer) }
+        SourceObservable(self)
     }
 }

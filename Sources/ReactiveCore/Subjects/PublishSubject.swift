@@ -13,28 +13,26 @@
 ///   when an event is delivered, so inside an observer it reflects the event being delivered.
 ///
 /// Like the rest of the graph, a subject is used from one thread (see ``Observable``).
-public final class PublishSubject<Element>: ObservableType, ObserverType {
-    // Both assigned in the inlinable `init` rather than by initial values (see `ObserverHub`).
-    @usableFromInline let hub: ObserverHub<Element>
+public final class PublishSubject<Element>: ObserverHub<Element>, ObservableType, ObserverType {
     /// How the subject ended, kept without its element type: the deinit, which never
     /// specializes, then destroys it without looking `Event<Element>`'s metadata up.
     // Unchecked exclusivity: only read or assigned in place, never across a call.
     @exclusivity(unchecked) @usableFromInline var terminal: StopEvent?
 
     /// A subject with no observers.
-    @inlinable public init() {
-        hub = ObserverHub()
+    @inlinable public override init() {
         terminal = nil
+        super.init()
     }
 
     /// Whether some observer is subscribed.
-    @inlinable public var hasObservers: Bool { hub.hasObservers }
+    @inlinable public var hasObservers: Bool { isObserved }
 
     /// Whether the subject received a terminal event.
     @inlinable public var isStopped: Bool { terminal != nil }
 
     @inlinable public func on(_ event: Event<Element>) {
-        hub.send(event) { event in
+        send(event) { event in
             guard terminal == nil else { return false }
             switch event {
             case .next: break
@@ -51,10 +49,10 @@ public final class PublishSubject<Element>: ObservableType, ObserverType {
             observer.on(terminal.event())
             return NopDisposable()
         }
-        return hub.add(AnyObserver(observer))
+        return add(AnyObserver(observer))
     }
 
     @inlinable public func asObservable() -> Observable<Element> {
-        Observable { observer in self.subscribe(observer) }
+        SourceObservable(self)
     }
 }

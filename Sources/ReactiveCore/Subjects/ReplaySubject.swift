@@ -2,20 +2,18 @@
 /// forwards live events; after the end it replays the buffer followed by the terminal event.
 ///
 /// Re-entrant events are trampolined and the buffer changes on delivery (see ``PublishSubject``).
-public final class ReplaySubject<Element>: ObservableType, ObserverType {
-    // Assigned in the inlinable `init` rather than by initial values (see `ObserverHub`).
-    @usableFromInline let hub: ObserverHub<Element>
+public final class ReplaySubject<Element>: ObserverHub<Element>, ObservableType, ObserverType {
     @usableFromInline var terminal: Event<Element>?
     @usableFromInline var buffer: [Element]
     @usableFromInline var start: Int
     @usableFromInline let bufferSize: Int
 
     @inlinable init(bufferSize: Int) {
-        self.hub = ObserverHub()
         self.terminal = nil
         self.buffer = []
         self.start = 0
         self.bufferSize = max(0, bufferSize)
+        super.init()
     }
 
     /// A subject replaying the latest `bufferSize` elements (0 replays nothing).
@@ -29,7 +27,7 @@ public final class ReplaySubject<Element>: ObservableType, ObserverType {
     }
 
     /// Whether some observer is subscribed.
-    @inlinable public var hasObservers: Bool { hub.hasObservers }
+    @inlinable public var hasObservers: Bool { isObserved }
 
     /// Whether the subject received a terminal event.
     @inlinable public var isStopped: Bool { terminal != nil }
@@ -38,7 +36,7 @@ public final class ReplaySubject<Element>: ObservableType, ObserverType {
     @inlinable public var replayedElements: ArraySlice<Element> { buffer[start...] }
 
     @inlinable public func on(_ event: Event<Element>) {
-        hub.send(event) { event in
+        send(event) { event in
             guard terminal == nil else { return false }
             switch event {
             case .next(let element): append(element)
@@ -70,7 +68,7 @@ public final class ReplaySubject<Element>: ObservableType, ObserverType {
             erased.on(terminal)
             return NopDisposable()
         }
-        let entry = hub.add(erased)
+        let entry = add(erased)
         for element in replayed {
             guard !entry.isDisposed else { break }
             erased.on(.next(element))
@@ -79,6 +77,6 @@ public final class ReplaySubject<Element>: ObservableType, ObserverType {
     }
 
     @inlinable public func asObservable() -> Observable<Element> {
-        Observable { observer in self.subscribe(observer) }
+        SourceObservable(self)
     }
 }
