@@ -38,6 +38,8 @@ struct SendFastPathTests {
         #"{"jsonrpc":"2.0","id":null,"method":"vm.send","params":{"instance":"t","input":"decrement","value":null}}"#,
         #" { "params" : { "value" : 2 , "input" : "add" , "instance" : "t" } , "method" : "vm.send" , "jsonrpc" : "2.0" , "id" : 0 } "#,
         #"{"jsonrpc":"2.0","id":123456789012345678,"method":"vm.send","params":{"instance":"t","input":"add","value":999999999999999999}}"#,
+        #"{"jsonrpc":"2.0","id":-999999999999999999,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.0","id":100,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
     ])
     func plainSends(frame: String) async throws {
         try await Self.expectSameBytes([frame, frame])
@@ -100,6 +102,13 @@ struct SendFastPathTests {
     ])
     func unusualFrames(frame: String) async throws {
         try await Self.expectSameBytes([frame])
+    }
+
+    @Test("the reply written in place carries vm.send's result as the general path encodes it")
+    func encodedSendResultMatchesTheResult() {
+        let encoded = Server.encodedSendResult
+        let text = String(decoding: UnsafeBufferPointer(start: encoded.utf8Start, count: encoded.utf8CodeUnitCount), as: UTF8.self)
+        #expect(text == String(decoding: VMSendMethod.result.encodedBytes(), as: UTF8.self))
     }
 
     @Test("a name that is not UTF-8 is a parse error on both paths")
