@@ -212,4 +212,23 @@ struct SendRouteCacheTests {
         _ = try await client.result("vm.destroy", json(#"{"instance":"t"}"#))
         #expect(!Self.names("t", "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
     }
+
+    @Test("names of eight bytes and more match only when every byte does", arguments: ["abcdefgh", "instance-0017", "sixteen-bytes-id"])
+    func longNamesCompareEveryByte(name: String) async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"\#(name)"}"#))
+        try await client.send(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"\#(name)","input":"add"}}"#)
+        #expect(Self.names(name, "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+        var bytes = Array(name.utf8)
+        for index in bytes.indices {
+            let original = bytes[index]
+            bytes[index] = original == UInt8(ascii: "z") ? UInt8(ascii: "y") : UInt8(ascii: "z")
+            let other = String(decoding: bytes, as: UTF8.self)
+            #expect(!Self.names(other, "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil }, "\(other)")
+            bytes[index] = original
+        }
+        #expect(!Self.names(name + "x", "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+        #expect(!Self.names(String(name.dropLast()), "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+    }
 }
