@@ -50,6 +50,23 @@ public enum JSONSerializer {
             buffer.append(UInt8(ascii: "0") + UInt8(magnitude))
             return
         }
+        if magnitude < 100_000_000 {
+            // Up to eight digits: gathered in one word, most significant digit in the lowest
+            // byte, then appended byte by byte (cheaper than a copy for so few).
+            var digits: UInt64 = 0
+            var count = 0
+            repeat {
+                digits = digits << 8 | (UInt64(UInt8(ascii: "0")) &+ magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            repeat {
+                buffer.append(UInt8(truncatingIfNeeded: digits))
+                digits >>= 8
+                count -= 1
+            } while count > 0
+            return
+        }
         // 20 digits is the most a UInt64 needs; fill from the right, then copy out.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var index = 20

@@ -1,4 +1,5 @@
 import JSONCore
+import JSONRPC
 import ReactiveCore
 import VMProtocol
 
@@ -75,6 +76,25 @@ final class Outbox {
             sink.enqueue(message: message)
             report(.out, connection: session.number, message: message)
         }
+    }
+
+    /// A success reply to an integer `id` whose result is the constant `encodedResult`, written
+    /// by ``JSONRPCEncoder/writeSuccess(id:encodedResult:into:)`` straight into the transport's
+    /// buffer (a plain `vm.send`'s reply, Server+SendFastPath.swift); built aside only when a
+    /// monitor must see it too.
+    @inline(__always)
+    func sendSuccess(to session: Session, id: Int64, encodedResult: StaticString) {
+        guard session.isOpen else { return }
+        let maximum = JSONRPCEncoder.maximumSuccessByteCount(encodedResult: encodedResult)
+        guard monitors.isEmpty else {
+            withUnsafeTemporaryAllocation(byteCount: maximum, alignment: 1) { raw in
+                let message = UnsafeRawBufferPointer(rebasing: raw[0..<JSONRPCEncoder.writeSuccess(id: id, encodedResult: encodedResult, into: raw)])
+                session.sink.enqueue(message: message)
+                report(.out, connection: session.number, message: message)
+            }
+            return
+        }
+        session.sink.enqueue(maximumBytes: maximum) { JSONRPCEncoder.writeSuccess(id: id, encodedResult: encodedResult, into: $0) }
     }
 
     /// Enqueues already-built message bytes on `session`.

@@ -191,6 +191,11 @@ struct SendFrame {
         @inline(__always)
         private mutating func readKey() -> Key? {
             skipWhitespace()
+            if let (key, length) = quickKey() {
+                position += length
+                guard consume(UInt8(ascii: ":")) else { return nil }
+                return key
+            }
             guard let (_, count, word) = readPlainBytes(), count <= 8 else { return nil }
             let key: Key
             switch word {
@@ -206,6 +211,43 @@ struct SendFrame {
             guard consume(UInt8(ascii: ":")) else { return nil }
             return key
         }
+
+        /// The known member name at the cursor and the bytes it takes with its quotes, read with
+        /// one load: the eight bytes after the opening quote compared, masked, with the name and
+        /// its closing quote (whatever those bytes are, only a name exactly so spelt matches).
+        /// `nil` for anything else, including a name too close to the frame's end, which
+        /// ``readPlainBytes()`` then reads.
+        @inline(__always)
+        private func quickKey() -> (Key, Int)? {
+            // "instance" needs its quote at position + 9.
+            guard end - position >= 10, base[position] == UInt8(ascii: "\"") else { return nil }
+            let word = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position + 1, as: UInt64.self))
+            switch UInt8(truncatingIfNeeded: word) {
+            case UInt8(ascii: "i"):
+                if word & Self.mask(3) == Self.quoted(Packed.id, 2) { return (.id, 4) }
+                if word & Self.mask(6) == Self.quoted(Packed.input, 5) { return (.input, 7) }
+                if word == Packed.instance, base[position + 9] == UInt8(ascii: "\"") { return (.instance, 10) }
+            case UInt8(ascii: "j"):
+                if word == Self.quoted(Packed.jsonrpc, 7) { return (.jsonrpc, 9) }
+            case UInt8(ascii: "m"):
+                if word & Self.mask(7) == Self.quoted(Packed.method, 6) { return (.method, 8) }
+            case UInt8(ascii: "p"):
+                if word & Self.mask(7) == Self.quoted(Packed.params, 6) { return (.params, 8) }
+            case UInt8(ascii: "v"):
+                if word & Self.mask(6) == Self.quoted(Packed.value, 5) { return (.value, 7) }
+            default:
+                break
+            }
+            return nil
+        }
+
+        /// The low `count` bytes of a word (`count` from 1 to 7).
+        @inline(__always)
+        private static func mask(_ count: UInt64) -> UInt64 { (1 << (8 * count)) &- 1 }
+
+        /// `word`, the packed bytes of a `count`-byte name (at most 7), followed by a quote.
+        @inline(__always)
+        private static func quoted(_ word: UInt64, _ count: UInt64) -> UInt64 { word | 0x22 << (8 * count) }
 
         private mutating func readID() -> RequestID? {
             skipWhitespace()
@@ -272,6 +314,16 @@ struct SendFrame {
         @inline(__always)
         private mutating func matchString(_ word: UInt64) -> Bool {
             skipWhitespace()
+            // One load for a string of at most 7 bytes (the version, the method): its bytes and
+            // closing quote compared at once; anything else is read below.
+            let count = UInt64(8 &- word.leadingZeroBitCount / 8)
+            if count < 8, end - position >= 9, base[position] == UInt8(ascii: "\"") {
+                let next = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position + 1, as: UInt64.self))
+                if next & Self.mask(count + 1) == Self.quoted(word, count) {
+                    position += Int(count) + 2
+                    return true
+                }
+            }
             guard let (_, count, packed) = readPlainBytes() else { return false }
             return count <= 8 && packed == word
         }

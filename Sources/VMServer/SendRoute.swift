@@ -16,6 +16,7 @@ struct SendRoute {
     private var input: InputRoute?
 
     /// The cached instance and input when `instance` and `input` name them.
+    @inline(__always)
     func lookup(instance name: UnsafeBufferPointer<UInt8>, input inputBytes: UnsafeBufferPointer<UInt8>)
         -> (ViewModelInstance, InputRoute)?
     {
@@ -43,10 +44,23 @@ struct SendRoute {
         inputName = []
     }
 
+    /// Eight bytes per step, then the last few one by one.
+    @inline(__always)
     private static func equal(_ cached: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard cached.count == bytes.count else { return false }
-        return cached.withUnsafeBufferPointer { stored in
-            for index in 0..<stored.count where stored[index] != bytes[index] { return false }
+        return cached.withUnsafeBytes { stored in
+            guard let left = stored.baseAddress, let right = bytes.baseAddress.map(UnsafeRawPointer.init) else { return true }
+            let count = stored.count
+            var index = 0
+            while count - index >= 8 {
+                guard left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    == right.loadUnaligned(fromByteOffset: index, as: UInt64.self) else { return false }
+                index += 8
+            }
+            while index < count {
+                guard left.load(fromByteOffset: index, as: UInt8.self) == right.load(fromByteOffset: index, as: UInt8.self) else { return false }
+                index += 1
+            }
             return true
         }
     }

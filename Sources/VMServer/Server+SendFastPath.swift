@@ -41,9 +41,17 @@ extension Server {
             fail(Self.call(for: send, on: session), error)
             return true
         }
-        if let id = send.id { respond(on: session, route: .direct, id: id, .success(VMSendMethod.result)) }
+        switch send.id {
+        case nil: break
+        case .integer(let number)?: outbox.sendSuccess(to: session, id: number, encodedResult: Self.encodedSendResult)
+        case let id?: respond(on: session, route: .direct, id: id, .success(VMSendMethod.result))
+        }
         return true
     }
+
+    /// ``VMSendMethod/result`` encoded, for replies written in place (SendFastPathTests checks
+    /// that the two agree).
+    static let encodedSendResult: StaticString = "null"
 
     /// The ``Call`` the general path would have dispatched for `send` (built only to report a
     /// failure the way the dispatcher does: `vm.error` reads `instance` and `input` from its

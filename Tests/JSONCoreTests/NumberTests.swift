@@ -23,6 +23,21 @@ struct NumberTests {
         }
     }
 
+    @Test("integers are written as their decimal text on either side of every digit-count boundary")
+    func writesIntegers() {
+        var numbers: [Int64] = [0, .max, .min, .max - 1, .min + 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            numbers += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+        }
+        for number in numbers {
+            var buffer: [UInt8] = Array("x".utf8)
+            JSONSerializer.appendInteger(number, to: &buffer)
+            #expect(String(decoding: buffer, as: UTF8.self) == "x\(number)")
+        }
+    }
+
     @Test("keeps the sign of negative zero")
     func keepsNegativeZero() throws {
         let value = try JSONValue(parsing: "-0")

@@ -43,6 +43,23 @@ struct EncoderTests {
         """)
     }
 
+    @Test("a success written in place has the bytes of the appended one", arguments: [
+        Int64.min, -1_000_000_007, -10, -9, -1, 0, 1, 9, 10, 99, 100, 101, 65_536, 999_999_999_999_999_999, Int64.max,
+    ])
+    func writtenSuccess(id: Int64) {
+        for result: StaticString in ["null", "{}", #"{"a":[1,2]}"#] {
+            let count = JSONRPCEncoder.maximumSuccessByteCount(encodedResult: result)
+            let written = withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { raw in
+                Array(UnsafeRawBufferPointer(rebasing: raw[0..<JSONRPCEncoder.writeSuccess(id: id, encodedResult: result, into: raw)]))
+            }
+            let resultBytes = UnsafeBufferPointer(start: result.utf8Start, count: result.utf8CodeUnitCount)
+            var appended: [UInt8] = []
+            JSONRPCEncoder.appendSuccess(id: .integer(id), encodedResult: resultBytes, to: &appended)
+            #expect(written == appended)
+            #expect(written.count <= count)
+        }
+    }
+
     @Test("spliced results and batches")
     func splicedResultsAndBatches() {
         #expect(text { JSONRPCEncoder.appendSuccess(id: 1, encodedResult: Array("[1]".utf8), to: &$0) }

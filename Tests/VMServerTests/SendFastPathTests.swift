@@ -38,6 +38,10 @@ struct SendFastPathTests {
         #"{"jsonrpc":"2.0","id":null,"method":"vm.send","params":{"instance":"t","input":"decrement","value":null}}"#,
         #" { "params" : { "value" : 2 , "input" : "add" , "instance" : "t" } , "method" : "vm.send" , "jsonrpc" : "2.0" , "id" : 0 } "#,
         #"{"jsonrpc":"2.0","id":123456789012345678,"method":"vm.send","params":{"instance":"t","input":"add","value":999999999999999999}}"#,
+        #"{"jsonrpc":"2.0","id":-999999999999999999,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
+        #"{"method":"vm.send","params":{"value":1,"input":"add","instance":"t"},"jsonrpc":"2.0","id":5}"#,
+        #"{"params":{"input":"add","instance":"t"},"method":"vm.send","id":6,"jsonrpc":"2.0"}"#,
+        #"{"jsonrpc":"2.0","id":100,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
     ])
     func plainSends(frame: String) async throws {
         try await Self.expectSameBytes([frame, frame])
@@ -87,6 +91,19 @@ struct SendFastPathTests {
         #"{"jsonrpc":"2.0","id":1,"method":"vm.send","method":"vm.get","params":{"instance":"t","input":"add"}}"#,
         #"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instance":"t","input":"add"},"extra":[1]}"#,
         #"{"jsonrpc":"1.0","id":1,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.00","id":1,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.","id":1,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.sen","params":{"instance":"t","input":"add"}}"#,
+        #"{"jsonrpcx":"2.0","id":1,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.0","idx":1,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.0","i":1,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"methods":"vm.send","params":{"instance":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.send","param":{"instance":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instances":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instanc":"t","input":"add"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instance":"t","inputs":"add"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instance":"t","input":"add","valu":1}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instance":"t","input":"add","value\u0000":1}}"#,
         #"{"id":1,"method":"vm.send","params":{"instance":"t","input":"add"}}"#,
         #"{"jsonrpc":"2.0","id":1,"method":"vm.sendx","params":{"instance":"t","input":"add"}}"#,
         #"{"jsonrpc":"2.0","id":1,"method":"vm.send","params":{"instance":"t","input":"add"}} x"#,
@@ -100,6 +117,13 @@ struct SendFastPathTests {
     ])
     func unusualFrames(frame: String) async throws {
         try await Self.expectSameBytes([frame])
+    }
+
+    @Test("the reply written in place carries vm.send's result as the general path encodes it")
+    func encodedSendResultMatchesTheResult() {
+        let encoded = Server.encodedSendResult
+        let text = String(decoding: UnsafeBufferPointer(start: encoded.utf8Start, count: encoded.utf8CodeUnitCount), as: UTF8.self)
+        #expect(text == String(decoding: VMSendMethod.result.encodedBytes(), as: UTF8.self))
     }
 
     @Test("a name that is not UTF-8 is a parse error on both paths")
@@ -187,5 +211,24 @@ struct SendRouteCacheTests {
         #expect(!Self.names("u", "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
         _ = try await client.result("vm.destroy", json(#"{"instance":"t"}"#))
         #expect(!Self.names("t", "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+    }
+
+    @Test("names of eight bytes and more match only when every byte does", arguments: ["abcdefgh", "instance-0017", "sixteen-bytes-id"])
+    func longNamesCompareEveryByte(name: String) async throws {
+        let fixture = try InMemoryServer.forTests()
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Tally","id":"\#(name)"}"#))
+        try await client.send(#"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"\#(name)","input":"add"}}"#)
+        #expect(Self.names(name, "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+        var bytes = Array(name.utf8)
+        for index in bytes.indices {
+            let original = bytes[index]
+            bytes[index] = original == UInt8(ascii: "z") ? UInt8(ascii: "y") : UInt8(ascii: "z")
+            let other = String(decoding: bytes, as: UTF8.self)
+            #expect(!Self.names(other, "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil }, "\(other)")
+            bytes[index] = original
+        }
+        #expect(!Self.names(name + "x", "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
+        #expect(!Self.names(String(name.dropLast()), "add") { fixture.server.sendRoute.lookup(instance: $0, input: $1) != nil })
     }
 }
