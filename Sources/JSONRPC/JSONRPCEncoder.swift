@@ -84,8 +84,7 @@ public enum JSONRPCEncoder {
     /// The most bytes ``writeSuccess(id:encodedResult:into:)`` writes for `encodedResult`.
     @inlinable
     public static func maximumSuccessByteCount(encodedResult: StaticString) -> Int {
-        // A sign and 19 digits cover any Int64.
-        successHead.utf8CodeUnitCount + 20 + successResultKey.utf8CodeUnitCount + encodedResult.utf8CodeUnitCount + 1
+        successHead.utf8CodeUnitCount + JSONByteWriter.maximumDigitsByteCount + successResultKey.utf8CodeUnitCount + encodedResult.utf8CodeUnitCount + 1
     }
 
     /// Writes the bytes of ``appendSuccess(id:encodedResult:to:)`` for an integer id straight
@@ -95,48 +94,16 @@ public enum JSONRPCEncoder {
     public static func writeSuccess(id: Int64, encodedResult: StaticString, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         precondition(buffer.count >= maximumSuccessByteCount(encodedResult: encodedResult))
-        var cursor = copy(successHead, to: base)
-        cursor = writeDigits(id, to: cursor)
-        cursor = copy(successResultKey, to: cursor)
-        cursor = copy(encodedResult, to: cursor)
+        var cursor = JSONByteWriter.copy(successHead, to: base)
+        cursor = JSONByteWriter.writeDigits(id, to: cursor)
+        cursor = JSONByteWriter.copy(successResultKey, to: cursor)
+        cursor = JSONByteWriter.copy(encodedResult, to: cursor)
         cursor.storeBytes(of: UInt8(ascii: "}"), as: UInt8.self)
         return cursor + 1 - base
     }
 
     @usableFromInline static let successHead: StaticString = #"{"jsonrpc":"2.0","id":"#
     @usableFromInline static let successResultKey: StaticString = #","result":"#
-
-    @inlinable @inline(__always)
-    static func copy(_ text: StaticString, to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        cursor.copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
-        return cursor + text.utf8CodeUnitCount
-    }
-
-    /// The decimal digits of `number` as ``JSONSerializer/appendInteger(_:to:)`` writes them,
-    /// filled from the right after counting them.
-    @inlinable @inline(__always)
-    static func writeDigits(_ number: Int64, to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        var cursor = cursor
-        if number < 0 {
-            cursor.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
-            cursor += 1
-        }
-        // magnitude handles Int64.min without overflow.
-        var magnitude = number.magnitude
-        var count = 1
-        var bound: UInt64 = 10
-        while count < 20, magnitude >= bound {
-            count += 1
-            bound = bound &* 10
-        }
-        var position = count
-        repeat {
-            position -= 1
-            (cursor + position).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10), as: UInt8.self)
-            magnitude /= 10
-        } while position > 0
-        return cursor + count
-    }
 
     /// A success whose result object is written member by member by `result`.
     public static func appendSuccess<E: Error>(

@@ -23,18 +23,38 @@ struct NumberTests {
         }
     }
 
-    @Test("integers are written as their decimal text on either side of every digit-count boundary")
-    func writesIntegers() {
+    /// Every digit count's edges, both signs, and the extremes.
+    static let digitCountEdges: [Int64] = {
         var numbers: [Int64] = [0, .max, .min, .max - 1, .min + 1]
         var power: Int64 = 1
         for _ in 0..<18 {
             power *= 10
             numbers += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
         }
-        for number in numbers {
+        return numbers
+    }()
+
+    @Test("integers are written as their decimal text on either side of every digit-count boundary")
+    func writesIntegers() {
+        for number in Self.digitCountEdges {
             var buffer: [UInt8] = Array("x".utf8)
             JSONSerializer.appendInteger(number, to: &buffer)
             #expect(String(decoding: buffer, as: UTF8.self) == "x\(number)")
+        }
+    }
+
+    @Test("the raw byte writer writes the same digits as the serializer, within its stated maximum")
+    func rawDigitsMatchTheSerializer() {
+        for number in Self.digitCountEdges {
+            var expected: [UInt8] = []
+            JSONSerializer.appendInteger(number, to: &expected)
+            let written = withUnsafeTemporaryAllocation(byteCount: JSONByteWriter.maximumDigitsByteCount, alignment: 1) { raw in
+                guard let base = raw.baseAddress else { return [UInt8]() }
+                let end = JSONByteWriter.writeDigits(number, to: base)
+                return Array(UnsafeRawBufferPointer(start: base, count: end - base))
+            }
+            #expect(written == expected)
+            #expect(written.count <= JSONByteWriter.maximumDigitsByteCount)
         }
     }
 

@@ -29,8 +29,8 @@ public enum VMOutputNotification {
     /// `prefixBytes` and a value (or patch) of `valueBytes`.
     @inlinable
     public static func maximumByteCount(prefixBytes: Int, valueBytes: Int) -> Int {
-        // 20 digits and a sign cover any Int64; the replay tail is the longest tail.
-        prefixBytes + 21 + valueKey.utf8CodeUnitCount + valueBytes + replayTail.utf8CodeUnitCount
+        // The replay tail is the longest tail.
+        prefixBytes + JSONByteWriter.maximumDigitsByteCount + valueKey.utf8CodeUnitCount + valueBytes + replayTail.utf8CodeUnitCount
     }
 
     /// Writes one whole notification into `buffer` (at least ``maximumByteCount(prefixBytes:valueBytes:)``
@@ -89,58 +89,11 @@ public enum VMOutputNotification {
     ) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         precondition(buffer.count >= maximumByteCount(prefixBytes: prefix.count, valueBytes: body.count))
-        var cursor = copy(prefix, to: base)
-        cursor = writeDigits(seq, to: cursor)
-        cursor = copy(key, to: cursor)
-        cursor = copy(body, to: cursor)
-        cursor = copy(tail, to: cursor)
+        var cursor = JSONByteWriter.copy(prefix, to: base)
+        cursor = JSONByteWriter.writeDigits(seq, to: cursor)
+        cursor = JSONByteWriter.copy(key, to: cursor)
+        cursor = JSONByteWriter.copy(body, to: cursor)
+        cursor = JSONByteWriter.copy(tail, to: cursor)
         return cursor - base
-    }
-
-    @inlinable @inline(__always)
-    static func copy(_ bytes: [UInt8], to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        bytes.withUnsafeBytes { source in
-            guard let start = source.baseAddress else { return cursor }
-            cursor.copyMemory(from: start, byteCount: source.count)
-            return cursor + source.count
-        }
-    }
-
-    @inlinable @inline(__always)
-    static func copy(_ text: StaticString, to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        cursor.copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
-        return cursor + text.utf8CodeUnitCount
-    }
-
-    /// The decimal digits of `number`, as `JSONSerializer.appendInteger` writes them: counted
-    /// by comparisons, then written from the right two at a time (half the divisions).
-    @inlinable @inline(__always)
-    static func writeDigits(_ number: Int64, to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        var cursor = cursor
-        if number < 0 {
-            cursor.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
-            cursor += 1
-        }
-        var magnitude = number.magnitude
-        var digitCount = 1
-        var bound: UInt64 = 10
-        while digitCount < 20, magnitude >= bound {
-            digitCount += 1
-            bound = bound &* 10
-        }
-        var position = digitCount
-        while magnitude >= 100 {
-            let pair = magnitude % 100
-            magnitude /= 100
-            position -= 2
-            (cursor + position).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10), as: UInt8.self)
-            (cursor + position + 1).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10), as: UInt8.self)
-        }
-        if magnitude >= 10 {
-            (cursor + 1).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10), as: UInt8.self)
-            magnitude /= 10
-        }
-        cursor.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude), as: UInt8.self)
-        return cursor + digitCount
     }
 }
