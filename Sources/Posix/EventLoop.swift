@@ -43,6 +43,9 @@ public final class EventLoop {
     private var nextGeneration: UInt32 = 0
     private var timers = TimerQueue()
     private var deferred: [() -> Void] = []
+    /// An empty array with capacity that `runDeferred` trades for the queued batch, so that
+    /// queueing deferred work allocates nothing once the loop is warm.
+    private var spareDeferred: [() -> Void] = []
     private var ready: [ReadyDescriptor] = []
     private var signalPipe: (read: FileDescriptor, write: FileDescriptor)?
     private var signalHandlers: [Int32: () -> Void] = [:]
@@ -263,9 +266,14 @@ public final class EventLoop {
 
     private func runDeferred() {
         while !deferred.isEmpty {
+            // Work queued by this batch goes into `deferred` (the former spare) and runs in the next round.
+            // The batch is a local, so a nested `runOnce` from a work item is harmless.
             var batch: [() -> Void] = []
+            swap(&batch, &spareDeferred)
             swap(&batch, &deferred)
             for work in batch { work() }
+            batch.removeAll(keepingCapacity: true)
+            spareDeferred = batch
         }
     }
 
