@@ -120,10 +120,10 @@ extension Daemon {
         isFlushScheduled = true
         // Deferred work runs after every event of this loop iteration: all replies produced by
         // this iteration's reads leave in one send per connection.
-        loop.enqueue { [weak self] in self?.flushQueued() }
+        loop.enqueue(flushQueuedWork)
     }
 
-    private func flushQueued() {
+    func flushQueued() {
         isFlushScheduled = false
         swap(&flushQueue, &spareFlushQueue)
         for connection in spareFlushQueue {
