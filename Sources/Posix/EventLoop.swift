@@ -42,10 +42,16 @@ public final class EventLoop {
     private var slots: [Slot?] = []
     private var nextGeneration: UInt32 = 0
     private var timers = TimerQueue()
-    private var deferred: [() -> Void] = []
+    /// A closure wrapped in a struct: an array of bare closures stores them behind a
+    /// reabstraction thunk, one allocation per queued closure; a struct field stores it as is.
+    private struct Work {
+        let run: () -> Void
+    }
+
+    private var deferred: [Work] = []
     /// An empty array with capacity that `runDeferred` trades for the queued batch, so that
     /// queueing deferred work allocates nothing once the loop is warm.
-    private var spareDeferred: [() -> Void] = []
+    private var spareDeferred: [Work] = []
     private var ready: [ReadyDescriptor] = []
     private var signalPipe: (read: FileDescriptor, write: FileDescriptor)?
     private var signalHandlers: [Int32: () -> Void] = [:]
@@ -136,7 +142,7 @@ public final class EventLoop {
 
     /// Runs `work` on the loop thread after the current callback and the rest of this
     /// iteration's events, before the loop waits again. Loop thread only; not Sendable.
-    public func enqueue(_ work: @escaping () -> Void) { deferred.append(work) }
+    public func enqueue(_ work: @escaping () -> Void) { deferred.append(Work(run: work)) }
 
     // MARK: Signals
 
@@ -266,12 +272,13 @@ public final class EventLoop {
 
     private func runDeferred() {
         while !deferred.isEmpty {
-            // Work queued by this batch goes into `deferred` (the former spare) and runs in the next round.
+            // Work queued by this batch goes into `deferred` (the former spare) and runs in
+            // the next round.
             // The batch is a local, so a nested `runOnce` from a work item is harmless.
-            var batch: [() -> Void] = []
+            var batch: [Work] = []
             swap(&batch, &spareDeferred)
             swap(&batch, &deferred)
-            for work in batch { work() }
+            for work in batch { work.run() }
             batch.removeAll(keepingCapacity: true)
             spareDeferred = batch
         }
