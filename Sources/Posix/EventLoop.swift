@@ -262,8 +262,9 @@ public final class EventLoop {
     }
 
     private func fireDueTimers() {
-        guard timers.count > 0 else { return }
+        guard let earliest = timers.earliestEntryDeadline else { return }
         let current = now
+        guard earliest <= current else { return }
         let limit = timers.lastSequence
         while let callback = timers.popDue(now: current, sequenceLimit: limit) {
             callback()
