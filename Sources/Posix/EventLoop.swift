@@ -41,18 +41,26 @@ public final class EventLoop {
     private let poller: any EventLoopPoller
     private var slots: [Slot?] = []
     private var nextGeneration: UInt32 = 0
-    private var timers = TimerQueue()
+    // Unchecked exclusivity on `timers`, `deferred`, `spareDeferred` and `ready`: each loop
+    // iteration touches them several times, and the runtime's dynamic access checks
+    // (swift_beginAccess/endAccess) cost about as much as the work itself. It is safe because
+    // the loop is confined to one thread (not Sendable), the four are private, and no access
+    // to them is in progress while anything outside this type runs: `popDue` returns the
+    // callback before it is called, `runDeferred` swaps the batch into a local before running
+    // it, `runOnce` dispatches from a copy of `ready` after the poller (which calls nothing
+    // back) has filled it, and `enqueue`/`schedule`/`cancel` are single appends or removals.
+    @exclusivity(unchecked) private var timers = TimerQueue()
     /// A closure wrapped in a struct: an array of bare closures stores them behind a
     /// reabstraction thunk, one allocation per queued closure; a struct field stores it as is.
     private struct Work {
         let run: () -> Void
     }
 
-    private var deferred: [Work] = []
+    @exclusivity(unchecked) private var deferred: [Work] = []
     /// An empty array with capacity that `runDeferred` trades for the queued batch, so that
     /// queueing deferred work allocates nothing once the loop is warm.
-    private var spareDeferred: [Work] = []
-    private var ready: [ReadyDescriptor] = []
+    @exclusivity(unchecked) private var spareDeferred: [Work] = []
+    @exclusivity(unchecked) private var ready: [ReadyDescriptor] = []
     private var signalPipe: (read: FileDescriptor, write: FileDescriptor)?
     private var signalHandlers: [Int32: () -> Void] = [:]
     private var isRunning = false
