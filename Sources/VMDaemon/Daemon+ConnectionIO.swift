@@ -126,9 +126,13 @@ extension Daemon {
     func flushQueued() {
         isFlushScheduled = false
         swap(&flushQueue, &spareFlushQueue)
-        for connection in spareFlushQueue {
+        // By index, in queueing order: no iterator holding a copy of the list.
+        var index = 0
+        while index < spareFlushQueue.count {
+            let connection = spareFlushQueue[index]
             connection.isQueuedForFlush = false
             flush(connection)
+            index += 1
         }
         // Emptied element by element: `removeAll(keepingCapacity:)` goes through the generic
         // `replaceSubrange`, several times the cost for the one or few connections listed.
