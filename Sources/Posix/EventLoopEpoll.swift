@@ -8,10 +8,18 @@ import CPosix
 /// The `epoll(7)` backend of ``EventLoop`` (Linux; elsewhere CPosix's stubs fail with `ENOSYS`).
 final class EpollPoller: EventLoopPoller {
     private let epoll: FileDescriptor
-    private var events = [cposix_epoll_event](repeating: cposix_epoll_event(), count: 256)
+    /// Filled by `epoll_wait`. A buffer allocated once rather than an array property: reading
+    /// the events back touches no exclusivity check, uniqueness check or bounds check.
+    private let events: UnsafeMutableBufferPointer<cposix_epoll_event>
 
     init() throws {
         epoll = FileDescriptor(adopting: try retryingOnInterrupt("epoll_create1") { cposix_epoll_create() })
+        events = .allocate(capacity: 256)
+        events.initialize(repeating: cposix_epoll_event())
+    }
+
+    deinit {
+        events.deallocate()
     }
 
     func add(fd: Int32, interest: IOInterest, token: UInt64) throws {
@@ -35,10 +43,8 @@ final class EpollPoller: EventLoopPoller {
     func wait(timeoutMilliseconds: Int32, into ready: inout [ReadyDescriptor]) throws {
         let epfd = epoll.rawValue
         let capacity = Int32(events.count)
-        let count = try events.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return Int32(0) }
-            return try retryingOnInterrupt("epoll_wait") { cposix_epoll_wait(epfd, base, capacity, timeoutMilliseconds) }
-        }
+        guard let base = events.baseAddress else { return }
+        let count = try retryingOnInterrupt("epoll_wait") { cposix_epoll_wait(epfd, base, capacity, timeoutMilliseconds) }
         for index in 0..<Int(count) {
             let event = events[index]
             ready.append(ReadyDescriptor(token: event.data, events: Self.events(event.events)))

@@ -19,6 +19,9 @@ struct TimerQueue {
     private var heap: [Entry] = []
     private var callbacks: [UInt64: () -> Void] = [:]
     private var nextSequence: UInt64 = 0
+    /// Cancelled entries still in the heap. While it is zero every entry is live, and the
+    /// earliest deadline is the heap's top without looking its callback up.
+    private var tombstones = 0
 
     var count: Int { callbacks.count }
 
@@ -33,6 +36,8 @@ struct TimerQueue {
 
     mutating func cancel(_ id: TimerID) -> Bool {
         guard callbacks.removeValue(forKey: id.sequence) != nil else { return false }
+        // A fired timer left the heap before its callback was removed, so this one is in it.
+        tombstones += 1
         if heap.count > 64, heap.count > 2 * callbacks.count { rebuild() }
         return true
     }
@@ -40,8 +45,9 @@ struct TimerQueue {
     /// The earliest live deadline, discarding cancelled entries on the way.
     mutating func nextDeadline() -> UInt64? {
         while let top = heap.first {
-            if callbacks[top.sequence] != nil { return top.deadline }
+            if tombstones == 0 || callbacks[top.sequence] != nil { return top.deadline }
             popTop()
+            tombstones -= 1
         }
         return nil
     }
@@ -52,11 +58,15 @@ struct TimerQueue {
         while let top = heap.first, top.deadline <= now, top.sequence <= sequenceLimit {
             popTop()
             if let callback = callbacks.removeValue(forKey: top.sequence) { return callback }
+            tombstones -= 1
         }
         return nil
     }
 
     var lastSequence: UInt64 { nextSequence }
+
+    /// The top of the heap (live or cancelled): no live timer is due before it.
+    var earliestEntryDeadline: UInt64? { heap.first?.deadline }
 
     // MARK: Heap
 
@@ -69,6 +79,7 @@ struct TimerQueue {
 
     private mutating func rebuild() {
         heap.removeAll { callbacks[$0.sequence] == nil }
+        tombstones = 0
         var index = heap.count / 2
         while index > 0 {
             index -= 1

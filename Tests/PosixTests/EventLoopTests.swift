@@ -212,6 +212,35 @@ struct EventLoopTests {
         #expect(order == ["timer", "deferred"])
     }
 
+    @Test("deferred work runs in queueing order, over many iterations, work it queues included", arguments: EventLoopBackend.available)
+    func deferredOrderAcrossIterations(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
+        var order: [String] = []
+        for pass in 0..<3 {
+            loop.enqueue {
+                order.append("\(pass)a")
+                loop.enqueue { order.append("\(pass)c") }
+            }
+            loop.enqueue { order.append("\(pass)b") }
+            try loop.runOnce(blocking: false)
+        }
+        #expect(order == ["0a", "0b", "0c", "1a", "1b", "1c", "2a", "2b", "2c"])
+    }
+
+    @Test("a nested runOnce from deferred work runs every queued item exactly once", arguments: EventLoopBackend.available)
+    func nestedRunOnceFromDeferredWork(backend: EventLoopBackend) throws {
+        let loop = try EventLoop(backend: backend)
+        var order: [String] = []
+        loop.enqueue {
+            order.append("outer")
+            loop.enqueue { order.append("queued by outer") }
+            try? loop.runOnce(blocking: false)
+        }
+        loop.enqueue { order.append("second") }
+        try loop.runOnce(blocking: false)
+        #expect(order == ["outer", "queued by outer", "second"])
+    }
+
     @Test("a loop on its own thread runs callbacks there and stops when asked", arguments: EventLoopBackend.available)
     func loopThreadStops(backend: EventLoopBackend) throws {
         let signal = try FileDescriptor.pipe()
