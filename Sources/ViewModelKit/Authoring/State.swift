@@ -30,7 +30,8 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// expressions; no access spans a call that could re-enter. The dynamic checks were ~230
     /// instructions of every `vm.send` → `vm.output`, measured with `.ci/instructions`.)
     @exclusivity(unchecked) @usableFromInline var storedValue: Value
-    @usableFromInline let codec: ValueCodec<Value>
+    /// The schema and encoding of its codec (a state never decodes).
+    @usableFromInline let codec: PortEncoding<Value>
     @exclusivity(unchecked) @usableFromInline var cachedJSON: JSONValue?
     @usableFromInline var bindings = BindingStore()
     /// Made by the first value or observer. It updates ``storedValue`` and ``cachedJSON``
@@ -39,10 +40,14 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     @usableFromInline lazy var fanOut = OutputFanOut<Value>(encode: codec.encode, state: self)
 
     /// A state output encoded with `codec`, holding `initial` until its source says otherwise.
-    public init(_ summary: String = "", initial: Value, codec: ValueCodec<Value>) {
+    ///
+    /// Inlinable, like ``Input``'s: the view model's `Ports()` then keeps only the halves of
+    /// `codec` a state calls (``PortEncoding``) without copying and releasing the whole codec
+    /// out of line for every instance.
+    @inlinable public init(_ summary: String = "", initial: Value, codec: ValueCodec<Value>) {
         self.summary = summary
         self.storedValue = initial
-        self.codec = codec
+        self.codec = PortEncoding(codec)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.
