@@ -40,8 +40,10 @@ import ReactiveCore
     @exclusivity(unchecked) @usableFromInline var json: [JSONWatcher] = []
     /// Set by ``closeJSON()`` when no JSON subject existed: later JSON observers get nothing.
     @usableFromInline var isJSONClosed = false
-    @exclusivity(unchecked) @usableFromInline var queue: [Value] = []
+    /// Declared next to ``isJSONClosed``: the two flags share one word (80 -> 72 bytes per
+    /// fan-out, one malloc size class down).
     @exclusivity(unchecked) @usableFromInline var isEmitting = false
+    @exclusivity(unchecked) @usableFromInline var queue: [Value] = []
     /// The state output this fans out, if it is one: each value becomes its current value
     /// before any observer sees it, and the JSON encoded for watchers its cached encoding.
     /// Unowned, without reference counting (`unowned(unsafe)`): the state owns this fan-out
