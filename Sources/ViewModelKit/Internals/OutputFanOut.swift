@@ -82,15 +82,20 @@ import ReactiveCore
     }
 
     /// One value to everybody: the state's bookkeeping, the JSON watchers, the typed subject.
+    /// The state's value and cached encoding are written once each, before any observer
+    /// runs (the encoding first, when someone watches the JSON side).
     @inlinable func deliver(_ value: Value) {
-        let state = state
-        if let state {
-            state.storedValue = value
-            state.cachedJSON = nil
-        }
-        if !json.isEmpty {
+        if json.isEmpty {
+            if let state {
+                state.storedValue = value
+                state.cachedJSON = nil
+            }
+        } else {
             let encoded = encode(value)
-            state?.cachedJSON = encoded
+            if let state {
+                state.storedValue = value
+                state.cachedJSON = encoded
+            }
             deliverJSON(encoded)
         }
         typed?.onNext(value)
