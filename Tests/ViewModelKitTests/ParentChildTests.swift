@@ -133,6 +133,18 @@ struct ParentChildTests {
         #expect(late.isEmpty)
     }
 
+    @Test("an instance a typed handle drives still reports its own view model, like any other instance")
+    func typedChildReportsItsViewModel() throws {
+        let host = try makeInboxHost()
+        let inbox = try host.create(type: "Inbox")
+        #expect(inbox.viewModel is Inbox)
+        let row = try host.instance("messagerow-1")
+        #expect(row.viewModel is MessageRow)
+        #expect(!(row.viewModel is MessageRow.Ports))
+        try host.destroy("inbox-1")
+        #expect(row.viewModel == nil)
+    }
+
     @Test("a typed child of a type the host does not serve is not created, and the parent goes on without it")
     func unregisteredChildType() throws {
         var registry = ViewModelRegistry()

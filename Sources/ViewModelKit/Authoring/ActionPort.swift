@@ -19,8 +19,10 @@ import ReactiveCore
 public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     /// What the action does, for people reading `vm.types`.
     public let summary: String
-    @usableFromInline let inputCodec: ValueCodec<Value>
-    @usableFromInline let outputCodec: ValueCodec<Element>
+    /// The input codec's schema and decoding, the output codec's schema and encoding (the
+    /// halves an action port calls).
+    @usableFromInline let inputCodec: PortDecoding<Value>
+    @usableFromInline let outputCodec: PortEncoding<Element>
     @usableFromInline var run: ((Value) -> Observable<Element>)?
     /// The action ``bind(_:)`` bound, run without a closure around it (one allocation per
     /// action port per instance fewer); `run` is then `nil`.
@@ -35,8 +37,8 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     @inlinable
     public init(_ summary: String = "", input: ValueCodec<Value>, output: ValueCodec<Element>) {
         self.summary = summary
-        self.inputCodec = input
-        self.outputCodec = output
+        self.inputCodec = PortDecoding(input)
+        self.outputCodec = PortEncoding(output)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.

@@ -24,7 +24,8 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
 
     /// What the output means, for people reading `vm.types`.
     public let summary: String
-    @usableFromInline let codec: ValueCodec<Value>
+    /// The schema and encoding of its codec (an output never decodes).
+    @usableFromInline let codec: PortEncoding<Value>
     @usableFromInline var bindings = BindingStore()
     @usableFromInline lazy var fanOut = OutputFanOut<Value>(encode: codec.encode)
     /// Set while the instance's `init` runs (and until its creator releases the held values).
@@ -37,7 +38,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     /// An event output encoded with `codec`.
     public init(_ summary: String = "", codec: ValueCodec<Value>) {
         self.summary = summary
-        self.codec = codec
+        self.codec = PortEncoding(codec)
     }
 
     /// The wire name (the property's name), once the kit has attached the port.

@@ -20,7 +20,8 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
 
     /// What the input means, for people reading `vm.types`.
     public let summary: String
-    @usableFromInline let codec: ValueCodec<Value>
+    /// The schema and decoding of its codec (an input never encodes after `init`).
+    @usableFromInline let codec: PortDecoding<Value>
     @usableFromInline let defaultJSON: JSONValue?
     /// Assigned in the inlinable `init`, not by an initial value: an initial value is an
     /// out-of-line generic function, paying metadata lookups for every instance's ports.
@@ -37,7 +38,7 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     /// An input with `codec`; an omitted value on the wire means `defaultValue` when given.
     @inlinable public init(_ summary: String = "", codec: ValueCodec<Value>, default defaultValue: Value? = nil) {
         self.summary = summary
-        self.codec = codec
+        self.codec = PortDecoding(codec)
         self.defaultJSON = defaultValue.map(codec.encode)
         self.deliver = { subject, value in subject.onNext(value) }
         self.subject = PublishSubject()

@@ -30,19 +30,29 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// expressions; no access spans a call that could re-enter. The dynamic checks were ~230
     /// instructions of every `vm.send` → `vm.output`, measured with `.ci/instructions`.)
     @exclusivity(unchecked) @usableFromInline var storedValue: Value
-    @usableFromInline let codec: ValueCodec<Value>
+    /// The schema and encoding of its codec (a state never decodes).
+    @usableFromInline let codec: PortEncoding<Value>
     @exclusivity(unchecked) @usableFromInline var cachedJSON: JSONValue?
     @usableFromInline var bindings = BindingStore()
-    /// Made by the first value or observer. It updates ``storedValue`` and ``cachedJSON``
-    /// through its reference to this state rather than through two closures capturing it
-    /// (two allocations per state per instance fewer).
-    @usableFromInline lazy var fanOut = OutputFanOut<Value>(encode: codec.encode, state: self)
+    /// It updates ``storedValue`` and ``cachedJSON`` through its reference to this state
+    /// rather than through two closures capturing it (two allocations per state per instance
+    /// fewer). Made with the state, not lazily: a constant is read on every value without a
+    /// getter call and without retaining and releasing it (~200 instructions of every
+    /// `vm.send` → `vm.output` of a bound state, measured with callgrind); a bound state,
+    /// which nearly every state is, made it at its first value anyway.
+    @usableFromInline let fanOut: OutputFanOut<Value>
 
     /// A state output encoded with `codec`, holding `initial` until its source says otherwise.
-    public init(_ summary: String = "", initial: Value, codec: ValueCodec<Value>) {
+    ///
+    /// Inlinable, like ``Input``'s: the view model's `Ports()` then keeps only the halves of
+    /// `codec` a state calls (``PortEncoding``) without copying and releasing the whole codec
+    /// out of line for every instance.
+    @inlinable public init(_ summary: String = "", initial: Value, codec: ValueCodec<Value>) {
         self.summary = summary
         self.storedValue = initial
-        self.codec = codec
+        self.codec = PortEncoding(codec)
+        fanOut = OutputFanOut(encode: codec.encode)
+        fanOut.state = self
     }
 
     /// The wire name (the property's name), once the kit has attached the port.

@@ -22,6 +22,10 @@ public final class ViewModelInstance {
     /// `false` once destroyed. (Unchecked exclusivity, like ``runtime``: read on every call,
     /// written once in a single statement, never held across a call.)
     @exclusivity(unchecked) public private(set) var isAlive = true
+    /// Whether ``runtime`` is set (calls before it throw `unknownInstance`, as after
+    /// teardown). Unchecked exclusivity as for ``ports``. Declared next to ``isAlive`` so
+    /// that the two flags share one word of the object (8 bytes of every instance).
+    @exclusivity(unchecked) private var isBuilt = false
     /// What the code serving the instance keeps beside it (the server: its scope, owner and
     /// subscriptions), so that the host's table is the only table of instances. The kit never
     /// reads it; it goes with the instance.
@@ -38,9 +42,6 @@ public final class ViewModelInstance {
     /// on every `send`, each read one statement that copies an element out; written only
     /// when built and when torn down, on the host's thread.)
     @exclusivity(unchecked) private var ports: [TypedPort] = []
-    /// Whether ``runtime`` is set (calls before it throw `unknownInstance`, as after
-    /// teardown). Unchecked exclusivity as for ``ports``.
-    @exclusivity(unchecked) private var isBuilt = false
     /// (Unchecked exclusivity: each access is one dictionary call or assignment; whatever it
     /// removes is still held by its caller, so no deinit runs inside it.)
     @exclusivity(unchecked) private var executions: [UInt64: RunningExecution] = [:]

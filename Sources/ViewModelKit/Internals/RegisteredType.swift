@@ -146,9 +146,11 @@ struct ValueRule: Sendable {
 /// indices into ``ports``). A value kept inline in its ``ViewModelInstance``: one object
 /// per instance fewer.
 @usableFromInline struct InstanceRuntime {
-    let viewModel: Any
-    /// Kept only for instances a typed ``ChildViewModel`` handle drives.
-    let typedPorts: Any?
+    /// The view model, or (for instances a typed ``ChildViewModel`` handle drives) a
+    /// ``ViewModelWithPorts`` holding it and its `Ports` value: one existential in every
+    /// instance instead of two (a second, almost always `nil`, was 32 bytes of every
+    /// ``ViewModelInstance``).
+    private let built: Any
     let bag: DisposeBag
     /// What its event outputs emitted during `init`, until the host delivers it (`nil` when
     /// `init` emitted no event).
@@ -157,12 +159,24 @@ struct ValueRule: Sendable {
     /// arrays by kind, copied out of it, were three more allocations per `vm.create`).
     let ports: [TypedPort]
 
-    @usableFromInline init(viewModel: Any, typedPorts: Any?, bag: DisposeBag, heldEvents: HeldEvents?, ports list: PortList) {
-        self.viewModel = viewModel
+    /// `built`: the view model, or a ``ViewModelWithPorts`` when its `Ports` value is kept.
+    @usableFromInline init(built: Any, bag: DisposeBag, heldEvents: HeldEvents?, ports list: PortList) {
+        self.built = built
         self.heldEvents = heldEvents
-        self.typedPorts = typedPorts
         self.bag = bag
         ports = list.ports
+    }
+
+    /// The view model.
+    var viewModel: Any {
+        if let kept = built as? ViewModelWithPorts { return kept.viewModel }
+        return built
+    }
+
+    /// The typed `Ports` value, kept only for instances a typed ``ChildViewModel`` handle
+    /// drives.
+    var typedPorts: Any? {
+        (built as? ViewModelWithPorts)?.ports
     }
 
     /// Builds an instance of `VM` from `seed`, its ports wired by `layout`: the registry's
@@ -177,7 +191,8 @@ struct ValueRule: Sendable {
             children: seed.children)
         let built = BuiltViewModel<VM>.build(layout: layout, context: context, heldEvents: seed.heldEvents)
         return InstanceRuntime(
-            viewModel: built.viewModel, typedPorts: seed.keepsPorts ? built.ports : nil, bag: seed.bag,
+            built: seed.keepsPorts ? ViewModelWithPorts(viewModel: built.viewModel, ports: built.ports) : built.viewModel,
+            bag: seed.bag,
             heldEvents: seed.heldEvents?.isHolding == true ? seed.heldEvents : nil, ports: built.boxes)
     }
 
@@ -189,5 +204,18 @@ struct ValueRule: Sendable {
         }
         bag.dispose()
         for port in ports { port.box.detach() }
+    }
+}
+
+/// A view model with its typed `Ports` value, for an instance a typed ``ChildViewModel``
+/// handle drives (see ``InstanceRuntime``). A class internal to the kit, so that no view
+/// model can be mistaken for it.
+@usableFromInline final class ViewModelWithPorts {
+    let viewModel: Any
+    let ports: Any
+
+    @usableFromInline init(viewModel: Any, ports: Any) {
+        self.viewModel = viewModel
+        self.ports = ports
     }
 }
