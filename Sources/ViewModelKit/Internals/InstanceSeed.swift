@@ -1,0 +1,16 @@
+import JSONCore
+import ReactiveCore
+
+/// What the factory needs to build one instance.
+@usableFromInline struct InstanceSeed {
+    @usableFromInline let id: String
+    @usableFromInline let args: JSONValue
+    @usableFromInline let scheduler: any SerialScheduler
+    @usableFromInline let bag: DisposeBag
+    @usableFromInline let children: any ChildOpening
+    /// Where the event outputs hold what `init` emits until the creator releases it (`nil`
+    /// for a type without event outputs).
+    @usableFromInline let heldEvents: HeldEvents?
+    /// Whether the runtime keeps the typed `Ports` value (for a ``ChildViewModel`` handle).
+    @usableFromInline let keepsPorts: Bool
+}
