@@ -5,7 +5,7 @@
 /// no type metadata looked up. Exclusivity unchecked, as on `MergeSink`: the subscription is
 /// moved into a local before it is disposed.
 @usableFromInline class MergeSubscription: Disposable {
-    @exclusivity(unchecked) @usableFromInline final var subscription: (any Disposable)?
+    @exclusivity(unchecked) @usableFromInline final var subscription: (any Disposable & AnyObject)?
     @exclusivity(unchecked) @usableFromInline final var isDone: Bool
 
     @inlinable init() {
@@ -17,7 +17,7 @@
         if isDone {
             subscription.dispose()
         } else {
-            self.subscription = subscription
+            self.subscription = BoxedDisposable.classBound(subscription)
         }
     }
 
