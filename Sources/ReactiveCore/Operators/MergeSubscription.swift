@@ -6,14 +6,15 @@
 /// moved into a local before it is disposed.
 ///
 /// One field says both: `subscription` is `nil` once the source ended (`isDone`), and a
-/// placeholder that disposes nothing (`NopObject`, Disposables.swift) until the source's
-/// subscription arrives. Without a separate flag a `MergeSource` is 40 bytes, a 48-byte
+/// placeholder, this object itself (never disposed through it), until the source's
+/// subscription arrives; the cycle that makes lasts only until then or until the source ends. Without a separate flag a `MergeSource` is 40 bytes, a 48-byte
 /// malloc chunk instead of 64.
 @usableFromInline class MergeSubscription: Disposable {
     @exclusivity(unchecked) @usableFromInline final var subscription: (any Disposable & AnyObject)?
 
     @inlinable init() {
-        subscription = NopObject.shared
+        subscription = nil
+        subscription = self
     }
 
     /// Whether the source ended or was disposed: nothing of it is forwarded any more.
@@ -30,6 +31,6 @@
     @inlinable final func dispose() {
         let ending = subscription
         subscription = nil
-        ending?.dispose()
+        if let ending, ending !== self { ending.dispose() }
     }
 }
