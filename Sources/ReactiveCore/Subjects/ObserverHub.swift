@@ -67,8 +67,11 @@ public class ObserverHub<Element> {
     // only when there is no other, so the order of delivery stays the order of subscription.
     @exclusivity(unchecked) @usableFromInline final var first: Entry?
     @exclusivity(unchecked) @usableFromInline final var rest: ContiguousArray<Entry>
-    @exclusivity(unchecked) @usableFromInline final var isDelivering: Bool
     @exclusivity(unchecked) @usableFromInline final var pending: [Event<Element>]
+    // The two flags last and side by side: they then share one 8-byte slot, so a subject's
+    // own fields start 8 bytes earlier (a PublishSubject of 56 bytes, a 64-byte malloc chunk
+    // instead of 80).
+    @exclusivity(unchecked) @usableFromInline final var isDelivering: Bool
     /// Whether `rest` was ever used. The `deinit` reads it instead of `rest.isEmpty`: a
     /// `deinit` never specializes, and any call on `rest` there looks the metadata of the
     /// array and of `Entry` up at run time (~650 instructions per subject freed,
