@@ -46,4 +46,32 @@ struct MergeTests {
         #expect(a.subscriptions == [Subscription(200, 220)])
         #expect(b.subscriptions == [Subscription(200, 1000)])
     }
+
+    @Test("a merge frees its sources and what they capture once disposed or completed")
+    func mergeFreesItsSources() {
+        let subject = PublishSubject<Int>()
+        weak var weakCanary: Canary?
+        var subscription: (any Disposable)?
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            subscription = Observable.merge(subject.map { $0 + canary.value }, .just(1))
+                .subscribe(onNext: { _ in canary.value += 1 })
+        }
+        subject.onNext(1)
+        #expect(weakCanary?.value == 2)
+        subscription?.dispose()
+        subscription = nil
+        #expect(weakCanary == nil)
+
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            _ = Observable.merge(subject.map { $0 + canary.value }, .empty())
+                .subscribe(onNext: { _ in canary.value += 1 })
+        }
+        #expect(weakCanary != nil)
+        subject.onCompleted()
+        #expect(weakCanary == nil)
+    }
 }

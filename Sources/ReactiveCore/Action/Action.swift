@@ -54,7 +54,9 @@ public final class Action<Input, Element> {
     @exclusivity(unchecked) @usableFromInline var executionsSubject: PublishSubject<Observable<Element>>?
     @exclusivity(unchecked) @usableFromInline var executingSubject: BehaviorSubject<Bool>?
     @exclusivity(unchecked) @usableFromInline var enabledSubject: BehaviorSubject<Bool>?
-    @exclusivity(unchecked) @usableFromInline var enabledIfSubscription: (any Disposable)?
+    /// The subscriber itself, not an existential: one word instead of five keeps the action
+    /// in a smaller malloc size class.
+    @exclusivity(unchecked) @usableFromInline var enabledIfSubscription: ClosureSubscriber<Bool>?
     @exclusivity(unchecked) @usableFromInline var current: Execution<Element>?
     @exclusivity(unchecked) @usableFromInline var enabledIfValue: Bool
     /// The last value sent to `enabledSubject`; the subject's own `value` lags behind while a

@@ -10,6 +10,10 @@
 /// `observer` is a `let` on purpose: calling it costs no retain, no exclusivity check, and it
 /// can never be freed while it runs; the downstream it points to owns this sink anyway.
 ///
+/// `upstream` is class-bound (two words, not an opaque existential's five): a value-type
+/// subscription is boxed (see BoxedDisposable.swift); every operator and subject here hands
+/// back a class instance, so that costs nothing in practice.
+///
 /// Exclusivity: the `var`s are `@exclusivity(unchecked)` because dynamic checks cost more
 /// than the rest of an operator on the event path. It is safe because every access is
 /// instantaneous: a read copies the value into a local before any call, and a write calls no
@@ -23,7 +27,7 @@
 @usableFromInline class Sink<Output>: Cancelable {
     @usableFromInline final let observer: AnyObserver<Output>
     @exclusivity(unchecked) @usableFromInline final var isDisposed = false
-    @exclusivity(unchecked) @usableFromInline final var upstream: (any Disposable)?
+    @exclusivity(unchecked) @usableFromInline final var upstream: (any Disposable & AnyObject)?
 
     @inlinable init(_ observer: AnyObserver<Output>) {
         self.observer = observer
@@ -35,7 +39,7 @@
         if isDisposed {
             subscription.dispose()
         } else {
-            upstream = subscription
+            upstream = BoxedDisposable.classBound(subscription)
         }
     }
 

@@ -41,7 +41,7 @@ extension ObservableType {
     @exclusivity(unchecked) @usableFromInline var onError: ((any Error) -> Void)?
     @exclusivity(unchecked) @usableFromInline var onCompleted: (() -> Void)?
     @exclusivity(unchecked) @usableFromInline var onDisposed: (() -> Void)?
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Disposable)?
+    @exclusivity(unchecked) @usableFromInline var upstream: (any Disposable & AnyObject)?
     @exclusivity(unchecked) @usableFromInline var isDisposed = false
     @exclusivity(unchecked) @usableFromInline var isStopped = false
 
@@ -61,7 +61,7 @@ extension ObservableType {
         if isDisposed {
             subscription.dispose()
         } else {
-            upstream = subscription
+            upstream = BoxedDisposable.classBound(subscription)
         }
     }
 

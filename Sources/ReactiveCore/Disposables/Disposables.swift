@@ -24,6 +24,17 @@ public enum Disposables {
 struct NopDisposable: Disposable {
     @inlinable init() {}
     @inlinable func dispose() {}
+
+    /// One shared instance stands for every `NopDisposable`, so storing one allocates nothing.
+    @inlinable var _disposableObject: (any Disposable & AnyObject)? { NopObject.shared }
+}
+
+/// The class instance that stands for every `NopDisposable` in a class-bound field.
+@usableFromInline final class NopObject: Disposable, Sendable {
+    @usableFromInline static let shared = NopObject()
+
+    @inlinable init() {}
+    @inlinable func dispose() {}
 }
 
 /// Runs a closure once when first disposed, then forgets it.

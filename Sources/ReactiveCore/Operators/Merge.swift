@@ -98,7 +98,7 @@ extension ObservableType {
         case .next(let element):
             sink.forward(element)
         case .error(let error):
-            isDone = true
+            dispose()
             sink.forwardError(error)
         case .completed:
             dispose()

@@ -4,27 +4,33 @@
 /// Not generic so that disposing a merge, which runs unspecialized (see `MergeSink`), needs
 /// no type metadata looked up. Exclusivity unchecked, as on `MergeSink`: the subscription is
 /// moved into a local before it is disposed.
+///
+/// One field says both: `subscription` is `nil` once the source ended (`isDone`), and a
+/// placeholder, this object itself (never disposed through it), until the source's
+/// subscription arrives; the cycle that makes lasts only until then or until the source ends. Without a separate flag a `MergeSource` is 40 bytes, a 48-byte
+/// malloc chunk instead of 64.
 @usableFromInline class MergeSubscription: Disposable {
-    @exclusivity(unchecked) @usableFromInline final var subscription: (any Disposable)?
-    @exclusivity(unchecked) @usableFromInline final var isDone: Bool
+    @exclusivity(unchecked) @usableFromInline final var subscription: (any Disposable & AnyObject)?
 
     @inlinable init() {
         subscription = nil
-        isDone = false
+        subscription = self
     }
+
+    /// Whether the source ended or was disposed: nothing of it is forwarded any more.
+    @inlinable final var isDone: Bool { subscription == nil }
 
     @inlinable final func setSubscription(_ subscription: any Disposable) {
         if isDone {
             subscription.dispose()
         } else {
-            self.subscription = subscription
+            self.subscription = BoxedDisposable.classBound(subscription)
         }
     }
 
     @inlinable final func dispose() {
-        isDone = true
         let ending = subscription
         subscription = nil
-        ending?.dispose()
+        if let ending, ending !== self { ending.dispose() }
     }
 }
