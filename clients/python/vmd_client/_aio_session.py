@@ -11,29 +11,24 @@ objects). A refused resume ends every subscription with reason ``daemonRestarted
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from ._errors import ConnectionLost, VMDError
 from ._paths import check_socket_path
 from ._sync import _End
-from ._wire import lost_ranges, opened_session, resume_refusal
+from ._session import SessionState
+from ._wire import lost_ranges, resume_refusal
 
 if TYPE_CHECKING:
     from ._aio import AsyncClient
 
-EventListener = Callable[[Dict[str, Any]], None]
 
-
-class AsyncSessionKeeper:
+class AsyncSessionKeeper(SessionState):
     """The resumable session of one :class:`AsyncClient`, and the resumes after drops."""
 
     def __init__(self, client: "AsyncClient") -> None:
+        super().__init__()
         self._client = client
-        self.token: Optional[str] = None
-        self.session: Optional[str] = None
-        self.boot_id: Optional[str] = None
-        self.grace_ms = 0
-        self.listeners: List[EventListener] = []
         self.task: Optional["asyncio.Task[None]"] = None
         # Set while no resume is in progress (made on first use, inside the event loop).
         self._settled: Optional[asyncio.Event] = None
@@ -48,29 +43,17 @@ class AsyncSessionKeeper:
         if self.resuming and self._settled is not None:
             await asyncio.wait_for(self._settled.wait(), self.grace_ms / 1000.0 + self._client.connect_timeout)
 
-    def tell(self, event: Dict[str, Any]) -> None:
-        for listener in list(self.listeners):
-            try:
-                listener(event)
-            except Exception:
-                pass
-
     # ------------------------------------------------------------------ opening and closing
 
     async def open(self, info: Optional[Dict[str, Any]]) -> None:
         """Opens a session on the new connection; a daemon without sessions leaves none."""
-        if info is not None and isinstance(info.get("bootId"), str):
-            self.boot_id = info["bootId"]
+        self.note_boot(info)
         try:
             opened = await self._ask("session.open", {})
         except (VMDError, ConnectionLost, OSError, asyncio.TimeoutError):
             self.token = None
             return
-        granted = opened_session(opened)
-        if granted is not None:
-            self.token, self.session, self.grace_ms = granted
-        else:
-            self.token = None
+        self.take_grant(opened)
 
     async def close(self) -> None:
         if self.token is None or not self._client._open:
@@ -162,9 +145,7 @@ class AsyncSessionKeeper:
                     if not future.done():
                         future.set_exception(lost_calls)
                 gaps = {key: streams[key]._seqs.gaps for key in marks}  # type: ignore[attr-defined]
-                lost = lost_ranges(marks, gaps)
-                self.tell({"event": "resumed", "session": self.session, "lost": lost})
-                self.tell({"event": "reconnected", "bootId": info.get("bootId") if isinstance(info, dict) else None})
+                self.tell_resumed(lost_ranges(marks, gaps), info)
                 return
         finally:
             if self._settled is not None:

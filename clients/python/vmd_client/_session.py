@@ -52,16 +52,49 @@ class SeqTracker:
         return True, None
 
 
-class SessionKeeper:
-    """The resumable session of one :class:`Client`, and the resumes after drops."""
+class SessionState:
+    """What a session keeper knows of its session, shared by the synchronous
+    :class:`SessionKeeper` and the asyncio one (``_aio_session.py``), and the events it tells."""
 
-    def __init__(self, client: "Client") -> None:
-        self._client = client
+    def __init__(self) -> None:
         self.token: Optional[str] = None
         self.session: Optional[str] = None
         self.boot_id: Optional[str] = None
         self.grace_ms = 0
         self.listeners: List[EventListener] = []
+
+    def tell(self, event: Dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(event)
+            except Exception:
+                pass  # a listener's bug must not stop the resume
+
+    def note_boot(self, info: Optional[Dict[str, Any]]) -> None:
+        """Remembers the daemon's ``bootId`` from a ``daemon.info`` result."""
+        if info is not None and isinstance(info.get("bootId"), str):
+            self.boot_id = info["bootId"]
+
+    def take_grant(self, opened: Any) -> None:
+        """Keeps what ``session.open`` granted; none when its result is not a grant."""
+        granted = opened_session(opened)
+        if granted is not None:
+            self.token, self.session, self.grace_ms = granted
+        else:
+            self.token = None
+
+    def tell_resumed(self, lost: List[Dict[str, Any]], info: Any) -> None:
+        """The two events of a resume that succeeded."""
+        self.tell({"event": "resumed", "session": self.session, "lost": lost})
+        self.tell({"event": "reconnected", "bootId": info.get("bootId") if isinstance(info, dict) else None})
+
+
+class SessionKeeper(SessionState):
+    """The resumable session of one :class:`Client`, and the resumes after drops."""
+
+    def __init__(self, client: "Client") -> None:
+        super().__init__()
+        self._client = client
         # Set while no resume is in progress; calls made during one wait on it.
         self.settled = threading.Event()
         self.settled.set()
@@ -72,18 +105,13 @@ class SessionKeeper:
 
     def open(self, connection: "_Connection", info: Optional[Dict[str, Any]]) -> None:
         """Opens a session on a new connection; a daemon without sessions leaves none."""
-        if info is not None and isinstance(info.get("bootId"), str):
-            self.boot_id = info["bootId"]
+        self.note_boot(info)
         try:
             opened = connection.request("session.open", {}).result(self._client.timeout)
         except (VMDError, ConnectionLost, OSError):
             self.token = None
             return
-        granted = opened_session(opened)
-        if granted is not None:
-            self.token, self.session, self.grace_ms = granted
-        else:
-            self.token = None
+        self.take_grant(opened)
 
     def close(self, connection: "_Connection") -> None:
         """``session.close`` before the client closes, so the daemon releases at once."""
@@ -94,15 +122,6 @@ class SessionKeeper:
             connection.request("session.close", {}).result(2.0)
         except (VMDError, ConnectionLost, OSError, Exception):
             pass
-
-    # ------------------------------------------------------------------ events
-
-    def tell(self, event: Dict[str, Any]) -> None:
-        for listener in list(self.listeners):
-            try:
-                listener(event)
-            except Exception:
-                pass  # a listener's bug must not stop the resume
 
     # ------------------------------------------------------------------ resuming
 
@@ -181,9 +200,7 @@ class SessionKeeper:
                 for call in stale:
                     call._fail(lost_calls)
                 gaps = {key: streams[key]._seqs.gaps for key in marks}  # type: ignore[attr-defined]
-                lost = lost_ranges(marks, gaps)
-                self.tell({"event": "resumed", "session": self.session, "lost": lost})
-                self.tell({"event": "reconnected", "bootId": info.get("bootId") if isinstance(info, dict) else None})
+                self.tell_resumed(lost_ranges(marks, gaps), info)
                 return
         finally:
             self._handshake = None
