@@ -28,6 +28,14 @@ final class BenchDaemon {
             standardInput: "/dev/null", outputPath: directory + "/vmd.log")
     }
 
+    /// A blocking client connection to the daemon at `path`, for the suites' own clients: 10 s
+    /// to connect and a 30 s receive timeout, so a stuck daemon fails the run instead of hanging it.
+    static func connectClient(to path: String) throws -> FileDescriptor {
+        let socket = try UnixSocket.connect(to: UnixSocketAddress(path: path), timeout: .seconds(10))
+        try UnixSocket.setTimeout(socket, receive: true, .seconds(30))
+        return socket
+    }
+
     /// The `vmd` built beside this `vmd-bench`.
     static func besideBench() throws -> String {
         let own = CommandLine.arguments.first ?? "vmd-bench"

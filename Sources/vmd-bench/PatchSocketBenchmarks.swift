@@ -124,8 +124,7 @@ private final class Connection {
     private var chunk = [UInt8](repeating: 0, count: 262_144)
 
     init(path: String) throws {
-        socket = try UnixSocket.connect(to: UnixSocketAddress(path: path), timeout: .seconds(10))
-        try UnixSocket.setTimeout(socket, receive: true, .seconds(30))
+        socket = try BenchDaemon.connectClient(to: path)
     }
 
     func close() { try? socket.close() }

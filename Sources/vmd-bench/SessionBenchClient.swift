@@ -7,8 +7,7 @@ final class SessionBenchClient {
     private var buffer: [UInt8] = []
 
     init(path: String) throws {
-        socket = try UnixSocket.connect(to: UnixSocketAddress(path: path), timeout: .seconds(10))
-        try UnixSocket.setTimeout(socket, receive: true, .seconds(30))
+        socket = try BenchDaemon.connectClient(to: path)
     }
 
     func close() { try? socket.close() }

@@ -12,8 +12,7 @@ final class SoakClient {
     private(set) var linesDrained = 0
 
     init(path: String) throws {
-        socket = try UnixSocket.connect(to: UnixSocketAddress(path: path), timeout: .seconds(10))
-        try UnixSocket.setTimeout(socket, receive: true, .seconds(30))
+        socket = try BenchDaemon.connectClient(to: path)
     }
 
     /// Writes one message (a newline is added).
