@@ -36,11 +36,15 @@ final class BenchDaemon {
         return socket
     }
 
+    /// This `vmd-bench`'s absolute path.
+    static func ownExecutable() throws -> String {
+        let own = CommandLine.arguments.first ?? "vmd-bench"
+        return own.hasPrefix("/") ? own : (CurrentProcess.workingDirectory ?? ".") + "/" + own
+    }
+
     /// The `vmd` built beside this `vmd-bench`.
     static func besideBench() throws -> String {
-        let own = CommandLine.arguments.first ?? "vmd-bench"
-        let absolute = own.hasPrefix("/") ? own : (CurrentProcess.workingDirectory ?? ".") + "/" + own
-        let candidate = (FileSystem.parentDirectory(of: absolute) ?? ".") + "/vmd"
+        let candidate = (FileSystem.parentDirectory(of: try ownExecutable()) ?? ".") + "/vmd"
         guard (try? FileSystem.info(candidate, followingSymlinks: true)) != nil else {
             throw BenchFailure("no vmd beside vmd-bench at \(candidate); build it first")
         }

@@ -1,6 +1,7 @@
 // The daemon end to end (workloads W1–W5 below): the built `vmd` (run the release build) driven over
 // its Unix socket by a load client, against a raw Unix-socket line echo server (a bare epoll
-// loop in this process) measured in the same run. Figures are quoted as ratios to the echo.
+// loop in a one-thread process of its own, as vmd is) measured in the same run. Figures are
+// quoted as ratios to the echo.
 //
 // W1  round trip of vm.send (a request) → its vm.output and its reply, one connection; p50/p99.
 // W2  one connection pipelining 200,000 vm.send notifications; notifications/s until a second
@@ -46,7 +47,7 @@ private final class DaemonBench {
         // Declared first, so it runs last: the daemon's stop removes the folder only once the
         // echo's socket is gone too.
         defer { try? FileSystem.removeDirectory(directory) }
-        let echo = try LineEchoServer.start(path: echoPath)
+        let echo = try LineEchoServer.startProcess(path: echoPath)
         defer { echo.stop() }
         let daemon = try BenchDaemon(vmdPath: vmdPath, directory: directory, arguments: ["--max-connections", "8192"])
         defer { daemon.stop() }
@@ -417,15 +418,23 @@ struct WriteHandle: Sendable {
 
 /// The baseline: a raw Unix-socket line echo server on one epoll loop (Posix's EventLoop),
 /// writing back exactly what it reads, with the same nonblocking discipline as the daemon.
+///
+/// ``startProcess(path:)`` runs it like vmd runs: a process of its own with one thread
+/// (`vmd-bench echo-server PATH`, see ``serve(path:)``), so a round trip to it crosses the same
+/// process switches as one to vmd. ``start(path:)`` runs it on a thread of this process, for
+/// ShardingBenchmarks.swift, whose hops are between threads of one process.
 final class LineEchoServer: Sendable {
-    private let thread: EventLoopThread
+    private let thread: EventLoopThread?
+    private let child: ChildProcess?
     private let path: String
 
-    private init(thread: EventLoopThread, path: String) {
+    private init(thread: EventLoopThread?, child: ChildProcess?, path: String) {
         self.thread = thread
+        self.child = child
         self.path = path
     }
 
+    /// The echo on a loop thread of this process.
     static func start(path: String) throws -> LineEchoServer {
         let listener = try UnixListener.bind(to: UnixSocketAddress(path: path))
         let thread = try EventLoopThread.start(setup: { loop in
@@ -433,12 +442,50 @@ final class LineEchoServer: Sendable {
             _ = try loop.register(listener.descriptor, interest: .readable) { _ in state.acceptAll() }
         })
         // Connections are accepted by the loop; connect succeeds as soon as bind+listen did.
-        return LineEchoServer(thread: thread, path: path)
+        return LineEchoServer(thread: thread, child: nil, path: path)
     }
 
+    /// The echo in a child process of its own (this executable, `echo-server PATH`); returns once
+    /// it accepts connections.
+    static func startProcess(path: String) throws -> LineEchoServer {
+        let child = try ChildProcess.spawn(
+            try BenchDaemon.ownExecutable(), arguments: ["echo-server", path],
+            standardInput: "/dev/null", outputPath: "/dev/null")
+        let server = LineEchoServer(thread: nil, child: child, path: path)
+        let start = MonotonicClock.nanoseconds()
+        while MonotonicClock.nanoseconds() - start < 20_000_000_000 {
+            if let probe = try? UnixSocket.connect(to: UnixSocketAddress(path: path)) {
+                try? probe.close()
+                return server
+            }
+            if let ended = try child.poll() { throw BenchFailure("the echo server \(ended) before listening") }
+            CurrentProcess.sleep(for: .milliseconds(5))
+        }
+        server.stop()
+        throw BenchFailure("the echo server did not listen within 20 s")
+    }
+
+    /// The process id of the echo's own process (``startProcess(path:)``), or nil.
+    var processID: Int32? { child?.pid }
+
     func stop() {
-        thread.stopAndJoin()
+        thread?.stopAndJoin()
+        if let child {
+            try? child.send(.terminate)
+            _ = try? child.wait()
+        }
         _ = try? FileSystem.remove(path)
+    }
+
+    /// The child side of ``startProcess(path:)``: serves `path` on the calling thread until
+    /// SIGTERM.
+    static func serve(path: String) throws {
+        let loop = try EventLoop()
+        let listener = try UnixListener.bind(to: UnixSocketAddress(path: path))
+        let state = EchoState(loop: loop, listener: listener)
+        _ = try loop.register(listener.descriptor, interest: .readable) { _ in state.acceptAll() }
+        try loop.onSignal(.terminate) { loop.stop() }
+        try loop.run()
     }
 }
 

@@ -1,6 +1,7 @@
 // The vm.send path end to end (README.md, "Benchmarks"): the built `vmd` (run the release build) in its own
 // process, driven over its Unix socket by this process, against the raw line echo server of
-// DaemonBenchmarks.swift (a bare epoll loop in this process) measured in the same run.
+// DaemonBenchmarks.swift measured in the same run: a bare epoll loop in a process of its own with
+// one thread, as vmd is, so both round trips cross the same process switches.
 //
 // S1  increments/s on one connection: the connection creates a Counter subscribed to itself,
 //     a writer thread pipelines 200,000 vm.send notifications on it, and the reader counts
@@ -43,11 +44,9 @@ private final class SendPathBench {
         // Declared first, so it runs last: the daemon's stop removes the folder only once the
         // echo's socket is gone too.
         defer { try? FileSystem.removeDirectory(directory) }
-        let threadsBefore = Affinity.threadIDs(of: getpid())
-        let echo = try LineEchoServer.start(path: echoPath)
+        let echo = try LineEchoServer.startProcess(path: echoPath)
         defer { echo.stop() }
-        let echoThreads = Affinity.threadIDs(of: getpid()).subtracting(threadsBefore)
-        let echoThread = echoThreads.count == 1 ? echoThreads.first : nil
+        let echoProcess = echo.processID
         let daemon = try BenchDaemon(vmdPath: vmdPath, directory: directory)
         defer { daemon.stop() }
         try daemon.waitUntilListening()
@@ -76,16 +75,16 @@ private final class SendPathBench {
               + "  [aim: ≥ 1,000,000/s]")
 
         // S2
-        try roundTrips(vmdSocket: vmdSocket, echoPath: echoPath, echoThread: echoThread, daemon: daemon.pid)
+        try roundTrips(vmdSocket: vmdSocket, echoPath: echoPath, echoProcess: echoProcess, daemon: daemon.pid)
     }
 
     /// S2 in each placement of client and server (CPUPlacement.swift), interleaved: every round
     /// visits every placement, and within one placement echo and vm.send alternate in chunks.
-    private func roundTrips(vmdSocket: String, echoPath: String, echoThread: Int32?, daemon: Int32) throws {
+    private func roundTrips(vmdSocket: String, echoPath: String, echoProcess: Int32?, daemon: Int32) throws {
         let client = getpid()  // the main thread, which runs every suite (main.swift), has the process id
-        var placements = echoThread == nil ? [CPUPlacement.unpinned] : CPUPlacement.available
+        var placements = echoProcess == nil ? [CPUPlacement.unpinned] : CPUPlacement.available
         // A cpuset without CPUs 0 and 1 (or a refused taskset) leaves only the scheduler's choice.
-        if placements.count > 1, (try? place(.oneCore, client: client, echoThread: echoThread, daemon: daemon)) == nil {
+        if placements.count > 1, (try? place(.oneCore, client: client, echoProcess: echoProcess, daemon: daemon)) == nil {
             placements = [.unpinned]
         }
         let echoClient = try LineClient(path: echoPath)
@@ -93,19 +92,19 @@ private final class SendPathBench {
         defer {
             echoClient.close()
             sender.close()
-            try? place(.unpinned, client: client, echoThread: echoThread, daemon: daemon)
+            try? place(.unpinned, client: client, echoProcess: echoProcess, daemon: daemon)
         }
         _ = try echoRoundTrips(echoClient, count: 2000)
         _ = try sender.roundTrips(count: 2000)
         var echoSamples: [CPUPlacement: [UInt64]] = [:]
         var sendSamples: [CPUPlacement: [UInt64]] = [:]
         // How often the client and the server had last run on the same CPU, checked after
-        // each chunk (the echo's server thread, then vmd's only thread).
+        // each chunk (the echo's only thread, then vmd's).
         var sameCPU: [CPUPlacement: (echo: Int, vmd: Int, checks: Int)] = [:]
         let rounds = 5, chunks = 4, chunk = 500
         for round in 0..<rounds {
             for placement in placements {
-                try place(placement, client: client, echoThread: echoThread, daemon: daemon)
+                try place(placement, client: client, echoProcess: echoProcess, daemon: daemon)
                 // Let both sides migrate and settle before sampling.
                 _ = try echoRoundTrips(echoClient, count: 100)
                 _ = try sender.roundTrips(count: 100)
@@ -119,7 +118,7 @@ private final class SendPathBench {
                         echoSamples[placement, default: []] += try echoRoundTrips(echoClient, count: chunk)
                     }
                     let own = Affinity.lastCPU(of: client, in: client)
-                    if let echoThread, own != nil, own == Affinity.lastCPU(of: echoThread, in: client) { tally.echo += 1 }
+                    if let echoProcess, own != nil, own == Affinity.lastCPU(of: echoProcess, in: echoProcess) { tally.echo += 1 }
                     if own != nil, own == Affinity.lastCPU(of: daemon, in: daemon) { tally.vmd += 1 }
                     tally.checks += 1
                 }
@@ -137,17 +136,17 @@ private final class SendPathBench {
                   + "; same CPU as the client: echo \(tally.echo)/\(tally.checks), vmd \(tally.vmd)/\(tally.checks)"
                   + "  [aim: p50 ≤ 1.1x]")
         }
-        if echoThread == nil || placements.count < CPUPlacement.allCases.count {
-            print("note: S2 ran only \(placements.map(\.rawValue)) (needs taskset, CPUs 0 and 1 and the echo thread's id)")
+        if echoProcess == nil || placements.count < CPUPlacement.allCases.count {
+            print("note: S2 ran only \(placements.map(\.rawValue)) (needs taskset and CPUs 0 and 1)")
         }
     }
 
-    /// Pins the client thread, the echo server's thread and vmd for `placement`.
-    private func place(_ placement: CPUPlacement, client: Int32, echoThread: Int32?, daemon: Int32) throws {
+    /// Pins the client thread, the echo server's process and vmd for `placement`.
+    private func place(_ placement: CPUPlacement, client: Int32, echoProcess: Int32?, daemon: Int32) throws {
         guard Affinity.tasksetPath != nil else { return }
         let cpus = placement.cpus
         try Affinity.pin(client, to: cpus.client)
-        if let echoThread { try Affinity.pin(echoThread, to: cpus.server) }
+        if let echoProcess { try Affinity.pin(echoProcess, to: cpus.server, wholeProcess: true) }
         try Affinity.pin(daemon, to: cpus.server, wholeProcess: true)
     }
 

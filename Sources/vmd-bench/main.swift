@@ -2,6 +2,7 @@
 // baseline measured in the same run (the machines are noisy; absolute numbers are not comparable).
 // Usage: vmd-bench [SUITE...]   (no suite: all of them)
 //        vmd-bench soak [--seconds N] [--short] [--rss-margin-mb M]
+//        vmd-bench echo-server PATH   (the echo baseline's own process; the suites start it)
 
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +26,17 @@ let suites: [(name: String, run: () -> Void)] = [
 // `vmd-bench soak …` is a load run with its own options and exit status (Soak.swift).
 if CommandLine.arguments.dropFirst().first == "soak" {
     exit(runSoak(Array(CommandLine.arguments.dropFirst(2))))
+}
+
+// `vmd-bench echo-server PATH` is the echo baseline's own process (DaemonBenchmarks.swift).
+if CommandLine.arguments.dropFirst().first == "echo-server", CommandLine.arguments.count == 3 {
+    do {
+        try LineEchoServer.serve(path: CommandLine.arguments[2])
+        exit(0)
+    } catch {
+        print("echo-server: \(error)")
+        exit(1)
+    }
 }
 
 let wanted = Array(CommandLine.arguments.dropFirst())
