@@ -31,7 +31,7 @@ public enum Heap {
     /// Hands the heap's growth since the last call to the thread ``startPrefaulting()``
     /// started; call it often from the thread that allocates (every few requests). Costs a
     /// comparison when the heap did not grow; does nothing when the thread does not run.
-    @inline(__always)
+    @inlinable
     public static func prefaultGrowth() {
         cposix_heap_prefault_poke()
     }
