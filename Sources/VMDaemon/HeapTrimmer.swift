@@ -43,13 +43,14 @@ final class HeapTrimmer {
     }
 
     /// A frame of `size` bytes was received (the hot path: two additions and two tests).
-    /// Every fourth frame also hands the heap's growth to the prefault thread
-    /// (``Posix/Heap/prefaultGrowth()``; Daemon.swift starts it): the loop thread then takes
-    /// page faults only on what the heap grew by within the last few frames.
+    /// Every fourth frame, the first included, also hands the heap's growth to the prefault
+    /// thread (``Posix/Heap/prefaultGrowth()``; Daemon.swift starts it): the loop thread then
+    /// takes page faults only on what the heap grew by within the last few frames. (From the
+    /// first frame on, so that the heap's top is mapped as early as it will be under load.)
     @inline(__always)
     func frameReceived(size: Int) {
         frames &+= 1
-        if frames & 3 == 0 { Heap.prefaultGrowth() }
+        if frames & 3 == 1 { Heap.prefaultGrowth() }
         bytes &+= size
         if !isArmed { arm(after: idleDelay) }
     }
