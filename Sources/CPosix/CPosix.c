@@ -583,7 +583,8 @@ void cposix_heap_prefault_poke(void) {
 #if defined(__linux__) && defined(__GLIBC__)
     uintptr_t seen = atomic_load_explicit(&prefault_seen, memory_order_relaxed);
     if (seen == 0) return;
-    // glibc's sbrk(0) reads its cached break: no system call.
+    // glibc's sbrk(0) reads its cached break: no system call. Another thread's malloc may be
+    // moving the break meanwhile (a word-sized store): a stale value only delays a hand-over.
     uintptr_t now = (uintptr_t)sbrk(0);
     if (now == seen) return;
     if (!atomic_compare_exchange_strong_explicit(&prefault_seen, &seen, now, memory_order_relaxed, memory_order_relaxed)) {
