@@ -14,9 +14,10 @@ struct HeapPrefaultTests {
         let byteCount = 64 * pageSize
         let address = try #require(PageMemory.allocate(byteCount: byteCount))
         defer { PageMemory.release(address, byteCount: byteCount) }
-        // The first page is written before, and must keep its bytes.
+        // The first page is written before, and must keep its bytes. (Fewer than all pages
+        // are resident then; not necessarily one: a kernel may map larger folios on a fault.)
         address.storeBytes(of: 0x5A, toByteOffset: 10, as: UInt8.self)
-        #expect(residentPages(address, byteCount, pageSize) == 1)
+        #expect(residentPages(address, byteCount, pageSize) < 64)
 
         #expect(Heap.prefault(UnsafeMutableRawBufferPointer(start: address, count: byteCount)))
         var resident = 0
