@@ -446,3 +446,172 @@ int cposix_trim_heap(void) {
     return 0;
 #endif
 }
+
+// MARK: heap prefaulting
+//
+// glibc's main arena grows with brk, and the first write to each new page is a page fault
+// taken by the thread that allocated it: with instances kept alive by the thousand, that was
+// most of vmd's kernel time per `vm.create` (~0.7 faults each). The prefault thread below
+// populates (MADV_POPULATE_WRITE: maps zeroed pages, changes no byte) the pages the break
+// moved over since the last poke, so the allocating thread finds them mapped. Only the main
+// arena (the main thread's, vmd's loop) grows with brk; other arenas are not helped.
+//
+// Memory: a page is populated only once the break has moved over it, i.e. once glibc took it
+// for the heap; what becomes resident earlier than on first touch is the part of each
+// extension not yet handed out (glibc's top pad, 128 KiB by default), and at most
+// PREFAULT_MAX_STEP bytes per poke (an extension made for one large block is not populated
+// beyond that: the block may never be written whole).
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+#define PREFAULT_MAX_STEP ((uintptr_t)262144)
+#define PREFAULT_CHUNK ((uintptr_t)65536)
+
+static pthread_mutex_t prefault_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t prefault_wake = PTHREAD_COND_INITIALIZER;
+// Guarded by prefault_lock: the ranges still to populate, oldest first (a request that
+// continues the newest one extends it; one that finds the list full is dropped: prefaulting
+// only saves time), whether the thread waits for one, and whether it runs at all.
+#define PREFAULT_SLOTS 8
+static uintptr_t prefault_from[PREFAULT_SLOTS];
+static uintptr_t prefault_to[PREFAULT_SLOTS];
+static int prefault_count = 0;
+static int prefault_waiting = 0;
+static int prefault_started = 0;
+// The break at the last poke (0 until started). Atomic: every loop thread may poke.
+static _Atomic uintptr_t prefault_seen = 0;
+
+static void *prefault_main(void *unused) {
+    (void)unused;
+    pthread_mutex_lock(&prefault_lock);
+    for (;;) {
+        while (prefault_count == 0) {
+            prefault_waiting = 1;
+            pthread_cond_wait(&prefault_wake, &prefault_lock);
+            prefault_waiting = 0;
+        }
+        // In chunks, lowest address of the oldest range first: the allocating thread uses a
+        // heap range from its bottom up.
+        uintptr_t from = prefault_from[0];
+        uintptr_t to = prefault_to[0] - from > PREFAULT_CHUNK ? from + PREFAULT_CHUNK : prefault_to[0];
+        if (to == prefault_to[0]) {
+            prefault_count -= 1;
+            memmove(prefault_from, prefault_from + 1, sizeof(uintptr_t) * (size_t)prefault_count);
+            memmove(prefault_to, prefault_to + 1, sizeof(uintptr_t) * (size_t)prefault_count);
+        } else {
+            prefault_from[0] = to;
+        }
+        pthread_mutex_unlock(&prefault_lock);
+        // ENOMEM: the heap was trimmed below `to` meanwhile; nothing to do. EINVAL: the kernel
+        // has no MADV_POPULATE_WRITE (Linux < 5.14): stop for good (pokes then cost a test).
+        int failed = madvise((void *)from, to - from, MADV_POPULATE_WRITE) != 0 && errno == EINVAL;
+        pthread_mutex_lock(&prefault_lock);
+        if (failed) {
+            prefault_started = 0;
+            prefault_count = 0;
+            atomic_store_explicit(&prefault_seen, 0, memory_order_relaxed);
+            pthread_mutex_unlock(&prefault_lock);
+            return NULL;
+        }
+    }
+}
+
+// Hands [from, to) (page-aligned) to the thread.
+static void prefault_request(uintptr_t from, uintptr_t to) {
+    pthread_mutex_lock(&prefault_lock);
+    if (!prefault_started || from >= to) {
+        pthread_mutex_unlock(&prefault_lock);
+        return;
+    }
+    int last = prefault_count - 1;
+    if (last >= 0 && from >= prefault_from[last] && from <= prefault_to[last]) {
+        if (to > prefault_to[last]) prefault_to[last] = to;
+    } else if (prefault_count < PREFAULT_SLOTS) {
+        prefault_from[prefault_count] = from;
+        prefault_to[prefault_count] = to;
+        prefault_count += 1;
+    }
+    int wake = prefault_waiting;
+    pthread_mutex_unlock(&prefault_lock);
+    if (wake) pthread_cond_signal(&prefault_wake);
+}
+#endif
+
+int cposix_heap_prefault_start(void) {
+#if defined(__linux__) && defined(__GLIBC__)
+    pthread_mutex_lock(&prefault_lock);
+    if (prefault_started) {
+        pthread_mutex_unlock(&prefault_lock);
+        return 1;
+    }
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attributes, 65536);
+    pthread_t thread;
+    int failed = pthread_create(&thread, &attributes, prefault_main, NULL);
+    pthread_attr_destroy(&attributes);
+    if (failed) {
+        pthread_mutex_unlock(&prefault_lock);
+        return 0;
+    }
+    prefault_started = 1;
+    uintptr_t now = (uintptr_t)sbrk(0);
+    atomic_store_explicit(&prefault_seen, now, memory_order_relaxed);
+    pthread_mutex_unlock(&prefault_lock);
+#if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)
+    // The unused top of the heap now (`keepcost`: the main arena's top chunk) is populated
+    // too, as every later growth will be: the top is mapped from the start on, not only
+    // after the first growth.
+    uintptr_t top = mallinfo2().keepcost;
+    if (top > PREFAULT_MAX_STEP) top = PREFAULT_MAX_STEP;
+    if (top > 0 && top < now) prefault_request((now - top) & ~(uintptr_t)4095, now);
+#endif
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+void cposix_heap_prefault_poke(void) {
+#if defined(__linux__) && defined(__GLIBC__)
+    uintptr_t seen = atomic_load_explicit(&prefault_seen, memory_order_relaxed);
+    if (seen == 0) return;
+    // glibc's sbrk(0) reads its cached break: no system call. Another thread's malloc may be
+    // moving the break meanwhile (a word-sized store): a stale value only delays a hand-over.
+    uintptr_t now = (uintptr_t)sbrk(0);
+    if (now == seen) return;
+    if (!atomic_compare_exchange_strong_explicit(&prefault_seen, &seen, now, memory_order_relaxed, memory_order_relaxed)) {
+        return;  // another thread poked for this growth
+    }
+    if (now < seen) return;  // trimmed: what grows from the new break is handed over next time
+    uintptr_t page = 4096;
+    uintptr_t from = seen & ~(page - 1);
+    uintptr_t to = now - from > PREFAULT_MAX_STEP ? from + PREFAULT_MAX_STEP : now;
+    prefault_request(from, (to + page - 1) & ~(page - 1));
+#endif
+}
+
+int cposix_prefault_range(void *_Nonnull start, size_t count) {
+#if defined(__linux__) && defined(__GLIBC__)
+    uintptr_t page = 4096;
+    uintptr_t from = (uintptr_t)start & ~(page - 1);
+    uintptr_t to = ((uintptr_t)start + count + page - 1) & ~(page - 1);
+    pthread_mutex_lock(&prefault_lock);
+    int started = prefault_started;
+    pthread_mutex_unlock(&prefault_lock);
+    if (!started) return 0;
+    prefault_request(from, to);
+    return 1;
+#else
+    (void)start;
+    (void)count;
+    return 0;
+#endif
+}

@@ -39,7 +39,8 @@ public final class Daemon {
     /// When the last "out of file descriptors" line was logged, and how many refusals since.
     private var lastExhaustionLog: UInt64?
     private var refusedSinceExhaustionLog = 0
-    /// Gives freed heap back once idle after a burst (`nil` with `trimsHeapAfterIdle` unset).
+    /// Gives freed heap back once idle after a burst, and hands the heap's growth to the
+    /// prefault thread during one (`nil` with `trimsHeapAfterIdle` unset).
     let heapTrimmer: HeapTrimmer?
     private var nextConnectionNumber: UInt64 = 0
     /// Spare outbound chunks, shared by every connection's queue (released at the heap trim).
@@ -80,6 +81,10 @@ public final class Daemon {
         self.heapTrimmer = configuration.trimsHeapAfterIdle.map {
             HeapTrimmer(loop: loop, idleDelay: $0, log: log, trim: { pool.releaseSpare(); return Heap.trim() })
         }
+        // The heap's growth is populated ahead of the loop by a helper thread (handed over by
+        // the trimmer, which counts every frame): kept instances grow the heap by a page every
+        // few creates, and the loop thread no longer takes those page faults itself.
+        if heapTrimmer != nil { Heap.startPrefaulting() }
         self.readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
     }
 

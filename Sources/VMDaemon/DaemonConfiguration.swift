@@ -34,7 +34,8 @@ public struct DaemonConfiguration: Sendable {
     /// The readiness backend of the daemon's event loop.
     public var eventLoop: EventLoopBackend
     /// After a burst, how long without a frame before freed heap is given back to the kernel
-    /// (see `HeapTrimmer`); `nil` never trims.
+    /// (see `HeapTrimmer`); `nil` never trims. While set, the heap's growth is also populated
+    /// ahead of the loop by a helper thread (`Heap.startPrefaulting()`, started in Daemon.swift).
     public var trimsHeapAfterIdle: Duration? = .seconds(1)
     /// The uid the peer check treats as the daemon's own, instead of the process's: a test
     /// seam, so a test can see how a peer of another user is refused without a second user.

@@ -40,6 +40,9 @@ struct CreateParamsOnePassTests {
 
     @Test("each case reads to the same params or fails with the same error", arguments: [
         #"{"type":"Counter"}"#,
+        #"{"type":"Co\"un ter"}"#,
+        #"{"type":null}"#,
+        #"{"id":"c-2"}"#,
         #"{"type":"Counter","id":"c-1","args":{"start":3},"scope":"connection","subscribe":{"replay":false}}"#,
         #"{"subscribe":{},"scope":"daemon","args":{},"id":"x","type":"T"}"#,
         #"{}"#,

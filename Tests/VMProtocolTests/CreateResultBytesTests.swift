@@ -16,6 +16,10 @@ struct CreateResultBytesTests {
               VMCreateMethod.Result(instance: "counter-1", type: "Counter", scope: .daemon),
               VMCreateMethod.Result(instance: "c1", type: "Counter", scope: .connection, subscription: "sub-7"),
               VMCreateMethod.Result(instance: "a.b:c-d_e", type: "TodoList", scope: .daemon, subscription: "sub-1"),
+              VMCreateMethod.Result(instance: "zähler-1", type: "Zähler", scope: .connection),
+              VMCreateMethod.Result(instance: "", type: "", scope: .daemon),
+              VMCreateMethod.Result(instance: "x\"y", type: "Counter", scope: .daemon),
+              VMCreateMethod.Result(instance: "counter-1", type: "Type\\", scope: .connection),
           ])
     func sameBytes(result: VMCreateMethod.Result) {
         #expect(Self.written(result) == result.jsonValue.encodedBytes())

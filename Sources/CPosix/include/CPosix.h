@@ -139,6 +139,15 @@ int64_t cposix_realtime_ns(void);
 /// Gives freed heap back to the kernel (glibc's `malloc_trim(0)`); returns 1 if memory was
 /// released, 0 if not or where the C library has no such call.
 int cposix_trim_heap(void);
+/// Starts the thread that populates the main arena's new pages ahead of use (CPosix.c,
+/// "heap prefaulting"); returns 1 when it runs (or already ran), 0 where unavailable.
+int cposix_heap_prefault_start(void);
+/// Hands the main arena's growth since the last call to the prefault thread: cheap when the
+/// break has not moved (no system call). Safe from any thread.
+void cposix_heap_prefault_poke(void);
+/// Hands the pages of [start, start + count) to the prefault thread; returns 0 when it does
+/// not run. The range must stay mapped until populated (for tests).
+int cposix_prefault_range(void *_Nonnull start, size_t count);
 
 #ifdef __cplusplus
 }

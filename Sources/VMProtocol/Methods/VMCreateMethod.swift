@@ -25,6 +25,12 @@ public enum VMCreateMethod: VMMethod {
         }
 
         public init(_ params: JSONValue?) throws(WireError) {
+            // The common call, `{"type": "<name>"}` alone: nothing else to check, so the
+            // member walk below (~1,000 instructions per create in callgrind) is skipped.
+            if case .object(let object)? = params, object.count == 1, case .string(let name)? = object["type"], !name.isEmpty {
+                self = Params(type: name)
+                return
+            }
             // One pass over the members instead of a lookup by name per param (and one for
             // unknown names); each value is then checked in the order the lookups checked them.
             let reader = try ParamsReader(params)
@@ -130,10 +136,50 @@ public enum VMCreateMethod: VMMethod {
         /// Writes the members of ``jsonValue``, in its order, without building it: the server
         /// answers `vm.create` straight into the connection's buffer.
         public func appendMembers(to writer: inout JSONObjectWriter) {
-            writer.member(ascii: "instance", string: instance)
-            writer.member(ascii: "type", string: type)
-            writer.member(ascii: "scope", string: scope.rawValue)
+            writer.key(ascii: "instance")
+            var instance = instance, type = type
+            let written = instance.withUTF8 { instanceBytes in
+                type.withUTF8 { typeBytes in
+                    Self.appendPlain(instance: instanceBytes, type: typeBytes, scope: scope, to: &writer.buffer)
+                }
+            }
+            if !written {
+                JSONSerializer.appendString(instance, to: &writer.buffer)
+                writer.member(ascii: "type", string: type)
+                writer.member(ascii: "scope", string: scope.rawValue)
+            }
             if let subscription { writer.member(ascii: "subscription", string: subscription) }
+        }
+
+        /// Writes `"<instance>","type":"<type>","scope":"<scope>"` with one reservation and
+        /// no escape scan per byte, when neither string needs escaping (generated ids, the ids
+        /// ``isValidInstanceID(_:)`` admits and type names always qualify); `false` otherwise,
+        /// having written nothing. The same bytes as ``JSONObjectWriter/member(ascii:string:)``
+        /// per member, for ~1,000 instructions less per `vm.create` reply.
+        private static func appendPlain(
+            instance: UnsafeBufferPointer<UInt8>, type: UnsafeBufferPointer<UInt8>, scope: InstanceScope,
+            to buffer: inout [UInt8]
+        ) -> Bool {
+            guard needsNoEscape(instance), needsNoEscape(type) else { return false }
+            let scopeText: StaticString = scope == .daemon ? #"","scope":"daemon""# : #"","scope":"connection""#
+            let typeKey: StaticString = #"","type":""#
+            buffer.reserveCapacity(buffer.count + instance.count + type.count + typeKey.utf8CodeUnitCount
+                + scopeText.utf8CodeUnitCount + 2)
+            buffer.append(UInt8(ascii: "\""))
+            buffer.append(contentsOf: instance)
+            buffer.append(contentsOf: UnsafeBufferPointer(start: typeKey.utf8Start, count: typeKey.utf8CodeUnitCount))
+            buffer.append(contentsOf: type)
+            buffer.append(contentsOf: UnsafeBufferPointer(start: scopeText.utf8Start, count: scopeText.utf8CodeUnitCount))
+            return true
+        }
+
+        /// Whether JSON writes `bytes` as they are between quotes (no control character, quote
+        /// or backslash: `JSONSerializer.appendString` escapes only those).
+        private static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            return true
         }
     }
 
