@@ -32,7 +32,7 @@ extension ObservableType {
             let sink = DistinctUntilChangedSink(observer, distinct.areEqual)
             sink.setUpstream(distinct.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
-        })
+        }, endsItsSubscription: true)
     }
 }
 

@@ -30,7 +30,7 @@ extension ObservableType {
             let sink = MergeSink(observer)
             sink.run(merge.sources)
             return sink
-        })
+        }, endsItsSubscription: true)
     }
 }
 
@@ -58,12 +58,24 @@ extension ObservableType {
         sources.reserveCapacity(observables.count)
         for observable in observables {
             guard !isDisposed else { return }
-            let source = MergeSource(sink: self)
-            sources.append(source)
-            running += 1
-            source.setSubscription(observable.subscribe(erased: AnyObserver(eventHandler: source.on)))
+            if let mergeRun = observable.mergeRun {
+                // A `map`: its source is subscribed by one object doing both jobs
+                // (``MergeMapSource``), not by a map sink observed by a merge source.
+                mergeRun(observable, self)
+            } else {
+                let source = MergeSource(sink: self)
+                add(source) { observable.subscribe(erased: AnyObserver(eventHandler: source.on)) }
+            }
         }
         sourceCompleted()
+    }
+
+    /// Adds `source` as running, then gives it the subscription `subscribe` makes (which may
+    /// already end it, or the whole merge).
+    @inlinable func add(_ source: MergeSubscription, subscribe: () -> any Disposable) {
+        sources.append(source)
+        running += 1
+        source.setSubscription(subscribe())
     }
 
     @inlinable func sourceCompleted() {
