@@ -1,7 +1,7 @@
 extension ObservableType where Element: Equatable {
     /// Drops elements equal to the previous element.
     @inlinable public func distinctUntilChanged() -> Observable<Element> {
-        distinctUntilChanged(==)
+        EquatableDistinctObservable(source: asObservable())
     }
 }
 
