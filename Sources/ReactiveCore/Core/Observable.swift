@@ -46,7 +46,7 @@ public class Observable<Element>: ObservableType {
 
     /// Subscribes the observable given (always the one that stored the function) as one
     /// source of a merge, with the merge source doing this observable's work itself; see
-    /// `MergeSink.run` in MergeSubscription.swift.
+    /// `MergeSink.run` in Merge.swift.
     @usableFromInline typealias MergeRun = (Observable<Element>, MergeSink<Element>) -> Void
 
     @usableFromInline final let run: Run
