@@ -165,4 +165,31 @@ struct MergeMapTests {
         #expect(values == [2])
         #expect(!subject.hasObservers)
     }
+
+    @Test("disposing a merge unsubscribes its sources in subscription order, mapped or not")
+    func disposalOrder() {
+        let log = Log()
+        func logged(_ name: String) -> Observable<Int> {
+            Observable.create { _ in Disposables.create { log.append(name) } }
+        }
+        let subscription = Observable.merge(logged("a").map { $0 }, logged("b"), logged("c").map { $0 + 1 })
+            .subscribe()
+        subscription.dispose()
+        #expect(log.entries == ["a", "b", "c"])
+    }
+
+    @Test("a merge of twenty thousand sources subscribes and unsubscribes each of them once")
+    func manySources() {
+        var subscribed = 0
+        var disposed = 0
+        let source = Observable<Int>.create { _ in
+            subscribed += 1
+            return Disposables.create { disposed += 1 }
+        }
+        let sources = (0..<20_000).map { index in index.isMultiple(of: 2) ? source.map { $0 } : source }
+        let subscription = Observable.merge(sources).subscribe()
+        subscription.dispose()
+        #expect(subscribed == 20_000)
+        #expect(disposed == 20_000)
+    }
 }
