@@ -51,15 +51,15 @@ public final class Action<Input, Element> {
     // read or assignment that runs no other code; a subject is loaded into a temporary before
     // it is sent to, so no access spans a call that could re-enter the action.
     @exclusivity(unchecked) @usableFromInline var errorsSubject: PublishSubject<ActionError>?
-    @exclusivity(unchecked) @usableFromInline var executionsSubject: PublishSubject<Observable<Element>>?
     @exclusivity(unchecked) @usableFromInline var executingSubject: BehaviorSubject<Bool>?
-    @exclusivity(unchecked) @usableFromInline var enabledSubject: BehaviorSubject<Bool>?
+    /// `enabled` and `executionObservables`, behind one reference (see ActionRareSubjects.swift).
+    @exclusivity(unchecked) @usableFromInline var rareSubjects: ActionRareSubjects?
     /// The subscriber itself, not an existential: one word instead of five keeps the action
     /// in a smaller malloc size class.
     @exclusivity(unchecked) @usableFromInline var enabledIfSubscription: ClosureSubscriber<Bool>?
     @exclusivity(unchecked) @usableFromInline var current: Execution<Element>?
     @exclusivity(unchecked) @usableFromInline var enabledIfValue: Bool
-    /// The last value sent to `enabledSubject`; the subject's own `value` lags behind while a
+    /// The last value sent to the `enabled` subject; the subject's own `value` lags behind while a
     /// re-entrant send is queued, so it cannot be used to decide whether to send.
     @exclusivity(unchecked) @usableFromInline var lastEnabledSent: Bool
 
@@ -94,20 +94,37 @@ public final class Action<Input, Element> {
 
     /// Whether `execute` would run the work; replays the current value, then changes only.
     public var enabled: Observable<Bool> {
-        if let enabledSubject { return enabledSubject.asObservable() }
+        let rare = madeRareSubjects()
+        if let enabled = rare.enabled { return enabled.asObservable() }
         // `lastEnabledSent`, not `isEnabled`: the value the action last announced, so the
         // change to `isEnabled` an ongoing `updateEnabled()` is about to send is not lost.
         let subject = BehaviorSubject(value: lastEnabledSent)
-        enabledSubject = subject
+        rare.enabled = subject
         return subject.asObservable()
     }
 
     /// Each execution's observable, as it starts (each replays its execution).
     public var executionObservables: Observable<Observable<Element>> {
-        if let executionsSubject { return executionsSubject.asObservable() }
+        let rare = madeRareSubjects()
+        if let executions = executionSubject { return executions.asObservable() }
         let subject = PublishSubject<Observable<Element>>()
-        executionsSubject = subject
+        rare.executions = subject
         return subject.asObservable()
+    }
+
+    /// The subject behind ``executionObservables``, once read.
+    @inlinable var executionSubject: PublishSubject<Observable<Element>>? {
+        guard let executions = rareSubjects?.executions else { return nil }
+        // Always this type: `executionObservables` is the only code storing it.
+        return unsafeDowncast(executions, to: PublishSubject<Observable<Element>>.self)
+    }
+
+    /// ``rareSubjects``, made now if this is the first read of a property it backs.
+    func madeRareSubjects() -> ActionRareSubjects {
+        if let rareSubjects { return rareSubjects }
+        let made = ActionRareSubjects()
+        rareSubjects = made
+        return made
     }
 
     /// Whether an execution is running now.
@@ -134,9 +151,8 @@ public final class Action<Input, Element> {
         self.workFactory = workFactory
         elementsSubject = PublishSubject()
         errorsSubject = nil
-        executionsSubject = nil
         executingSubject = nil
-        enabledSubject = nil
+        rareSubjects = nil
         enabledIfSubscription = nil
         current = nil
         enabledIfValue = false
@@ -199,7 +215,7 @@ public final class Action<Input, Element> {
                 }
             }
         }
-        executionsSubject?.on(.next(observable))
+        if let executions = executionSubject { executions.on(.next(observable)) }
         let work = workFactory(input)
         execution.workSubscription.setDisposable(work.subscribe(erased: AnyObserver { [weak self, execution] event in
             guard let self, !execution.isFinished else { return }
@@ -250,7 +266,7 @@ public final class Action<Input, Element> {
         let isEnabled = self.isEnabled
         if lastEnabledSent != isEnabled {
             lastEnabledSent = isEnabled
-            enabledSubject?.on(.next(isEnabled))
+            if let enabled = rareSubjects?.enabled { enabled.on(.next(isEnabled)) }
         }
     }
 }

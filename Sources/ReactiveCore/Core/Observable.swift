@@ -44,12 +44,27 @@ public class Observable<Element>: ObservableType {
     /// the function (so a subclass's `run` may downcast it without checking).
     @usableFromInline typealias Run = (Observable<Element>, AnyObserver<Element>) -> any Disposable
 
-    @usableFromInline final let run: Run
+    /// Subscribes the observable given (always the one that stored the function) as one
+    /// source of a merge, with the merge source doing this observable's work itself; see
+    /// `MergeSink.run` in Merge.swift.
+    @usableFromInline typealias MergeRun = (Observable<Element>, MergeSink<Element>) -> Void
 
-    /// An observable subscribing observers with `run`. Internal: `run` must already enforce
-    /// the grammar. Public code uses ``create(_:)``.
-    @inlinable init(run: @escaping Run) {
+    @usableFromInline final let run: Run
+    /// Set by the operators a merge fuses into its source (`map`): `nil` for the others.
+    @usableFromInline final let mergeRun: MergeRun?
+    /// Whether the subscription `run` returns is already disposed when a terminal event
+    /// reaches the observer: true where it is a `Sink` (see `Sink.forwardTerminal`), false
+    /// where `run` hands the observer on to something that may not (a foreign
+    /// `ObservableType` seen through `asObservable()`). `startWith` relies on it.
+    @usableFromInline final let endsItsSubscription: Bool
+
+    /// An observable subscribing observers with `run`, and subscribing as a merge's source
+    /// with `mergeRun` when given, which must deliver the same events as `run` would.
+    /// Internal: `run` must already enforce the grammar. Public code uses ``create(_:)``.
+    @inlinable init(run: @escaping Run, mergeRun: MergeRun? = nil, endsItsSubscription: Bool = false) {
         self.run = run
+        self.mergeRun = mergeRun
+        self.endsItsSubscription = endsItsSubscription
     }
 
     @inlinable public final func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable

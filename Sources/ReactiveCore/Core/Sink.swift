@@ -12,7 +12,10 @@
 ///
 /// `upstream` is class-bound (two words, not an opaque existential's five): a value-type
 /// subscription is boxed (see BoxedDisposable.swift); every operator and subject here hands
-/// back a class instance, so that costs nothing in practice.
+/// back a class instance, so that costs nothing in practice. It also says whether the sink is
+/// disposed (`nil`), so no flag pads the object by a word: until the upstream subscription
+/// arrives it holds ``SinkPlaceholder/shared``, which is never disposed through it. (A `scan`
+/// sink is then 72 bytes, an 80-byte malloc chunk instead of 96.)
 ///
 /// Exclusivity: the `var`s are `@exclusivity(unchecked)` because dynamic checks cost more
 /// than the rest of an operator on the event path. It is safe because every access is
@@ -26,12 +29,15 @@
 /// properties are `@usableFromInline` (internal, not public) for the same reason.
 @usableFromInline class Sink<Output>: Cancelable {
     @usableFromInline final let observer: AnyObserver<Output>
-    @exclusivity(unchecked) @usableFromInline final var isDisposed = false
     @exclusivity(unchecked) @usableFromInline final var upstream: (any Disposable & AnyObject)?
 
     @inlinable init(_ observer: AnyObserver<Output>) {
         self.observer = observer
+        upstream = SinkPlaceholder.shared
     }
+
+    /// Whether this sink ended or was disposed: nothing is forwarded any more.
+    @inlinable final var isDisposed: Bool { upstream == nil }
 
     /// Keeps `subscription` as the upstream; disposes it at once if this sink already ended
     /// (a source that terminates synchronously during `subscribe`).
@@ -65,11 +71,9 @@
     }
 
     @inlinable final func dispose() {
-        guard !isDisposed else { return }
-        isDisposed = true
-        let subscription = upstream
+        guard let subscription = upstream else { return }
         upstream = nil
-        subscription?.dispose()
+        if subscription !== SinkPlaceholder.shared { subscription.dispose() }
         disposeResources()
     }
 

@@ -20,7 +20,7 @@ extension ObservableType {
             let sink = CompactMapSink(observer, compactMap.transform)
             sink.setUpstream(compactMap.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
-        })
+        }, endsItsSubscription: true)
     }
 }
 

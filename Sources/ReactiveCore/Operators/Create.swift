@@ -89,7 +89,7 @@ extension Observable {
             let sink = CreateSink(observer)
             sink.setUpstream(create.producer(AnyObserver(eventHandler: sink.on)))
             return sink
-        })
+        }, endsItsSubscription: true)
     }
 }
 

@@ -1,7 +1,7 @@
 extension ObservableType where Element: Equatable {
     /// Drops elements equal to the previous element.
     @inlinable public func distinctUntilChanged() -> Observable<Element> {
-        distinctUntilChanged(==)
+        EquatableDistinctObservable(source: asObservable())
     }
 }
 
@@ -32,7 +32,7 @@ extension ObservableType {
             let sink = DistinctUntilChangedSink(observer, distinct.areEqual)
             sink.setUpstream(distinct.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
-        })
+        }, endsItsSubscription: true)
     }
 }
 

@@ -19,7 +19,7 @@ extension ObservableType {
             let sink = FilterSink(observer, filter.isIncluded)
             sink.setUpstream(filter.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
-        })
+        }, endsItsSubscription: true)
     }
 }
 

@@ -23,7 +23,12 @@ extension ObservableType {
             let sink = MapSink(observer, map.transform)
             sink.setUpstream(map.source.subscribe(AnyObserver(eventHandler: sink.on)))
             return sink
-        })
+        }, mergeRun: { observable, merge in
+            // Always this class, as above.
+            let map = unsafeDowncast(observable, to: MapObservable<Source, Result>.self)
+            let source = MergeMapSource(sink: merge, transform: map.transform)
+            merge.add(source) { map.source.subscribe(AnyObserver(eventHandler: source.on)) }
+        }, endsItsSubscription: true)
     }
 }
 

@@ -27,7 +27,7 @@ extension ObservableType {
             let sink = ScanSink(observer, seed: scan.seed, accumulator: scan.accumulator)
             sink.setUpstream(scan.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
-        })
+        }, endsItsSubscription: true)
     }
 }
 

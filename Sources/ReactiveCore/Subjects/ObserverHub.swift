@@ -55,56 +55,80 @@ public class ObserverHub<Element> {
         @inlinable func end() { hub = nil }
     }
 
+    /// What a hub holds only once it needs it: the observers after the first, the events
+    /// sent re-entrantly while one is delivered, and (for a ``PublishSubject``) how it ended.
+    /// Most subjects (a view model's inputs, an action's elements) never need it: one
+    /// observer for their whole life, no re-entrant sends, no end before they are freed.
+    /// Kept apart, those three fields (24 bytes, and the flag saying whether `rest` was used)
+    /// leave a `PublishSubject` at 33 bytes, a 48-byte malloc chunk instead of 64.
+    ///
+    /// Exclusivity unchecked, as on the hub's own fields (see the type).
+    @usableFromInline final class Overflow {
+        @exclusivity(unchecked) @usableFromInline var rest: ContiguousArray<Entry>
+        @exclusivity(unchecked) @usableFromInline var pending: [Event<Element>]
+        @exclusivity(unchecked) @usableFromInline var terminal: StopEvent?
+
+        @inlinable init() {
+            rest = []
+            pending = []
+            terminal = nil
+        }
+    }
+
     // No initial values here: a stored property's initial value is compiled into an
     // out-of-line generic function that looks the type metadata of `Entry` and `Event` up at
     // run time (~650 instructions per subject, `.ci/instructions`, `create`); assigned in the
     // inlinable `init`, it specializes in the module that names `Element`.
     //
-    // The observers, in subscription order: `first`, then `rest`. Most subjects (a view
-    // model's inputs, an action's elements) have exactly one observer for their whole life;
-    // keeping it in `first` spares each of them an array buffer (an allocation on subscribe,
-    // a free on dispose, ~64 bytes per subject per instance). A new observer goes to `first`
-    // only when there is no other, so the order of delivery stays the order of subscription.
+    // The observers, in subscription order: `first`, then `overflow.rest`. Most subjects have
+    // exactly one observer for their whole life; keeping it in `first` spares each of them an
+    // array buffer and the overflow object. A new observer goes to `first` only when there is
+    // no other, so the order of delivery stays the order of subscription.
     @exclusivity(unchecked) @usableFromInline final var first: Entry?
-    @exclusivity(unchecked) @usableFromInline final var rest: ContiguousArray<Entry>
-    @exclusivity(unchecked) @usableFromInline final var pending: [Event<Element>]
-    // The two flags last and side by side: they then share one 8-byte slot, so a subject's
-    // own fields start 8 bytes earlier (a PublishSubject of 56 bytes, a 64-byte malloc chunk
-    // instead of 80).
-    @exclusivity(unchecked) @usableFromInline final var isDelivering: Bool
-    /// Whether `rest` was ever used. The `deinit` reads it instead of `rest.isEmpty`: a
-    /// `deinit` never specializes, and any call on `rest` there looks the metadata of the
-    /// array and of `Entry` up at run time (~650 instructions per subject freed,
+    /// Made on first need, never replaced or dropped once made (so a local copy of it stays
+    /// the hub's). The `deinit` tests it for `nil` instead of touching `rest`: a `deinit`
+    /// never specializes, and any call on the array there looks the metadata of the array
+    /// and of `Entry` up at run time (~650 instructions per subject freed,
     /// `.ci/instructions`, `create`), for the array most subjects never use.
-    @exclusivity(unchecked) @usableFromInline final var usedRest: Bool
+    @exclusivity(unchecked) @usableFromInline final var overflow: Overflow?
+    @exclusivity(unchecked) @usableFromInline final var isDelivering: Bool
 
     /// A hub with no observers.
     @inlinable init() {
         first = nil
-        rest = []
+        overflow = nil
         isDelivering = false
-        pending = []
-        usedRest = false
     }
 
     /// Ends the entries still held, so that none of them reads its `hub` any more.
     deinit {
         first?.end()
-        if usedRest {
-            for entry in rest { entry.end() }
+        if let overflow {
+            for entry in overflow.rest { entry.end() }
         }
     }
 
     /// Whether some observer is subscribed.
-    @inlinable final var isObserved: Bool { first != nil || !rest.isEmpty }
+    @inlinable final var isObserved: Bool {
+        if first != nil { return true }
+        guard let overflow else { return false }
+        return !overflow.rest.isEmpty
+    }
+
+    /// ``overflow``, made now if this is its first need.
+    @inlinable final func madeOverflow() -> Overflow {
+        if let overflow { return overflow }
+        let made = Overflow()
+        overflow = made
+        return made
+    }
 
     @inlinable final func add(_ observer: AnyObserver<Element>) -> Entry {
         let entry = Entry(observer, hub: self)
-        if first == nil, rest.isEmpty {
+        if first == nil, overflow?.rest.isEmpty ?? true {
             first = entry
         } else {
-            usedRest = true
-            rest.append(entry)
+            madeOverflow().rest.append(entry)
         }
         return entry
     }
@@ -112,8 +136,8 @@ public class ObserverHub<Element> {
     @inlinable final func remove(_ entry: Entry) {
         if first === entry {
             first = nil
-        } else if let index = rest.firstIndex(where: { $0 === entry }) {
-            rest.remove(at: index)
+        } else if let overflow, let index = overflow.rest.firstIndex(where: { $0 === entry }) {
+            overflow.rest.remove(at: index)
         }
     }
 
@@ -123,19 +147,20 @@ public class ObserverHub<Element> {
     @inline(__always)
     @inlinable final func send(_ event: Event<Element>, prepare: (Event<Element>) -> Bool) {
         if isDelivering {
-            pending.append(event)
+            madeOverflow().pending.append(event)
             return
         }
         isDelivering = true
         deliver(event, prepare: prepare)
-        if !pending.isEmpty {
+        // Read after the delivery: a re-entrant send may have made it.
+        if let overflow, !overflow.pending.isEmpty {
             var index = 0
-            while index < pending.count {
-                let queued = pending[index]
+            while index < overflow.pending.count {
+                let queued = overflow.pending[index]
                 index += 1
                 deliver(queued, prepare: prepare)
             }
-            pending.removeAll()
+            overflow.pending.removeAll()
         }
         isDelivering = false
     }
@@ -145,23 +170,27 @@ public class ObserverHub<Element> {
         guard prepare(event) else { return }
         // Snapshots: observers added meanwhile wait for the next event.
         let firstSnapshot = first
-        let snapshot = rest
+        let snapshot = overflow?.rest
         if case .next = event {
             if let firstSnapshot, !firstSnapshot.isDisposed { firstSnapshot.observer.on(event) }
-            for entry in snapshot where !entry.isDisposed {
-                entry.observer.on(event)
+            if let snapshot {
+                for entry in snapshot where !entry.isDisposed {
+                    entry.observer.on(event)
+                }
             }
         } else {
             // A terminal event: the subject forgets its observers (breaking cycles).
             first = nil
-            rest = []
+            overflow?.rest = []
             if let firstSnapshot, !firstSnapshot.isDisposed {
                 firstSnapshot.end()
                 firstSnapshot.observer.on(event)
             }
-            for entry in snapshot where !entry.isDisposed {
-                entry.end()
-                entry.observer.on(event)
+            if let snapshot {
+                for entry in snapshot where !entry.isDisposed {
+                    entry.end()
+                    entry.observer.on(event)
+                }
             }
         }
     }

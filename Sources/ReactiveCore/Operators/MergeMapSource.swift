@@ -1,0 +1,46 @@
+/// One source of a merge that is a `map`: the map's transform and the merge source in one
+/// object, subscribed to the map's own source.
+///
+/// It delivers what a ``MergeSource`` observing a `MapSink` would: each element transformed
+/// and forwarded; a transform that throws ends this source first (its subscription
+/// disposed), then fails the merge, as the map sink would dispose its upstream before
+/// forwarding the error; `completed` ends this source and counts it as done. A view model
+/// merging mapped inputs (the usual way to combine them) keeps one object per input instead
+/// of two (a 64-byte malloc chunk instead of 48 + 80), and each element takes one call less
+/// (`vmd-bench create`, `.ci/instructions`, `create` and `send`).
+///
+/// Exclusivity unchecked, as on ``MergeSource`` (the fields are its base's).
+@usableFromInline final class MergeMapSource<Input, Element>: MergeSubscription {
+    @usableFromInline let sink: MergeSink<Element>
+    @usableFromInline let transform: (Input) throws -> Element
+
+    @inlinable init(sink: MergeSink<Element>, transform: @escaping (Input) throws -> Element) {
+        self.sink = sink
+        self.transform = transform
+        super.init()
+    }
+
+    @inlinable func on(_ event: Event<Input>) {
+        guard !isDone else { return }
+        switch event {
+        case .next(let element):
+            // The transform may end this source re-entrantly (its source ends, or the merge is
+            // disposed); what it returns or throws is then dropped, as the map sink would drop it.
+            do {
+                let mapped = try transform(element)
+                guard !isDone else { return }
+                sink.forward(mapped)
+            } catch {
+                guard !isDone else { return }
+                dispose()
+                sink.forwardError(error)
+            }
+        case .error(let error):
+            dispose()
+            sink.forwardError(error)
+        case .completed:
+            dispose()
+            sink.sourceCompleted()
+        }
+    }
+}
