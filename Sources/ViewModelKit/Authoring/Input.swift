@@ -18,11 +18,14 @@ import ReactiveCore
 public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     public typealias Element = Value
 
-    /// What the input means, for people reading `vm.types`.
-    public let summary: String
-    /// The schema and decoding of its codec (an input never encodes after `init`).
-    @usableFromInline let codec: PortDecoding<Value>
-    @usableFromInline let defaultJSON: JSONValue?
+    /// Its summary, schema and wire name: the ones its type's layout shares among all
+    /// instances (see PortFacts.swift), or its own when made outside an instance.
+    /// (Unchecked exclusivity: assigned only by `attach`, in one assignment, and otherwise
+    /// read in single expressions; no access spans a call.)
+    @exclusivity(unchecked) @usableFromInline var facts: PortFacts
+    /// The decoding of its codec (an input never encodes after `init`; its schema is in
+    /// ``facts``).
+    @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
     /// Assigned in the inlinable `init`, not by an initial value: an initial value is an
     /// out-of-line generic function, paying metadata lookups for every instance's ports.
     @usableFromInline let subject: PublishSubject<Value>
@@ -33,20 +36,24 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     /// model's `Ports()` calls with a concrete `Value`; `init` is `@inlinable`, so the app's
     /// module specializes it there; it captures nothing, so it costs no allocation.
     @usableFromInline let deliver: (PublishSubject<Value>, Value) -> Void
-    @usableFromInline var name: String
 
     /// An input with `codec`; an omitted value on the wire means `defaultValue` when given.
+    ///
+    /// In an instance the kit makes, the summary, the schema and the default are its type's,
+    /// learned once: this builds neither (see PortFacts.swift).
     @inlinable public init(_ summary: String = "", codec: ValueCodec<Value>, default defaultValue: Value? = nil) {
-        self.summary = summary
-        self.codec = PortDecoding(codec)
-        self.defaultJSON = defaultValue.map(codec.encode)
+        self.facts = PortFactsSharing.claim()
+            ?? PortFacts.input(summary: summary, schema: codec.makeSchema(), default: defaultValue.map(codec.encode))
+        self.decode = codec.decode
         self.deliver = { subject, value in subject.onNext(value) }
         self.subject = PublishSubject()
-        self.name = ""
     }
 
+    /// What the input means, for people reading `vm.types`.
+    public var summary: String { facts.summary }
+
     /// The wire name (the property's name), once the kit has attached the port.
-    public var wireName: String { name }
+    public var wireName: String { facts.name }
 
     /// Pushes `value` as if a client had sent it (tests and the kit's host use this).
     @inlinable public func send(_ value: Value) {
@@ -64,19 +71,14 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
 
     // MARK: PortBox
 
-    var role: PortRole {
-        let schema = defaultJSON.map { codec.schema.addingDefault($0) } ?? codec.schema
-        return .input(schema: schema, defaultValue: defaultJSON)
-    }
-
     var typed: TypedPort { .input(self) }
 
-    func attach(name: String, bag: DisposeBag) {
-        self.name = name
+    func attach(facts: PortFacts, bag: DisposeBag) {
+        if self.facts !== facts { self.facts = facts }
     }
 
     func push(json: JSONValue) throws(JSONDecodingError) {
-        send(try codec.decode(json))
+        send(try decode(json))
     }
 }
 

@@ -19,8 +19,11 @@ import ReactiveCore
 public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     public typealias Element = Value
 
-    /// What the output means, for people reading `vm.types`.
-    public let summary: String
+    /// Its summary, schema and wire name: the ones its type's layout shares among all
+    /// instances (see PortFacts.swift), or its own when made outside an instance.
+    /// (Unchecked exclusivity: assigned only by `attach`, in one assignment, and otherwise
+    /// read in single expressions; no access spans a call.)
+    @exclusivity(unchecked) @usableFromInline var facts: PortFacts
     /// The current value.
     public var value: Value { storedValue }
     /// Backs ``value``; written by ``OutputFanOut/deliver(_:)`` as each value goes out.
@@ -30,8 +33,6 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// expressions; no access spans a call that could re-enter. The dynamic checks were ~230
     /// instructions of every `vm.send` → `vm.output`, measured with `.ci/instructions`.)
     @exclusivity(unchecked) @usableFromInline var storedValue: Value
-    /// The schema and encoding of its codec (a state never decodes).
-    @usableFromInline let codec: PortEncoding<Value>
     @exclusivity(unchecked) @usableFromInline var cachedJSON: JSONValue?
     @usableFromInline var bindings = BindingStore()
     /// It updates ``storedValue`` and ``cachedJSON`` through its reference to this state
@@ -44,19 +45,23 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
 
     /// A state output encoded with `codec`, holding `initial` until its source says otherwise.
     ///
-    /// Inlinable, like ``Input``'s: the view model's `Ports()` then keeps only the halves of
-    /// `codec` a state calls (``PortEncoding``) without copying and releasing the whole codec
-    /// out of line for every instance.
+    /// Inlinable, like ``Input``'s: the view model's `Ports()` then keeps only the encoding
+    /// of `codec` (in ``fanOut``) without copying and releasing the whole codec out of line
+    /// for every instance. In an instance the kit makes, the summary and the schema are its
+    /// type's, learned once: this builds no schema (see PortFacts.swift).
     @inlinable public init(_ summary: String = "", initial: Value, codec: ValueCodec<Value>) {
-        self.summary = summary
+        self.facts = PortFactsSharing.claim()
+            ?? PortFacts.output(kind: .state, summary: summary, schema: codec.makeSchema())
         self.storedValue = initial
-        self.codec = PortEncoding(codec)
         fanOut = OutputFanOut(encode: codec.encode)
         fanOut.state = self
     }
 
+    /// What the output means, for people reading `vm.types`.
+    public var summary: String { facts.summary }
+
     /// The wire name (the property's name), once the kit has attached the port.
-    public var wireName: String { bindings.name }
+    public var wireName: String { facts.name }
 
     /// Subscribes `source` for the instance's lifetime; its elements become the state's
     /// values. Errors and completion end the binding and keep the last value.
@@ -89,17 +94,20 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
 
     // MARK: PortBox
 
-    var role: PortRole { .output(kind: .state, schema: codec.schema) }
-
     var typed: TypedPort { .output(self) }
 
-    func attach(name: String, bag: DisposeBag) {
-        bindings.attach(name: name, bag: bag)
+    func attach(facts: PortFacts, bag: DisposeBag) {
+        if self.facts !== facts { self.facts = facts }
+        bindings.attach(bag: bag)
+    }
+
+    func detach(from bag: DisposeBag) {
+        bindings.detach(from: bag)
     }
 
     var currentJSON: JSONValue? {
         if let cachedJSON { return cachedJSON }
-        let encoded = codec.encode(value)
+        let encoded = fanOut.encode(value)
         cachedJSON = encoded
         return encoded
     }

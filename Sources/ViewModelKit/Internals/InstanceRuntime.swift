@@ -63,7 +63,7 @@ import ReactiveCore
             if case .output(let output) = port { output.closeJSON() }
         }
         bag.dispose()
-        for port in ports { port.box.detach() }
+        for port in ports { port.box.detach(from: bag) }
     }
 }
 
