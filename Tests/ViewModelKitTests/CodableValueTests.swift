@@ -107,7 +107,7 @@ struct CodableValueTests {
     func handWrittenCodecWins() throws {
         let ports = LabelEcho.Ports()
         #expect(ports.label.facts.role == .input(schema: Labelled.jsonSchema, defaultValue: nil))
-        #expect(ports.current.fanOut.encode(Labelled(label: "x")) == ["hand": "x"])
+        #expect(ports.current.encode(Labelled(label: "x")) == ["hand": "x"])
         guard case .action(let input, _) = ports.echo.facts.role else {
             Issue.record("echo is not an action port")
             return

@@ -30,7 +30,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     /// The encoding of its codec (an output never decodes; its schema is in ``facts``).
     @usableFromInline let encode: (Value) -> JSONValue
     @usableFromInline var bindings = BindingStore()
-    @usableFromInline lazy var fanOut = OutputFanOut<Value>(encode: encode)
+    @usableFromInline lazy var fanOut = OutputFanOut<Value>()
     /// Set while the instance's `init` runs (and until its creator releases the held values).
     private var held: HeldEvents? {
         didSet { isHolding = held != nil }
@@ -67,7 +67,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
 
     @inlinable func emit(_ value: Value) {
         if isHolding, holdOrRelease(value) { return }
-        fanOut.emit(value)
+        fanOut.emit(value, encode: encode)
     }
 
     /// While `init` runs, holds `value` (returns `true`). After it, releases what `init`
@@ -75,7 +75,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     @usableFromInline func holdOrRelease(_ value: Value) -> Bool {
         guard let held else { return false }
         if held.holdsNewEvents {
-            held.hold { self.fanOut.emit(value) }
+            held.hold { self.fanOut.emit(value, encode: self.encode) }
             return true
         }
         held.release()
