@@ -155,7 +155,10 @@ public final class ViewModelHost {
             parentInstance?.removeChild(instanceID)
             throw ViewModelInstance.invalid(target, error)
         }
-        if let heldEvents, heldEvents.isHolding { holdUntilDelivered(heldEvents) }
+        if let heldEvents, heldEvents.isHolding {
+            instance.keepHeldEvents(heldEvents)
+            holdUntilDelivered(heldEvents)
+        }
         return instance
     }
 

@@ -41,9 +41,9 @@ public final class ViewModelInstance {
     /// that copies an element out; written only when built and when torn down, on the host's
     /// thread.)
     @exclusivity(unchecked) private var ports: [TypedPort] = []
-    /// Its parent, children and running executions, made when it first has one of them: most
-    /// instances never do, and the fields were 32 bytes of every instance (`vmd-bench create`,
-    /// RSS per idle Counter). (Unchecked exclusivity: assigned once, when made, and read in
+    /// Its parent, children, running executions and the events its `init` emitted (until
+    /// delivered), made when it first has one of them: most instances never do, and the
+    /// fields were 40 bytes of every instance (`vmd-bench create`, RSS per idle Counter). (Unchecked exclusivity: assigned once, when made, and read in
     /// single expressions.)
     @exclusivity(unchecked) private var relations: InstanceRelations?
 
@@ -65,6 +65,12 @@ public final class ViewModelInstance {
     /// Adds `child` (created by this instance) to its children.
     func addChild(_ child: String) {
         madeRelations().children.append(child)
+    }
+
+    /// Keeps `held`, the events its `init` emitted, until the host delivers them (or the
+    /// instance goes first: then they are dropped).
+    func keepHeldEvents(_ held: HeldEvents) {
+        madeRelations().heldEvents = held
     }
 
     /// Removes `child` (destroyed, or failed to build) from its children.
@@ -241,8 +247,8 @@ public final class ViewModelInstance {
         guard isAlive else { return }
         isAlive = false
         isBuilt = false
+        relations?.heldEvents?.discard()
         if let runtime = runtime.take() {
-            runtime.heldEvents?.discard()
             runtime.tearDown(ports: ports)
         }
         ports = []
@@ -282,8 +288,8 @@ public final class ViewModelInstance {
     }
 }
 
-/// What an instance has only when it has a parent, children or running executions (see
-/// `ViewModelInstance.relations`). Host's thread only, like the instance.
+/// What an instance has only when it has a parent, children, running executions or events
+/// its `init` emitted (see `ViewModelInstance.relations`). Host's thread only, like the instance.
 ///
 /// Unchecked exclusivity on every field: each access is one read, assignment or collection
 /// call that runs no other code (an execution removed from `executions` is still held by its
@@ -293,6 +299,7 @@ private final class InstanceRelations {
     @exclusivity(unchecked) var children: [String] = []
     @exclusivity(unchecked) var executions: [UInt64: RunningExecution] = [:]
     @exclusivity(unchecked) var nextExecution: UInt64 = 0
+    @exclusivity(unchecked) var heldEvents: HeldEvents?
 }
 
 /// One `execute` in flight: answers its completion exactly once, unless disposed first.

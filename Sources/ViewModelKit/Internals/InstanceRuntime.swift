@@ -13,14 +13,10 @@ import ReactiveCore
     /// ``ViewModelInstance``).
     private let built: Any
     let bag: DisposeBag
-    /// What its event outputs emitted during `init`, until the host delivers it (`nil` when
-    /// `init` emitted no event).
-    let heldEvents: HeldEvents?
 
     /// `built`: the view model, or a ``ViewModelWithPorts`` when its `Ports` value is kept.
-    @usableFromInline init(built: Any, bag: DisposeBag, heldEvents: HeldEvents?) {
+    @usableFromInline init(built: Any, bag: DisposeBag) {
         self.built = built
-        self.heldEvents = heldEvents
         self.bag = bag
     }
 
@@ -51,8 +47,7 @@ import ReactiveCore
         let built = BuiltViewModel<VM>.build(layout: layout, context: context, heldEvents: seed.heldEvents)
         let runtime = InstanceRuntime(
             built: seed.keepsPorts ? ViewModelWithPorts(viewModel: built.viewModel, ports: built.ports) : built.viewModel,
-            bag: seed.bag,
-            heldEvents: seed.heldEvents?.isHolding == true ? seed.heldEvents : nil)
+            bag: seed.bag)
         return (runtime, built.boxes)
     }
 
