@@ -2,7 +2,7 @@ import JSONCore
 import ReactiveCore
 
 /// What a port looks like on the wire, before it has a name (the name is the property's).
-enum PortRole: Equatable, Sendable {
+@usableFromInline enum PortRole: Equatable, Sendable {
     case input(schema: JSONValue, defaultValue: JSONValue?)
     case output(kind: OutputKind, schema: JSONValue)
     case action(input: JSONValue, output: JSONValue)

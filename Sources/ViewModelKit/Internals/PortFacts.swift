@@ -13,23 +13,25 @@ import JSONCore
 /// wire name until attached.
 ///
 /// Immutable, hence `Sendable`: a registry's layouts are built at start-up and used on the
-/// host's thread.
-@usableFromInline final class PortFacts: Sendable {
+/// host's thread. Unchecked only because the class is not final (``InputFacts`` adds an
+/// input's delivery): every stored property, here and there, is a `let` of a `Sendable` type
+/// (strings, ``PortRole``, a `@Sendable` closure), so no instance ever changes.
+@usableFromInline class PortFacts: @unchecked Sendable {
     let summary: String
     let role: PortRole
     /// The property's name once attached by a layout; empty for a port of its own.
     let name: String
 
-    init(summary: String, role: PortRole, name: String) {
+    @usableFromInline init(summary: String, role: PortRole, name: String) {
         self.summary = summary
         self.role = role
         self.name = name
     }
 
-    /// The facts of an input of its own: `schema` with `"default": defaultJSON` when given.
-    @usableFromInline static func input(summary: String, schema: JSONValue, default defaultJSON: JSONValue?) -> PortFacts {
+    /// The role of an input: `schema` with `"default": defaultJSON` when given.
+    @usableFromInline static func inputRole(schema: JSONValue, default defaultJSON: JSONValue?) -> PortRole {
         let published = defaultJSON.map { schema.addingDefault($0) } ?? schema
-        return PortFacts(summary: summary, role: .input(schema: published, defaultValue: defaultJSON), name: "")
+        return .input(schema: published, defaultValue: defaultJSON)
     }
 
     /// The facts of an output of its own.
@@ -42,7 +44,8 @@ import JSONCore
         PortFacts(summary: summary, role: .action(input: input, output: output), name: "")
     }
 
-    /// These facts under the wire name `name` (what a layout keeps for each declared port).
+    /// These facts under the wire name `name` (what a layout keeps for each declared port),
+    /// of the same class.
     func named(_ name: String) -> PortFacts {
         PortFacts(summary: summary, role: role, name: name)
     }
