@@ -1,19 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CViewModelKit
 
 /// Hands a type's shared ``PortFacts`` to the ports of a `Ports()` the kit makes, so that
 /// an instance's ports neither store their facts nor build them (schemas, encoded defaults).
 ///
 /// `Ports()` takes no arguments and its ports are made by the author's property initializers,
-/// so the facts travel beside the call: while ``making(with:_:)`` runs `Ports()`, the
-/// calling thread's ``Cursor`` offers the facts in declaration order, and each port's
-/// initializer takes the next one (``claim()``). Per thread, because hosts on other threads
-/// make their instances at the same time (tests, several daemons in one process).
+/// so the facts travel beside the call: while ``making(with:_:)`` runs `Ports()`, the calling
+/// thread's offer (a thread-local pointer, see Sources/CViewModelKit) points at a ``Cursor``
+/// over the facts in declaration order, and each port's initializer takes the next one
+/// (``claim()``). Per thread, because hosts on other threads make their instances at the same
+/// time (tests, several daemons in one process); a plain thread-local rather than a Swift
+/// task-local value, which cost ~2,000 instructions more per `vm.create` (its generic reads
+/// and a malloc per binding outside a task, measured with callgrind).
 ///
 /// Only a saving, never what decides a port's facts: ``PortLayout`` attaches every port of
 /// the instance to the facts of its declared position, which replaces whatever it claimed
@@ -21,69 +18,39 @@ import Darwin
 /// while `Ports()` runs). A port made while no `Ports()` is being made, or after the facts
 /// ran out, makes its own.
 @usableFromInline enum PortFactsSharing {
-    /// One thread's offer: the facts of the `Ports()` being made there (empty when none is),
-    /// and how many its ports took. Made once per thread, on its first instance, and kept
-    /// until the thread ends (the slot's destructor releases it).
-    ///
-    /// Unchecked exclusivity: only its own thread reaches it (through its thread's slot),
-    /// and every access is a single read or assignment that calls nothing.
-    @usableFromInline final class Cursor {
-        @exclusivity(unchecked) @usableFromInline var facts: [PortFacts] = []
-        @exclusivity(unchecked) @usableFromInline var next = 0
+    /// The facts of one `Ports()` being made, and how many its ports took. Lives on the stack
+    /// of ``making(with:_:)``; only code on that thread, during that call, reaches it.
+    struct Cursor {
+        let facts: [PortFacts]
+        var next = 0
     }
 
-    /// The threads' slot holding their ``Cursor`` (retained, released when the thread ends).
-    /// `nil` when the process ran out of keys (PTHREAD_KEYS_MAX): ports then make their own
-    /// facts, as outside an instance.
-    private static let slot: pthread_key_t? = {
-        var key = pthread_key_t()
-        let made = pthread_key_create(&key) { value in
-            // Optional on some platforms, not on others.
-            let cursor: UnsafeMutableRawPointer? = value
-            guard let cursor else { return }
-            Unmanaged<Cursor>.fromOpaque(cursor).release()
-        }
-        return made == 0 ? key : nil
-    }()
+    // Every read and write of the offer stays in this file: the thread-local is `static` in
+    // CViewModelKit's header, so each object file that touched it would have its own.
 
-    /// Runs `make` (a `Ports()`) with `facts` offered to the ports it makes, in order; what
-    /// was offered before (a `Ports()` being made around this one) is offered again after.
-    @inlinable static func making<Ports>(with facts: [PortFacts], _ make: () -> Ports) -> Ports {
-        guard let cursor = threadCursor() else { return make() }
-        let outerFacts = cursor.facts
-        let outerNext = cursor.next
-        cursor.facts = facts
-        cursor.next = 0
-        let ports = make()
-        cursor.facts = outerFacts
-        cursor.next = outerNext
-        return ports
-    }
-
-    /// This thread's cursor, made on first use; `nil` without a slot.
-    @usableFromInline static func threadCursor() -> Cursor? {
-        guard let key = slot else { return nil }
-        if let raw = pthread_getspecific(key) {
-            // Only this function stores into the slot: a retained `Cursor`.
-            return Unmanaged<Cursor>.fromOpaque(raw).takeUnretainedValue()
+    /// Runs `make` (which makes a `Ports()`) with `facts` offered to the ports it makes, in
+    /// order; what was offered before (a `Ports()` being made around this one) is offered
+    /// again after.
+    @usableFromInline static func making(with facts: [PortFacts], _ make: () -> Void) {
+        var cursor = Cursor(facts: facts)
+        withUnsafeMutablePointer(to: &cursor) { pointer in
+            let outer = cviewmodelkit_offer()
+            cviewmodelkit_set_offer(pointer)
+            make()
+            cviewmodelkit_set_offer(outer)
         }
-        let cursor = Cursor()
-        guard pthread_setspecific(key, Unmanaged.passRetained(cursor).toOpaque()) == 0 else {
-            Unmanaged.passUnretained(cursor).release()
-            return nil
-        }
-        return cursor
     }
 
     /// The next facts of the `Ports()` being made on this thread, or `nil` when none is (the
     /// port then makes its own).
     @usableFromInline static func claim() -> PortFacts? {
-        guard let key = slot, let raw = pthread_getspecific(key) else { return nil }
-        // Only `threadCursor()` stores into the slot: a retained `Cursor`.
-        let cursor = Unmanaged<Cursor>.fromOpaque(raw).takeUnretainedValue()
-        let index = cursor.next
-        guard index < cursor.facts.count else { return nil }
-        cursor.next = index + 1
-        return cursor.facts[index]
+        guard let offer = cviewmodelkit_offer() else { return nil }
+        // Only `making(with:_:)` sets the offer: a pointer to its `Cursor`, taken back before
+        // the cursor goes out of scope.
+        let cursor = offer.assumingMemoryBound(to: Cursor.self)
+        let index = cursor.pointee.next
+        guard index < cursor.pointee.facts.count else { return nil }
+        cursor.pointee.next = index + 1
+        return cursor.pointee.facts[index]
     }
 }

@@ -77,7 +77,10 @@ import ReactiveCore
     /// A fresh `Ports()` of `VM` with its ports in declaration order. Its ports take their
     /// facts from ``facts`` as they are made, rather than each building its own.
     @inlinable func makePorts<VM: ViewModel>(of type: VM.Type) -> (ports: VM.Ports, boxes: PortList) {
-        let ports = PortFactsSharing.making(with: facts) { VM.Ports() }
+        var made: VM.Ports?
+        PortFactsSharing.making(with: facts) { made = VM.Ports() }
+        // `making` runs its closure exactly once; the fallback only keeps this total.
+        let ports = made ?? VM.Ports()
         if let list = withUnsafeBytes(of: ports, { read(from: $0) }) {
             return (ports, list)
         }
