@@ -38,7 +38,8 @@ let package = Package(
 
         // The view-model kit and the wire.
         .target(name: "ReactiveTesting", dependencies: ["ReactiveCore"]),
-        .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore"]),
+        .target(name: "CViewModelKit"),
+        .target(name: "ViewModelKit", dependencies: ["ReactiveCore", "JSONCore", "CViewModelKit"]),
         .target(name: "JSONRPC", dependencies: ["JSONCore"]),
         .target(name: "VMProtocol", dependencies: ["JSONRPC", "JSONCore"]),
         .target(name: "ViewModelTesting", dependencies: ["ViewModelKit", "ReactiveCore", "ReactiveTesting", "JSONCore", "VMProtocol"]),

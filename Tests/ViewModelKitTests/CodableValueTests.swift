@@ -106,9 +106,13 @@ struct CodableValueTests {
     @Test("a type that is both Codable and JSONConvertible uses its hand-written codec")
     func handWrittenCodecWins() throws {
         let ports = LabelEcho.Ports()
-        #expect(ports.label.codec.schema == Labelled.jsonSchema)
-        #expect(ports.current.codec.encode(Labelled(label: "x")) == ["hand": "x"])
-        #expect(ports.echo.inputCodec.schema == Labelled.jsonSchema)
+        #expect(ports.label.facts.role == .input(schema: Labelled.jsonSchema, defaultValue: nil))
+        #expect(ports.current.encode(Labelled(label: "x")) == ["hand": "x"])
+        guard case .action(let input, _) = ports.echo.facts.role else {
+            Issue.record("echo is not an action port")
+            return
+        }
+        #expect(input == Labelled.jsonSchema)
 
         let host = try codableHost()
         let echo = try host.create(type: "LabelEcho")

@@ -105,4 +105,26 @@ struct FanOutTests {
         #expect(seen == [1])
         #expect(kitError { _ = try counter.observe(output: "count") { _ in } } == .unknownInstance(instance: "counter-1"))
     }
+
+    @Test("a state nobody observed keeps its value, and its first observers get it, then every new one")
+    func firstObserversOfAnUnobservedState() throws {
+        let (host, _) = try makeHost()
+        let counter = try host.create(type: "Counter")
+        try counter.send(input: "increment", value: 2)
+        try counter.send(input: "increment", value: 3)
+        #expect(try counter.currentValue(output: "count") == 5)
+        var json: [JSONValue] = []
+        _ = try counter.observe(output: "count") { json.append($0) }
+        let state = State<Int>("Unobserved until now.", initial: 1)
+        state.accept(4)
+        var typed: [Int] = []
+        let subscription = state.subscribe(onNext: { typed.append($0) })
+        state.accept(6)
+        subscription.dispose()
+        try counter.send(input: "decrement")
+        #expect(json == [4])
+        #expect(try counter.currentValue(output: "count") == 4)
+        #expect(typed == [4, 6])
+        #expect(state.value == 6)
+    }
 }

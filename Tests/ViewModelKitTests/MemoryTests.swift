@@ -66,4 +66,19 @@ struct MemoryTests {
         try host.destroy("keeper-1")
         #expect(keeper == nil)
     }
+
+    @Test("a port bound after its instance was destroyed lets the binding go at once")
+    func bindingAfterDestroyIsDisposed() throws {
+        var registry = ViewModelRegistry()
+        try registry.register(Keeper.self)
+        let host = ViewModelHost(registry: registry, scheduler: TestScheduler())
+        let instance = try host.create(type: "Keeper")
+        let keeper = try #require(instance.viewModel as? Keeper)
+        try host.destroy(instance.id)
+        let late = PublishSubject<Int>()
+        keeper.ports.last.bind(late)
+        #expect(!late.hasObservers)
+        late.onNext(9)
+        #expect(keeper.ports.last.value == 0)
+    }
 }

@@ -58,20 +58,62 @@ struct PortWiringTests {
         #expect(seen.values == [0, 7])
     }
 
-    @Test("a codec builds its schema when the schema is read, not when the codec is made")
-    func codecSchemaIsLazy() {
-        final class Builds { var count = 0 }
-        let builds = Builds()
+    @Test("a codec builds its schema when read: at registration, never for an instance the host makes")
+    func codecSchemaIsBuiltOncePerType() throws {
+        let codec = SchemaCounting.codec()
+        #expect(SchemaCounting.builds.count == 0)
+        var registry = ViewModelRegistry()
+        try registry.register(SchemaCounting.self)
+        let registered = SchemaCounting.builds.count
+        #expect(registered > 0)
+        let host = ViewModelHost(registry: registry, scheduler: TestScheduler())
+        for value in 1...3 {
+            let instance = try host.create(type: "SchemaCounting")
+            try instance.send(input: "value", value: .integer(Int64(value)))
+            #expect(try instance.currentValue(output: "last") == .integer(Int64(value)))
+        }
+        #expect(SchemaCounting.builds.count == registered)
+        #expect(codec.schema == ["type": "integer"])
+        #expect(SchemaCounting.builds.count == registered + 1)
+    }
+
+    @Test("an instance's ports have the summaries of their declarations, whatever order Ports() makes them in")
+    func summariesFollowDeclarations() {
+        let harness = ViewModelHarness(Reversed.self, args: NoArguments(), services: (), scheduler: TestScheduler())
+        #expect(harness.ports.first.summary == "Goes to firstSeen.")
+        #expect(harness.ports.second.summary == "Goes to secondSeen.")
+        #expect(harness.ports.firstSeen.summary == "The last value of first.")
+        #expect(harness.ports.secondSeen.summary == "The last value of second.")
+    }
+}
+
+/// An input and a state whose codec counts how often its schema is built.
+private struct SchemaCounting: ViewModel {
+    static let summary = "Counts the builds of its ports' schema."
+
+    /// How many times the codec's schema was built. Only `codecSchemaIsBuiltOncePerType`
+    /// makes this type's ports (unsafe only in name: one test, one thread).
+    final class Builds {
+        var count = 0
+    }
+
+    nonisolated(unsafe) static let builds = Builds()
+
+    static func codec() -> ValueCodec<Int> {
         func schema() -> JSONValue {
             builds.count += 1
             return ["type": "integer"]
         }
-        let codec = ValueCodec<Int>(
+        return ValueCodec<Int>(
             schema: schema(), decode: { json throws(JSONDecodingError) in try Int(json: json) }, encode: { .integer(Int64($0)) })
-        let input = Input<Int>("Counts schema builds.", codec: codec)
-        input.send(1)
-        #expect(builds.count == 0)
-        #expect(codec.schema == ["type": "integer"])
-        #expect(builds.count == 1)
+    }
+
+    struct Ports: ViewModelPorts {
+        let value = Input<Int>("A number.", codec: SchemaCounting.codec())
+        let last = State<Int>("The last number.", initial: 0, codec: SchemaCounting.codec())
+    }
+
+    init(ports: Ports, context: Context) {
+        ports.last.bind(ports.value)
     }
 }

@@ -17,12 +17,15 @@ import ReactiveCore
 /// runs, errors reported as `ActionError`, and disposing an execution cancels it. An
 /// unbound port is never enabled.
 public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
-    /// What the action does, for people reading `vm.types`.
-    public let summary: String
-    /// The input codec's schema and decoding, the output codec's schema and encoding (the
-    /// halves an action port calls).
-    @usableFromInline let inputCodec: PortDecoding<Value>
-    @usableFromInline let outputCodec: PortEncoding<Element>
+    /// Its summary, schemas and wire name: the ones its type's layout shares among all
+    /// instances (see PortFacts.swift), or its own when made outside an instance.
+    /// (Unchecked exclusivity: assigned only by `attach`, in one assignment, and otherwise
+    /// read in single expressions; no access spans a call.)
+    @exclusivity(unchecked) @usableFromInline var facts: PortFacts
+    /// The input codec's decoding and the output codec's encoding (the halves an action port
+    /// calls; the schemas are in ``facts``).
+    @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
+    @usableFromInline let encode: (Element) -> JSONValue
     @usableFromInline var run: ((Value) -> Observable<Element>)?
     /// The action ``bind(_:)`` bound, run without a closure around it (one allocation per
     /// action port per instance fewer); `run` is then `nil`.
@@ -33,16 +36,22 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     ///
     /// Inlinable (with the convenience initializers): the view model's `Ports()` calls it for
     /// every instance, and specialized in the app's module it builds the codecs without
-    /// generic metadata lookups (measured with `.ci/instructions`, `create`).
+    /// generic metadata lookups (measured with `.ci/instructions`, `create`). In an instance
+    /// the kit makes, the summary and the schemas are its type's, learned once: this builds
+    /// no schema (see PortFacts.swift).
     @inlinable
     public init(_ summary: String = "", input: ValueCodec<Value>, output: ValueCodec<Element>) {
-        self.summary = summary
-        self.inputCodec = PortDecoding(input)
-        self.outputCodec = PortEncoding(output)
+        self.facts = PortFactsSharing.claim()
+            ?? PortFacts.action(summary: summary, input: input.makeSchema(), output: output.makeSchema())
+        self.decode = input.decode
+        self.encode = output.encode
     }
 
+    /// What the action does, for people reading `vm.types`.
+    public var summary: String { facts.summary }
+
     /// The wire name (the property's name), once the kit has attached the port.
-    public var wireName: String { bindings.name }
+    public var wireName: String { facts.name }
 
     /// Executions run `action` with the client's value.
     public func bind(_ action: Action<Value, Element>) {
@@ -76,22 +85,22 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
 
     // MARK: PortBox
 
-    var role: PortRole { .action(input: inputCodec.schema, output: outputCodec.schema) }
-
     var typed: TypedPort { .action(self) }
 
-    func attach(name: String, bag: DisposeBag) {
-        bindings.attach(name: name, bag: bag)
+    func attach(facts: PortFacts, bag: DisposeBag) {
+        if self.facts !== facts { self.facts = facts }
+        bindings.attach(bag: bag)
     }
 
-    func detach() {
+    func detach(from bag: DisposeBag) {
         run = nil
         boundAction = nil
+        bindings.detach(from: bag)
     }
 
     func execute(json: JSONValue) throws(JSONDecodingError) -> Observable<JSONValue> {
-        let encode = outputCodec.encode
-        return execute(try inputCodec.decode(json)).map(encode)
+        let encode = self.encode
+        return execute(try decode(json)).map(encode)
     }
 }
 

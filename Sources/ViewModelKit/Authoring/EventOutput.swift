@@ -22,12 +22,15 @@ import ReactiveCore
 public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     public typealias Element = Value
 
-    /// What the output means, for people reading `vm.types`.
-    public let summary: String
-    /// The schema and encoding of its codec (an output never decodes).
-    @usableFromInline let codec: PortEncoding<Value>
+    /// Its summary, schema and wire name: the ones its type's layout shares among all
+    /// instances (see PortFacts.swift), or its own when made outside an instance.
+    /// (Unchecked exclusivity: assigned only by `attach`, in one assignment, and otherwise
+    /// read in single expressions; no access spans a call.)
+    @exclusivity(unchecked) @usableFromInline var facts: PortFacts
+    /// The encoding of its codec (an output never decodes; its schema is in ``facts``).
+    @usableFromInline let encode: (Value) -> JSONValue
     @usableFromInline var bindings = BindingStore()
-    @usableFromInline lazy var fanOut = OutputFanOut<Value>(encode: codec.encode)
+    @usableFromInline lazy var fanOut = OutputFanOut<Value>()
     /// Set while the instance's `init` runs (and until its creator releases the held values).
     private var held: HeldEvents? {
         didSet { isHolding = held != nil }
@@ -35,14 +38,19 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     /// `held != nil`, readable from the inlinable event path without exposing `HeldEvents`.
     @usableFromInline var isHolding = false
 
-    /// An event output encoded with `codec`.
+    /// An event output encoded with `codec`. In an instance the kit makes, the summary and
+    /// the schema are its type's, learned once: this builds no schema (see PortFacts.swift).
     public init(_ summary: String = "", codec: ValueCodec<Value>) {
-        self.summary = summary
-        self.codec = PortEncoding(codec)
+        self.facts = PortFactsSharing.claim()
+            ?? PortFacts.output(kind: .event, summary: summary, schema: codec.makeSchema())
+        self.encode = codec.encode
     }
 
+    /// What the output means, for people reading `vm.types`.
+    public var summary: String { facts.summary }
+
     /// The wire name (the property's name), once the kit has attached the port.
-    public var wireName: String { bindings.name }
+    public var wireName: String { facts.name }
 
     /// Subscribes `source` for the instance's lifetime; its elements are this output's values.
     /// (Observed by one closure, as ``State/bind(_:)`` explains.)
@@ -59,7 +67,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
 
     @inlinable func emit(_ value: Value) {
         if isHolding, holdOrRelease(value) { return }
-        fanOut.emit(value)
+        fanOut.emit(value, encode: encode)
     }
 
     /// While `init` runs, holds `value` (returns `true`). After it, releases what `init`
@@ -67,7 +75,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     @usableFromInline func holdOrRelease(_ value: Value) -> Bool {
         guard let held else { return false }
         if held.holdsNewEvents {
-            held.hold { self.fanOut.emit(value) }
+            held.hold { self.fanOut.emit(value, encode: self.encode) }
             return true
         }
         held.release()
@@ -87,12 +95,15 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
 
     // MARK: PortBox
 
-    var role: PortRole { .output(kind: .event, schema: codec.schema) }
-
     var typed: TypedPort { .output(self) }
 
-    func attach(name: String, bag: DisposeBag) {
-        bindings.attach(name: name, bag: bag)
+    func attach(facts: PortFacts, bag: DisposeBag) {
+        if self.facts !== facts { self.facts = facts }
+        bindings.attach(bag: bag)
+    }
+
+    func detach(from bag: DisposeBag) {
+        bindings.detach(from: bag)
     }
 
     func holdEvents(in held: HeldEvents?) {

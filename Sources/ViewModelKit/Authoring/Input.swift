@@ -18,39 +18,57 @@ import ReactiveCore
 public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     public typealias Element = Value
 
-    /// What the input means, for people reading `vm.types`.
-    public let summary: String
-    /// The schema and decoding of its codec (an input never encodes after `init`).
-    @usableFromInline let codec: PortDecoding<Value>
-    @usableFromInline let defaultJSON: JSONValue?
+    /// Its summary, schema, wire name and delivery (always an `InputFacts<Value>`, see
+    /// InputFacts.swift): the ones its type's layout shares among all instances (see
+    /// PortFacts.swift), or its own when made outside an instance.
+    ///
+    /// Held as `Unmanaged`, retained once by this input (when set, released when replaced
+    /// and by `deinit`): ``send(_:)`` reads it for every value without retaining and
+    /// releasing it (~30 instructions of every `vm.send`, measured with `.ci/instructions`).
+    /// (Unchecked exclusivity: assigned only by `init` and `attach`, in one assignment, and
+    /// otherwise read in single expressions; no access spans a call.)
+    @exclusivity(unchecked) @usableFromInline var heldFacts: Unmanaged<PortFacts>
+    /// The decoding of its codec (an input never encodes after `init`; its schema is in
+    /// ``facts``).
+    @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
     /// Assigned in the inlinable `init`, not by an initial value: an initial value is an
     /// out-of-line generic function, paying metadata lookups for every instance's ports.
     @usableFromInline let subject: PublishSubject<Value>
-    /// Hands a value to the subject. Why a stored closure rather than a direct call: the kit
-    /// reaches `push(json:)` through `any InputPortBox`, where `Value` is unknown, and the
-    /// unspecialized subject pays generic metadata lookups on every event (~1,700 instructions
-    /// per `vm.send`, measured with callgrind). This closure is formed in `init`, which a view
-    /// model's `Ports()` calls with a concrete `Value`; `init` is `@inlinable`, so the app's
-    /// module specializes it there; it captures nothing, so it costs no allocation.
-    @usableFromInline let deliver: (PublishSubject<Value>, Value) -> Void
-    @usableFromInline var name: String
 
     /// An input with `codec`; an omitted value on the wire means `defaultValue` when given.
+    ///
+    /// In an instance the kit makes, the summary, the schema and the default are its type's,
+    /// learned once: this builds neither (see PortFacts.swift).
     @inlinable public init(_ summary: String = "", codec: ValueCodec<Value>, default defaultValue: Value? = nil) {
-        self.summary = summary
-        self.codec = PortDecoding(codec)
-        self.defaultJSON = defaultValue.map(codec.encode)
-        self.deliver = { subject, value in subject.onNext(value) }
+        if let claimed = PortFactsSharing.claim(),
+           ObjectIdentifier(type(of: claimed)) == ObjectIdentifier(InputFacts<Value>.self) {
+            self.heldFacts = Unmanaged.passRetained(claimed)
+        } else {
+            self.heldFacts = Unmanaged.passRetained(InputFacts<Value>(
+                summary: summary,
+                role: PortFacts.inputRole(schema: codec.makeSchema(), default: defaultValue.map(codec.encode)),
+                name: "", deliver: { subject, value in subject.onNext(value) }))
+        }
+        self.decode = codec.decode
         self.subject = PublishSubject()
-        self.name = ""
     }
 
+    deinit {
+        heldFacts.release()
+    }
+
+    /// What the input means, for people reading `vm.types`.
+    public var summary: String { facts.summary }
+
     /// The wire name (the property's name), once the kit has attached the port.
-    public var wireName: String { name }
+    public var wireName: String { facts.name }
 
     /// Pushes `value` as if a client had sent it (tests and the kit's host use this).
     @inlinable public func send(_ value: Value) {
-        deliver(subject, value)
+        heldFacts._withUnsafeGuaranteedRef { facts in
+            // Always this class: see ``heldFacts``.
+            unsafeDowncast(facts, to: InputFacts<Value>.self).deliver(subject, value)
+        }
     }
 
     @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
@@ -64,19 +82,24 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
 
     // MARK: PortBox
 
-    var role: PortRole {
-        let schema = defaultJSON.map { codec.schema.addingDefault($0) } ?? codec.schema
-        return .input(schema: schema, defaultValue: defaultJSON)
-    }
-
     var typed: TypedPort { .input(self) }
 
-    func attach(name: String, bag: DisposeBag) {
-        self.name = name
+    /// Its facts (see ``heldFacts``).
+    var facts: PortFacts { heldFacts.takeUnretainedValue() }
+
+    func attach(facts: PortFacts, bag: DisposeBag) {
+        let current = self.facts
+        guard current !== facts else { return }
+        // Facts of another class (a declaration whose instances hold differently typed
+        // inputs behind an existential) would break `send`: such an input keeps its own
+        // facts, under the declared name.
+        let taken = ObjectIdentifier(type(of: facts)) == ObjectIdentifier(type(of: current)) ? facts : current.named(facts.name)
+        heldFacts = Unmanaged.passRetained(taken)
+        Unmanaged.passUnretained(current).release()
     }
 
     func push(json: JSONValue) throws(JSONDecodingError) {
-        send(try codec.decode(json))
+        send(try decode(json))
     }
 }
 

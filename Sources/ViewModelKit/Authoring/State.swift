@@ -19,44 +19,60 @@ import ReactiveCore
 public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     public typealias Element = Value
 
-    /// What the output means, for people reading `vm.types`.
-    public let summary: String
+    /// Its summary, schema and wire name: the ones its type's layout shares among all
+    /// instances (see PortFacts.swift), or its own when made outside an instance.
+    /// (Unchecked exclusivity: assigned only by `attach`, in one assignment, and otherwise
+    /// read in single expressions; no access spans a call.)
+    @exclusivity(unchecked) @usableFromInline var facts: PortFacts
     /// The current value.
     public var value: Value { storedValue }
-    /// Backs ``value``; written by ``OutputFanOut/deliver(_:)`` as each value goes out.
+    /// Backs ``value``; written by ``emit(_:)`` while nobody observes the state, then by
+    /// ``OutputFanOut/deliver(_:encode:)`` as each value goes out.
     ///
-    /// (Unchecked exclusivity, here and on `cachedJSON`: both are written only by the
-    /// fan-out's `deliver`, each in one assignment that calls no observer, and read in single
-    /// expressions; no access spans a call that could re-enter. The dynamic checks were ~230
-    /// instructions of every `vm.send` → `vm.output`, measured with `.ci/instructions`.)
+    /// (Unchecked exclusivity, here and on ``fanOut``: each is written in one assignment that
+    /// calls no observer, and read in single expressions; no access spans a call that could
+    /// re-enter. The dynamic checks were ~230 instructions of every `vm.send` → `vm.output`,
+    /// measured with `.ci/instructions`.)
     @exclusivity(unchecked) @usableFromInline var storedValue: Value
-    /// The schema and encoding of its codec (a state never decodes).
-    @usableFromInline let codec: PortEncoding<Value>
-    @exclusivity(unchecked) @usableFromInline var cachedJSON: JSONValue?
     @usableFromInline var bindings = BindingStore()
-    /// It updates ``storedValue`` and ``cachedJSON`` through its reference to this state
-    /// rather than through two closures capturing it (two allocations per state per instance
-    /// fewer). Made with the state, not lazily: a constant is read on every value without a
-    /// getter call and without retaining and releasing it (~200 instructions of every
-    /// `vm.send` → `vm.output` of a bound state, measured with callgrind); a bound state,
-    /// which nearly every state is, made it at its first value anyway.
-    @usableFromInline let fanOut: OutputFanOut<Value>
+    /// The encoding of its codec (its schema is in ``facts``).
+    @usableFromInline let encode: (Value) -> JSONValue
+    /// Delivers its values to its observers, typed and JSON; made by the first observer
+    /// (``madeFanOut()``): most states of idle instances are never observed, and an 80-byte
+    /// object per state per instance was spent on them (`vmd-bench create`, RSS per idle
+    /// Counter). It updates ``storedValue`` through its reference to this state rather than
+    /// through a closure capturing it.
+    ///
+    /// Held as `Unmanaged`, retained once when made and released by `deinit`: reading it on
+    /// every value then costs no retain and release of it (the checked optional reference
+    /// did, on every `vm.send` → `vm.output` of a watched state). Safe because this state
+    /// owns it: it lives exactly as long as the state, which every caller of ``emit(_:)``
+    /// holds (its `accept`, its `bind` closure).
+    @exclusivity(unchecked) @usableFromInline var fanOut: Unmanaged<OutputFanOut<Value>>?
 
     /// A state output encoded with `codec`, holding `initial` until its source says otherwise.
     ///
-    /// Inlinable, like ``Input``'s: the view model's `Ports()` then keeps only the halves of
-    /// `codec` a state calls (``PortEncoding``) without copying and releasing the whole codec
-    /// out of line for every instance.
+    /// Inlinable, like ``Input``'s: the view model's `Ports()` then keeps only the encoding
+    /// of `codec` without copying and releasing the whole codec out of line
+    /// for every instance. In an instance the kit makes, the summary and the schema are its
+    /// type's, learned once: this builds no schema (see PortFacts.swift).
     @inlinable public init(_ summary: String = "", initial: Value, codec: ValueCodec<Value>) {
-        self.summary = summary
+        self.facts = PortFactsSharing.claim()
+            ?? PortFacts.output(kind: .state, summary: summary, schema: codec.makeSchema())
         self.storedValue = initial
-        self.codec = PortEncoding(codec)
-        fanOut = OutputFanOut(encode: codec.encode)
-        fanOut.state = self
+        self.encode = codec.encode
+        self.fanOut = nil
     }
 
+    deinit {
+        fanOut?.release()
+    }
+
+    /// What the output means, for people reading `vm.types`.
+    public var summary: String { facts.summary }
+
     /// The wire name (the property's name), once the kit has attached the port.
-    public var wireName: String { bindings.name }
+    public var wireName: String { facts.name }
 
     /// Subscribes `source` for the instance's lifetime; its elements become the state's
     /// values. Errors and completion end the binding and keep the last value.
@@ -67,20 +83,39 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// bound port per instance, and one more call per value.
     @inlinable public func bind(_ source: some ObservableConvertibleType<Value>) {
         bindings.keep(source.asObservable().subscribe(AnyObserver { event in
-            if case .next(let value) = event { self.fanOut.emit(value) }
+            if case .next(let value) = event { self.emit(value) }
         }))
     }
 
     /// Sets the value now, as if a bound source had emitted it.
     @inlinable public func accept(_ value: Value) {
-        fanOut.emit(value)
+        emit(value)
+    }
+
+    /// `value` becomes the current value, and goes to the observers if there are any.
+    @inlinable func emit(_ value: Value) {
+        if let fanOut {
+            fanOut._withUnsafeGuaranteedRef { $0.emit(value, encode: encode) }
+        } else {
+            // Nobody observes (or ever did): no observer runs, so nothing re-enters here.
+            storedValue = value
+        }
+    }
+
+    /// The fan-out, made (and from then on kept) on first use.
+    @usableFromInline func madeFanOut() -> OutputFanOut<Value> {
+        if let fanOut { return fanOut.takeUnretainedValue() }
+        let made = OutputFanOut<Value>()
+        made.state = self
+        fanOut = Unmanaged.passRetained(made)
+        return made
     }
 
     /// The current value, then every new one.
     @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Value {
         observer.onNext(value)
-        return fanOut.subscribeTyped(AnyObserver(observer))
+        return madeFanOut().subscribeTyped(AnyObserver(observer))
     }
 
     @inlinable public func asObservable() -> Observable<Value> {
@@ -89,27 +124,35 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
 
     // MARK: PortBox
 
-    var role: PortRole { .output(kind: .state, schema: codec.schema) }
-
     var typed: TypedPort { .output(self) }
 
-    func attach(name: String, bag: DisposeBag) {
-        bindings.attach(name: name, bag: bag)
+    func attach(facts: PortFacts, bag: DisposeBag) {
+        if self.facts !== facts { self.facts = facts }
+        bindings.attach(bag: bag)
     }
 
+    func detach(from bag: DisposeBag) {
+        bindings.detach(from: bag)
+    }
+
+    /// The current value encoded: cached by the fan-out until the next value, encoded anew
+    /// while nobody observes the state.
     var currentJSON: JSONValue? {
-        if let cachedJSON { return cachedJSON }
-        let encoded = codec.encode(value)
-        cachedJSON = encoded
+        guard let fanOut = fanOut?.takeUnretainedValue() else { return encode(value) }
+        if let cachedJSON = fanOut.cachedJSON { return cachedJSON }
+        let encoded = encode(value)
+        fanOut.cachedJSON = encoded
         return encoded
     }
 
     func observeJSON(_ handler: @escaping (JSONValue) -> Void) -> any Disposable {
-        fanOut.observeJSON(handler)
+        madeFanOut().observeJSON(handler)
     }
 
+    /// Nothing to close when nobody ever observed the state: JSON observers come only through
+    /// `ViewModelInstance.observe(output:_:)`, which refuses them once the instance closed.
     func closeJSON() {
-        fanOut.closeJSON()
+        fanOut?.takeUnretainedValue().closeJSON()
     }
 }
 

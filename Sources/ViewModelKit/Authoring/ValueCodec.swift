@@ -12,7 +12,9 @@ public struct ValueCodec<Value> {
     ///
     /// Built when read, not when the codec is made: every instance's `Ports()` makes its
     /// ports' codecs, but only registration reads their schemas (once per type, into the
-    /// registry's description and compiled rules), so an instance never builds one.
+    /// registry's description and compiled rules), so an instance never builds one. (A port
+    /// made outside an instance, such as registration's probe or a test's own `Ports()`,
+    /// reads it when made.)
     public var schema: JSONValue { makeSchema() }
     @usableFromInline let makeSchema: () -> JSONValue
     @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value

@@ -140,21 +140,25 @@ public final class ViewModelHost {
         let instance = ViewModelInstance(id: instanceID, registered: registered, parent: parent, sequence: nextSequence)
         // Registered before the view model's init runs, so init may already open children.
         live[instanceID] = instance
-        parentInstance?.children.append(instanceID)
+        parentInstance?.addChild(instanceID)
         // Only event outputs hold what `init` emits: a type without any needs no HeldEvents.
         let heldEvents = registered.holdsEvents ? HeldEvents() : nil
         let seed = InstanceSeed(
             id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
             children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts)
         do throws(JSONDecodingError) {
-            instance.install(try registered.build(seed))
+            let (runtime, ports) = try registered.build(seed)
+            instance.install(runtime, ports: ports)
         } catch {
             heldEvents?.discard()
             live[instanceID] = nil
-            parentInstance?.children.removeAll { $0 == instanceID }
+            parentInstance?.removeChild(instanceID)
             throw ViewModelInstance.invalid(target, error)
         }
-        if let heldEvents, heldEvents.isHolding { holdUntilDelivered(heldEvents) }
+        if let heldEvents, heldEvents.isHolding {
+            instance.keepHeldEvents(heldEvents)
+            holdUntilDelivered(heldEvents)
+        }
         return instance
     }
 
@@ -199,7 +203,7 @@ public final class ViewModelHost {
             if let childInstance = live[child] { tearDown(childInstance, reason: childReason, childReason: childReason) }
         }
         live[instance.id] = nil
-        if let parent = instance.parent { live[parent]?.children.removeAll { $0 == instance.id } }
+        if let parent = instance.parent { live[parent]?.removeChild(instance.id) }
         instance.close()
         onClose?(instance, reason)
     }

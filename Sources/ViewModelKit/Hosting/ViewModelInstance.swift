@@ -14,11 +14,9 @@ public final class ViewModelInstance {
     /// instance keeps no copy of its own).
     public var type: ViewModelTypeDescription { registered.description }
     /// The id of the instance that created it, if any.
-    public let parent: String?
-    // Unchecked exclusivity: read by copying it out, changed only by the host's appends and
-    // equality-comparing removals, which run no other code.
+    public var parent: String? { relations?.parent }
     /// Its live children, in creation order.
-    @exclusivity(unchecked) public internal(set) var children: [String] = []
+    public var children: [String] { relations?.children ?? [] }
     /// `false` once destroyed. (Unchecked exclusivity, like ``runtime``: read on every call,
     /// written once in a single statement, never held across a call.)
     @exclusivity(unchecked) public private(set) var isAlive = true
@@ -37,21 +35,47 @@ public final class ViewModelInstance {
     /// (Unchecked exclusivity: set once by `install`, moved out once by `close` before the
     /// runtime is torn down, read by single expressions; no access spans a call.)
     @exclusivity(unchecked) private(set) var runtime: InstanceRuntime?
-    /// The runtime's ports (the same array), read on every call without going through the
-    /// optional runtime; empty until built and once torn down. (Unchecked exclusivity: read
-    /// on every `send`, each read one statement that copies an element out; written only
-    /// when built and when torn down, on the host's thread.)
+    /// Its ports, in declaration order (the list the factory built, kept beside the runtime),
+    /// read on every call without going through the optional runtime; empty until built and
+    /// once torn down. (Unchecked exclusivity: read on every `send`, each read one statement
+    /// that copies an element out; written only when built and when torn down, on the host's
+    /// thread.)
     @exclusivity(unchecked) private var ports: [TypedPort] = []
-    /// (Unchecked exclusivity: each access is one dictionary call or assignment; whatever it
-    /// removes is still held by its caller, so no deinit runs inside it.)
-    @exclusivity(unchecked) private var executions: [UInt64: RunningExecution] = [:]
-    private var nextExecution: UInt64 = 0
+    /// Its parent, children, running executions and the events its `init` emitted (until
+    /// delivered), made when it first has one of them: most instances never do, and the
+    /// fields were 40 bytes of every instance (`vmd-bench create`, RSS per idle Counter). (Unchecked exclusivity: assigned once, when made, and read in
+    /// single expressions.)
+    @exclusivity(unchecked) private var relations: InstanceRelations?
 
     init(id: String, registered: RegisteredType, parent: String?, sequence: UInt64) {
         self.id = id
         self.registered = registered
-        self.parent = parent
         self.sequence = sequence
+        if let parent { madeRelations().parent = parent }
+    }
+
+    /// ``relations``, made on first use.
+    private func madeRelations() -> InstanceRelations {
+        if let relations { return relations }
+        let made = InstanceRelations()
+        relations = made
+        return made
+    }
+
+    /// Adds `child` (created by this instance) to its children.
+    func addChild(_ child: String) {
+        madeRelations().children.append(child)
+    }
+
+    /// Keeps `held`, the events its `init` emitted, until the host delivers them (or the
+    /// instance goes first: then they are dropped).
+    func keepHeldEvents(_ held: HeldEvents) {
+        madeRelations().heldEvents = held
+    }
+
+    /// Removes `child` (destroyed, or failed to build) from its children.
+    func removeChild(_ child: String) {
+        relations?.children.removeAll { $0 == child }
     }
 
     /// The type's name (`"Counter"`).
@@ -140,9 +164,10 @@ public final class ViewModelInstance {
         } catch {
             throw Self.invalid(target, error)
         }
-        nextExecution += 1
-        let pending = RunningExecution(token: nextExecution, instance: self, completion: completion)
-        executions[pending.token] = pending
+        let relations = madeRelations()
+        relations.nextExecution += 1
+        let pending = RunningExecution(token: relations.nextExecution, instance: self, completion: completion)
+        relations.executions[pending.token] = pending
         var last: JSONValue = .null
         let instanceID = id
         pending.subscription.setDisposable(execution.subscribe(
@@ -175,8 +200,8 @@ public final class ViewModelInstance {
 
     /// Installs what the registry's factory built (the host, once the view model's `init`
     /// returned).
-    func install(_ runtime: consuming InstanceRuntime) {
-        ports = runtime.ports
+    func install(_ runtime: consuming InstanceRuntime, ports list: PortList) {
+        ports = list.ports
         self.runtime = consume runtime
         isBuilt = true
     }
@@ -212,7 +237,7 @@ public final class ViewModelInstance {
     }
 
     fileprivate func forget(_ token: UInt64) {
-        executions[token] = nil
+        relations?.executions[token] = nil
     }
 
     /// Ends the instance (the host calls this, children first): observers are dropped, the
@@ -222,14 +247,14 @@ public final class ViewModelInstance {
         guard isAlive else { return }
         isAlive = false
         isBuilt = false
+        relations?.heldEvents?.discard()
         if let runtime = runtime.take() {
-            runtime.heldEvents?.discard()
-            runtime.tearDown()
+            runtime.tearDown(ports: ports)
         }
         ports = []
-        guard !executions.isEmpty else { return }
-        let pending = executions.values.sorted { $0.token < $1.token }
-        executions = [:]
+        guard let relations, !relations.executions.isEmpty else { return }
+        let pending = relations.executions.values.sorted { $0.token < $1.token }
+        relations.executions = [:]
         for execution in pending {
             execution.cancel(answering: .unknownInstance(instance: id))
         }
@@ -261,6 +286,20 @@ public final class ViewModelInstance {
         let (message, data) = presentableMessage(of: error)
         return .actionFailed(instance: instance, action: action, message: message, data: data)
     }
+}
+
+/// What an instance has only when it has a parent, children, running executions or events
+/// its `init` emitted (see `ViewModelInstance.relations`). Host's thread only, like the instance.
+///
+/// Unchecked exclusivity on every field: each access is one read, assignment or collection
+/// call that runs no other code (an execution removed from `executions` is still held by its
+/// caller, so no deinit runs inside the access).
+private final class InstanceRelations {
+    @exclusivity(unchecked) var parent: String?
+    @exclusivity(unchecked) var children: [String] = []
+    @exclusivity(unchecked) var executions: [UInt64: RunningExecution] = [:]
+    @exclusivity(unchecked) var nextExecution: UInt64 = 0
+    @exclusivity(unchecked) var heldEvents: HeldEvents?
 }
 
 /// One `execute` in flight: answers its completion exactly once, unless disposed first.

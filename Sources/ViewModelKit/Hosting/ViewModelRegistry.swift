@@ -110,8 +110,8 @@ public struct ViewModelRegistry: Sendable {
         var outputs: [ViewModelTypeDescription.OutputDescription] = []
         var actions: [ViewModelTypeDescription.ActionDescription] = []
         for entry in ports {
-            let summary = entry.port.summary
-            switch entry.port.role {
+            let summary = entry.port.facts.summary
+            switch entry.port.facts.role {
             case .input(let schema, _):
                 inputs.append(.init(name: entry.name, summary: summary, schema: schema))
             case .output(let kind, let schema):

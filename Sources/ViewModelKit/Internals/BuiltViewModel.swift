@@ -37,7 +37,7 @@ import ReactiveCore
     /// A `Ports` with a property that is not a port is caught by registration, not here: its
     /// ports are then left unnamed.
     package static func build(context: VM.Context, heldEvents: HeldEvents) -> BuiltViewModel<VM> {
-        let layout = (try? PortLayout.learn(VM.self))?.layout ?? PortLayout(names: [], slots: nil)
+        let layout = (try? PortLayout.learn(VM.self))?.layout ?? PortLayout(facts: [], slots: nil)
         return build(layout: layout, context: context, heldEvents: heldEvents)
     }
 }

@@ -1,10 +1,11 @@
 import JSONCore
 import ReactiveCore
 
-/// A built instance: the view model, its `Ports` value (for typed child handles), its
-/// lifetime bag and its ports, in declaration order, by kind (``RegisteredType``'s slots are
-/// indices into ``ports``). A value kept inline in its ``ViewModelInstance``: one object
-/// per instance fewer.
+/// A built instance: the view model, its `Ports` value (for typed child handles) and its
+/// lifetime bag. A value kept inline in its ``ViewModelInstance``: one object per instance
+/// fewer. Its ports, in declaration order, by kind (``RegisteredType``'s slots are indices
+/// into them), are kept by the instance beside it, not in it (one copy of the list's
+/// reference per instance).
 @usableFromInline struct InstanceRuntime {
     /// The view model, or (for instances a typed ``ChildViewModel`` handle drives) a
     /// ``ViewModelWithPorts`` holding it and its `Ports` value: one existential in every
@@ -12,19 +13,11 @@ import ReactiveCore
     /// ``ViewModelInstance``).
     private let built: Any
     let bag: DisposeBag
-    /// What its event outputs emitted during `init`, until the host delivers it (`nil` when
-    /// `init` emitted no event).
-    let heldEvents: HeldEvents?
-    /// The list the ports were collected in, kept as it is: one array per instance (three
-    /// arrays by kind, copied out of it, were three more allocations per `vm.create`).
-    let ports: [TypedPort]
 
     /// `built`: the view model, or a ``ViewModelWithPorts`` when its `Ports` value is kept.
-    @usableFromInline init(built: Any, bag: DisposeBag, heldEvents: HeldEvents?, ports list: PortList) {
+    @usableFromInline init(built: Any, bag: DisposeBag) {
         self.built = built
-        self.heldEvents = heldEvents
         self.bag = bag
-        ports = list.ports
     }
 
     /// The view model.
@@ -41,29 +34,31 @@ import ReactiveCore
 
     /// Builds an instance of `VM` from `seed`, its ports wired by `layout`: the registry's
     /// factory, specialized for `VM` where ``ViewModelRegistry/register(_:services:)`` is
-    /// inlined.
+    /// inlined. Returns the runtime and the list the ports were collected in, kept as it is
+    /// by the instance: one array per instance (three arrays by kind, copied out of it, were
+    /// three more allocations per `vm.create`).
     @inlinable static func build<VM: ViewModel>(
         _ type: VM.Type, seed: InstanceSeed, layout: PortLayout, services: VM.Services
-    ) throws(JSONDecodingError) -> InstanceRuntime {
+    ) throws(JSONDecodingError) -> (runtime: InstanceRuntime, ports: PortList) {
         let args = try VM.Arguments(json: seed.args)
         let context = VM.Context(
             id: seed.id, args: args, services: services, scheduler: seed.scheduler, bag: seed.bag,
             children: seed.children)
         let built = BuiltViewModel<VM>.build(layout: layout, context: context, heldEvents: seed.heldEvents)
-        return InstanceRuntime(
+        let runtime = InstanceRuntime(
             built: seed.keepsPorts ? ViewModelWithPorts(viewModel: built.viewModel, ports: built.ports) : built.viewModel,
-            bag: seed.bag,
-            heldEvents: seed.heldEvents?.isHolding == true ? seed.heldEvents : nil, ports: built.boxes)
+            bag: seed.bag)
+        return (runtime, built.boxes)
     }
 
-    /// Ends the instance: observers are dropped first (nothing more reaches them), then the
-    /// bag releases every binding, then ports let go of their actions.
-    func tearDown() {
+    /// Ends the instance, whose ports are `ports`: observers are dropped first (nothing more
+    /// reaches them), then the bag releases every binding, then ports let go of their actions.
+    func tearDown(ports: [TypedPort]) {
         for port in ports {
             if case .output(let output) = port { output.closeJSON() }
         }
         bag.dispose()
-        for port in ports { port.box.detach() }
+        for port in ports { port.box.detach(from: bag) }
     }
 }
 

@@ -4,7 +4,7 @@ import ReactiveCore
 /// Delivers one output's values to any number of observers, typed and JSON, in one order.
 ///
 /// The output path, from a view model's value to the bytes on each subscriber's socket: this
-/// type's ``emit(_:)`` encodes the value to JSON once for its JSON watchers (in a daemon, one
+/// type's ``emit(_:encode:)`` encodes the value to JSON once for its JSON watchers (in a daemon, one
 /// per watched output: VMServer's `OutputChannel`); the channel serializes it to bytes once and
 /// is the one fan-out, to every `Subscription` of that output (sharing one patch among patch
 /// subscriptions); each subscription takes the next seq, or coalesces the value while the
@@ -13,13 +13,15 @@ import ReactiveCore
 /// the connection's outbound queue of pooled chunks, which VMDaemon sends once per loop turn.
 ///
 /// The view model's chain is subscribed once (by the port's `bind`); every value goes
-/// through ``emit(_:)``, which encodes it at most once and only when someone watches the
+/// through ``emit(_:encode:)``, which encodes it at most once and only when someone watches the
 /// JSON side. Re-entrant emissions (an observer causing a new value of the same output) are
 /// queued and delivered after the current one has reached everybody, so every observer,
 /// typed or JSON, sees the same order, and a state's current value is always the last value
 /// delivered.
 ///
-/// The typed subject is created by its first observer, and the JSON side is a plain list of
+/// A state makes its fan-out at its first observer (until then a value only becomes its
+/// current value: most states of idle instances are never watched). The typed subject is
+/// created by its first observer, and the JSON side is a plain list of
 /// ``JSONWatcher``s (empty until someone watches): a hosted instance is watched in JSON only,
 /// by one handler per output (the server's `OutputChannel`, the one fan-out to subscribers),
 /// and many outputs are never watched (workload W4 of Sources/vmd-bench/DaemonBenchmarks.swift).
@@ -34,7 +36,6 @@ import ReactiveCore
 /// that call it are inlined into the app's module; exposing it lets that module specialize
 /// it for the concrete `Value` instead of going through generic metadata per value.
 @usableFromInline final class OutputFanOut<Value> {
-    @usableFromInline let encode: (Value) -> JSONValue
     @exclusivity(unchecked) @usableFromInline var typed: PublishSubject<Value>?
     /// The JSON observers, in subscription order.
     @exclusivity(unchecked) @usableFromInline var json: [JSONWatcher] = []
@@ -47,20 +48,27 @@ import ReactiveCore
     /// The state output this fans out, if it is one: each value becomes its current value
     /// before any observer sees it, and the JSON encoded for watchers its cached encoding.
     /// Unowned, without reference counting (`unowned(unsafe)`): the state owns this fan-out
-    /// (its `fanOut`), and the only callers of ``emit(_:)`` and ``deliver(_:)`` that pass a
+    /// (its `fanOut`), and the only callers of ``emit(_:encode:)`` and ``deliver(_:encode:)`` that pass a
     /// state are the state's own `accept` and its `bind` closure, which holds the state
     /// (see State.swift); so the state is alive whenever this is read. The checked `unowned`
     /// paid a strong retain and release of the state per value. Set once, by the state's
     /// `init` right after making this fan-out (unchecked exclusivity: that one assignment
     /// and single-expression reads; no access spans a call).
     @exclusivity(unchecked) @usableFromInline unowned(unsafe) var state: State<Value>?
+    /// A state's current value encoded, once encoded (for its JSON watchers or a read), until
+    /// the next value; always `nil` for an event output. (Unchecked exclusivity: written by
+    /// single assignments in ``deliver(_:encode:)`` and the state's `currentJSON`, read in
+    /// single expressions; no access spans a call.)
+    @exclusivity(unchecked) @usableFromInline var cachedJSON: JSONValue?
 
-    @inlinable init(encode: @escaping (Value) -> JSONValue) {
-        self.encode = encode
+    /// A fan-out with no observers. The encoding is not kept here: the output passes its own
+    /// with each value (16 bytes fewer per watched output).
+    @inlinable init() {
         self.state = nil
+        self.cachedJSON = nil
     }
 
-    @inlinable func emit(_ value: Value) {
+    @inlinable func emit(_ value: Value, encode: (Value) -> JSONValue) {
         guard !isEmitting else {
             queue.append(value)
             return
@@ -68,13 +76,13 @@ import ReactiveCore
         isEmitting = true
         // The value itself goes out without passing through `queue`; values emitted while it
         // is delivered queue up and follow, in order.
-        deliver(value)
+        deliver(value, encode: encode)
         if !queue.isEmpty {
             var index = 0
             while index < queue.count {
                 let next = queue[index]
                 index += 1
-                deliver(next)
+                deliver(next, encode: encode)
             }
             queue.removeAll(keepingCapacity: true)
         }
@@ -84,17 +92,17 @@ import ReactiveCore
     /// One value to everybody: the state's bookkeeping, the JSON watchers, the typed subject.
     /// The state's value and cached encoding are written once each, before any observer
     /// runs (the encoding first, when someone watches the JSON side).
-    @inlinable func deliver(_ value: Value) {
+    @inlinable func deliver(_ value: Value, encode: (Value) -> JSONValue) {
         if json.isEmpty {
             if let state {
                 state.storedValue = value
-                state.cachedJSON = nil
+                cachedJSON = nil
             }
         } else {
             let encoded = encode(value)
             if let state {
                 state.storedValue = value
-                state.cachedJSON = encoded
+                cachedJSON = encoded
             }
             deliverJSON(encoded)
         }

@@ -24,8 +24,9 @@ import ReactiveCore
         let type: any PortBox.Type
     }
 
-    /// Wire names, in declaration order.
-    @usableFromInline let names: [String]
+    /// Per declared port, in declaration order: its summary, role and wire name, shared by
+    /// that port of every instance (see PortFacts.swift).
+    @usableFromInline let facts: [PortFacts]
     /// Per declared port, in declaration order, where it is stored; `nil` when `Ports` is not
     /// a plain struct of port references (its instances are reflected).
     let slots: [Slot]?
@@ -33,8 +34,8 @@ import ReactiveCore
     /// emits (``HeldEvents``).
     let eventPositions: [Int]
 
-    init(names: [String], slots: [Slot]?, eventPositions: [Int] = []) {
-        self.names = names
+    init(facts: [PortFacts], slots: [Slot]?, eventPositions: [Int] = []) {
+        self.facts = facts
         self.slots = slots
         self.eventPositions = eventPositions
     }
@@ -46,10 +47,11 @@ import ReactiveCore
         let found = try PortReflection.ports(of: probe, typeName: VM.typeName)
         var eventPositions: [Int] = []
         for (index, entry) in found.enumerated() {
-            if case .output(kind: .event, _) = entry.port.role { eventPositions.append(index) }
+            if case .output(kind: .event, _) = entry.port.facts.role { eventPositions.append(index) }
         }
         let layout = PortLayout(
-            names: found.map(\.name), slots: slots(of: probe, found: found), eventPositions: eventPositions)
+            facts: found.map { $0.port.facts.named($0.name) }, slots: slots(of: probe, found: found),
+            eventPositions: eventPositions)
         return (layout, found)
     }
 
@@ -72,9 +74,13 @@ import ReactiveCore
         }
     }
 
-    /// A fresh `Ports()` of `VM` with its ports in declaration order.
+    /// A fresh `Ports()` of `VM` with its ports in declaration order. Its ports take their
+    /// facts from ``facts`` as they are made, rather than each building its own.
     @inlinable func makePorts<VM: ViewModel>(of type: VM.Type) -> (ports: VM.Ports, boxes: PortList) {
-        let ports = VM.Ports()
+        var made: VM.Ports?
+        PortFactsSharing.making(with: facts) { made = VM.Ports() }
+        // `making` runs its closure exactly once; the fallback only keeps this total.
+        let ports = made ?? VM.Ports()
         if let list = withUnsafeBytes(of: ports, { read(from: $0) }) {
             return (ports, list)
         }
@@ -105,12 +111,13 @@ import ReactiveCore
         return PortList(found.map(\.port.typed))
     }
 
-    /// Names a new instance's ports (`boxes`, in declaration order), binds them into `bag`
-    /// and has its event outputs hold what `init` emits in `heldEvents` (`nil` when the
-    /// type has no event output: there is nothing to hold).
+    /// Gives a new instance's ports (`boxes`, in declaration order) the facts of their
+    /// positions (names among them), binds them into `bag` and has its event outputs hold
+    /// what `init` emits in `heldEvents` (`nil` when the type has no event output: there is
+    /// nothing to hold).
     @usableFromInline func attach(_ boxes: PortList, bag: DisposeBag, heldEvents: HeldEvents?) {
-        for (typed, name) in zip(boxes.ports, names) {
-            typed.box.attach(name: name, bag: bag)
+        for (typed, facts) in zip(boxes.ports, facts) {
+            typed.box.attach(facts: facts, bag: bag)
         }
         guard let heldEvents else { return }
         for index in eventPositions where index < boxes.count {

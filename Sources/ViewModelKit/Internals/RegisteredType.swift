@@ -4,7 +4,7 @@ import JSONCore
 /// value is checked against, and the factory that builds an instance. Immutable.
 @usableFromInline final class RegisteredType: Sendable {
     /// Builds one instance (see ``InstanceRuntime/build(_:seed:layout:services:)``).
-    @usableFromInline typealias Factory = @Sendable (InstanceSeed) throws(JSONDecodingError) -> InstanceRuntime
+    @usableFromInline typealias Factory = @Sendable (InstanceSeed) throws(JSONDecodingError) -> (runtime: InstanceRuntime, ports: PortList)
 
     let description: ViewModelTypeDescription
     /// What generated ids start with: the lower-cased type name and a dash (`"counter-"`),
