@@ -26,12 +26,15 @@ import CViewModelKit
     }
 
     // Every read and write of the offer stays in this file: the thread-local is `static` in
-    // CViewModelKit's header, so each object file that touched it would have its own.
+    // CViewModelKit's header, so each object file that touched it would have its own. Hence
+    // `@inline(never)` on both functions: a release build (whole-module, but one object file
+    // per source file) could otherwise inline them into a port's file, whose own copy of the
+    // offer is always empty; the ports would then silently build their own facts.
 
     /// Runs `make` (which makes a `Ports()`) with `facts` offered to the ports it makes, in
     /// order; what was offered before (a `Ports()` being made around this one) is offered
     /// again after.
-    @usableFromInline static func making(with facts: [PortFacts], _ make: () -> Void) {
+    @usableFromInline @inline(never) static func making(with facts: [PortFacts], _ make: () -> Void) {
         var cursor = Cursor(facts: facts)
         withUnsafeMutablePointer(to: &cursor) { pointer in
             let outer = cviewmodelkit_offer()
@@ -43,7 +46,7 @@ import CViewModelKit
 
     /// The next facts of the `Ports()` being made on this thread, or `nil` when none is (the
     /// port then makes its own).
-    @usableFromInline static func claim() -> PortFacts? {
+    @usableFromInline @inline(never) static func claim() -> PortFacts? {
         guard let offer = cviewmodelkit_offer() else { return nil }
         // Only `making(with:_:)` sets the offer: a pointer to its `Cursor`, taken back before
         // the cursor goes out of scope.
