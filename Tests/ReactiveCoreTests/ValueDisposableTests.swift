@@ -8,6 +8,13 @@ private struct CountingDisposable: Disposable {
     func dispose() { counter.count += 1 }
 }
 
+/// A class disposable defined outside ReactiveCore, counting its disposals.
+private final class ForeignDisposable: Disposable {
+    var count = 0
+
+    func dispose() { count += 1 }
+}
+
 /// The counter a `CountingDisposable` writes to.
 private final class DisposeCounter {
     var count = 0
@@ -15,11 +22,31 @@ private final class DisposeCounter {
 
 @Suite("Value-type disposables held by subscriptions")
 struct ValueDisposableTests {
-    @Test("a class disposable is its own class-bound form and a value disposable has none")
-    func classBoundForm() {
+    @Test("a ReactiveCore disposable is its own DisposableBase and other disposables have none")
+    func disposableBaseForm() {
         let object = BooleanDisposable()
         #expect(object._disposableObject === object)
+        let subscription = PublishSubject<Int>().map { $0 }.subscribe(onNext: { _ in })
+        #expect(subscription._disposableObject != nil)
         #expect(CountingDisposable(counter: DisposeCounter())._disposableObject == nil)
+        #expect(ForeignDisposable()._disposableObject == nil)
+    }
+
+    @Test("a class disposable of another module behind map and subscribe is disposed exactly once")
+    func foreignClassSubscriptionDisposedOnce() {
+        let foreign = ForeignDisposable()
+        let source = Observable<Int>.create { observer in
+            observer.onNext(1)
+            return foreign
+        }
+        var received: [Int] = []
+        let subscription = Observable.merge(source.map { $0 * 10 })
+            .subscribe(onNext: { received.append($0) })
+        #expect(foreign.count == 0)
+        subscription.dispose()
+        subscription.dispose()
+        #expect(foreign.count == 1)
+        #expect(received == [10])
     }
 
     @Test("a value-type subscription behind map, merge and subscribe is disposed exactly once")

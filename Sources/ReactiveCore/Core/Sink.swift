@@ -10,12 +10,13 @@
 /// `observer` is a `let` on purpose: calling it costs no retain, no exclusivity check, and it
 /// can never be freed while it runs; the downstream it points to owns this sink anyway.
 ///
-/// `upstream` is class-bound (two words, not an opaque existential's five): a value-type
-/// subscription is boxed (see BoxedDisposable.swift); every operator and subject here hands
-/// back a class instance, so that costs nothing in practice. It also says whether the sink is
-/// disposed (`nil`), so no flag pads the object by a word: until the upstream subscription
-/// arrives it holds ``SinkPlaceholder/shared``, which is never disposed through it. (A `scan`
-/// sink is then 72 bytes, an 80-byte malloc chunk instead of 96.)
+/// `upstream` is a ``DisposableBase`` (one word, not an opaque existential's five): any other
+/// disposable is boxed (see BoxedDisposable.swift); every operator and subject here hands
+/// back a `DisposableBase`, so that costs nothing in practice. It also says whether the sink
+/// is disposed (`nil`), so no flag pads the object by a word: until the upstream subscription
+/// arrives it holds `NopObject.shared` (see Disposables.swift), which is never disposed through
+/// it (disposing it would do nothing anyway). Not the sink itself: a sink that never gets an
+/// upstream (`fromAsync`'s, `combineLatest`'s) would then keep itself alive.
 ///
 /// Exclusivity: the `var`s are `@exclusivity(unchecked)` because dynamic checks cost more
 /// than the rest of an operator on the event path. It is safe because every access is
@@ -27,13 +28,14 @@
 /// witness calls per event (~15x slower in vmd-bench's reactive suite). Exposing the bodies
 /// lets the module that names the element types specialize the whole chain. Stored
 /// properties are `@usableFromInline` (internal, not public) for the same reason.
-@usableFromInline class Sink<Output>: Cancelable {
+@usableFromInline class Sink<Output>: DisposableBase, Cancelable {
     @usableFromInline final let observer: AnyObserver<Output>
-    @exclusivity(unchecked) @usableFromInline final var upstream: (any Disposable & AnyObject)?
+    @exclusivity(unchecked) @usableFromInline final var upstream: DisposableBase?
 
     @inlinable init(_ observer: AnyObserver<Output>) {
         self.observer = observer
-        upstream = SinkPlaceholder.shared
+        upstream = NopObject.shared
+        super.init()
     }
 
     /// Whether this sink ended or was disposed: nothing is forwarded any more.
@@ -70,10 +72,10 @@
         observer.on(event)
     }
 
-    @inlinable final func dispose() {
+    @inlinable override final func dispose() {
         guard let subscription = upstream else { return }
         upstream = nil
-        if subscription !== SinkPlaceholder.shared { subscription.dispose() }
+        if subscription !== NopObject.shared { subscription.dispose() }
         disposeResources()
     }
 

@@ -36,12 +36,12 @@ extension ObservableType {
 ///
 /// Unchecked exclusivity, safe for the reason given on `Sink`: closures are copied into
 /// locals before they are called, so no access spans a call.
-@usableFromInline final class ClosureSubscriber<Element>: Cancelable {
+@usableFromInline final class ClosureSubscriber<Element>: DisposableBase, Cancelable {
     @exclusivity(unchecked) @usableFromInline var onNext: ((Element) -> Void)?
     @exclusivity(unchecked) @usableFromInline var onError: ((any Error) -> Void)?
     @exclusivity(unchecked) @usableFromInline var onCompleted: (() -> Void)?
     @exclusivity(unchecked) @usableFromInline var onDisposed: (() -> Void)?
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Disposable & AnyObject)?
+    @exclusivity(unchecked) @usableFromInline var upstream: DisposableBase?
     @exclusivity(unchecked) @usableFromInline var isDisposed = false
     @exclusivity(unchecked) @usableFromInline var isStopped = false
 
@@ -55,6 +55,7 @@ extension ObservableType {
         self.onError = onError
         self.onCompleted = onCompleted
         self.onDisposed = onDisposed
+        super.init()
     }
 
     @inlinable func setUpstream(_ subscription: any Disposable) {
@@ -81,7 +82,7 @@ extension ObservableType {
         }
     }
 
-    @inlinable func dispose() {
+    @inlinable override func dispose() {
         guard !isDisposed else { return }
         isDisposed = true
         isStopped = true

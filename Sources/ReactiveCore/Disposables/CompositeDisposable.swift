@@ -1,7 +1,7 @@
 /// A group of disposables disposed together, in insertion order.
 ///
 /// Once the group is disposed, anything inserted later is disposed at once.
-public final class CompositeDisposable: Cancelable {
+public final class CompositeDisposable: DisposableBase, Cancelable {
     /// Identifies one inserted disposable, to remove it again.
     public struct Key: Hashable, Sendable {
         let rawValue: Int
@@ -12,16 +12,18 @@ public final class CompositeDisposable: Cancelable {
     public private(set) var isDisposed = false
 
     /// An empty group.
-    public init() {}
+    public override init() {}
 
     /// A group holding `first` and `second`.
     public init(_ first: any Disposable, _ second: any Disposable) {
+        super.init()
         _ = insert(first)
         _ = insert(second)
     }
 
     /// A group holding `disposables`.
     public init(disposables: [any Disposable]) {
+        super.init()
         for disposable in disposables { _ = insert(disposable) }
     }
 
@@ -49,7 +51,7 @@ public final class CompositeDisposable: Cancelable {
         removed.disposable.dispose()
     }
 
-    public func dispose() {
+    public override func dispose() {
         guard !isDisposed else { return }
         isDisposed = true
         let disposing = entries

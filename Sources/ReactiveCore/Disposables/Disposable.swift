@@ -6,14 +6,14 @@ public protocol Disposable {
     /// Releases the resource; calling it again does nothing.
     func dispose()
 
-    /// This disposable as a class instance, or `nil` when it is a value type.
+    /// This disposable as a ``DisposableBase``, or `nil` when it is not one.
     ///
     /// An implementation hook, not for apps: ReactiveCore's subscriptions keep their upstream
-    /// as a class-bound existential (two words) instead of an opaque one (five), which makes
-    /// every operator's subscription object smaller. Every class conformer gets `self` and
-    /// every value conformer `nil` from the default implementations below; do not implement
-    /// it yourself.
-    var _disposableObject: (any Disposable & AnyObject)? { get }
+    /// as a class reference (one word) instead of an opaque existential (five), which makes
+    /// every operator's subscription object smaller. ``DisposableBase`` answers `self`, every
+    /// other conformer `nil` (it is then boxed) from the default implementation below; do not
+    /// implement it yourself.
+    var _disposableObject: DisposableBase? { get }
 }
 
 /// A disposable that can tell whether it was disposed.
@@ -23,16 +23,11 @@ public protocol Cancelable: Disposable {
 }
 
 extension Disposable {
-    /// A value type is not a class instance: `nil`.
-    @inlinable public var _disposableObject: (any Disposable & AnyObject)? { nil }
+    /// Not a ``DisposableBase``: `nil`.
+    @inlinable public var _disposableObject: DisposableBase? { nil }
 
     /// Adds this disposable to `bag`, so it is disposed when the bag is.
     public func disposed(by bag: DisposeBag) {
         bag.insert(self)
     }
-}
-
-extension Disposable where Self: AnyObject {
-    /// A class instance is itself.
-    @inlinable public var _disposableObject: (any Disposable & AnyObject)? { self }
 }

@@ -26,28 +26,33 @@ struct NopDisposable: Disposable {
     @inlinable func dispose() {}
 
     /// One shared instance stands for every `NopDisposable`, so storing one allocates nothing.
-    @inlinable var _disposableObject: (any Disposable & AnyObject)? { NopObject.shared }
+    @inlinable var _disposableObject: DisposableBase? { NopObject.shared }
 }
 
-/// The class instance that stands for every `NopDisposable` in a class-bound field.
-@usableFromInline final class NopObject: Disposable, Sendable {
-    @usableFromInline static let shared = NopObject()
+/// The object that stands for every `NopDisposable` in a ``DisposableBase`` field.
+@usableFromInline final class NopObject: DisposableBase {
+    /// `nonisolated(unsafe)` because a `DisposableBase` subclass cannot be `Sendable` (it
+    /// inherits from a class). Safe to share across threads: it has no stored property and
+    /// its `dispose` does nothing, so the only shared state is its reference count, which is
+    /// atomic.
+    @usableFromInline nonisolated(unsafe) static let shared = NopObject()
 
-    @inlinable init() {}
-    @inlinable func dispose() {}
+    @inlinable override init() {}
+    @inlinable override func dispose() {}
 }
 
 /// Runs a closure once when first disposed, then forgets it.
-final class AnonymousDisposable: Cancelable {
+final class AnonymousDisposable: DisposableBase, Cancelable {
     private var action: (() -> Void)?
 
     init(_ action: @escaping () -> Void) {
         self.action = action
+        super.init()
     }
 
     var isDisposed: Bool { action == nil }
 
-    func dispose() {
+    override func dispose() {
         guard let action else { return }
         self.action = nil
         action()
@@ -55,11 +60,11 @@ final class AnonymousDisposable: Cancelable {
 }
 
 /// A disposable that only records that it was disposed.
-public final class BooleanDisposable: Cancelable {
+public final class BooleanDisposable: DisposableBase, Cancelable {
     public private(set) var isDisposed = false
 
     /// A disposable not yet disposed.
-    public init() {}
+    public override init() {}
 
-    public func dispose() { isDisposed = true }
+    public override func dispose() { isDisposed = true }
 }

@@ -1,12 +1,12 @@
 /// Holds one disposable at a time: setting a new one disposes the previous one.
 ///
 /// Once disposed, anything assigned is disposed at once.
-public final class SerialDisposable: Cancelable {
+public final class SerialDisposable: DisposableBase, Cancelable {
     private var current: (any Disposable)?
     public private(set) var isDisposed = false
 
     /// An empty holder.
-    public init() {}
+    public override init() {}
 
     /// The disposable currently held; assigning disposes the previous one.
     public var disposable: any Disposable {
@@ -22,7 +22,7 @@ public final class SerialDisposable: Cancelable {
         }
     }
 
-    public func dispose() {
+    public override func dispose() {
         guard !isDisposed else { return }
         isDisposed = true
         let held = current

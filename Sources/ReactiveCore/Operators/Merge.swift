@@ -48,7 +48,7 @@ extension ObservableType {
 ///
 /// Exclusivity: unchecked, for the reason given on `Sink`: every access is a single read,
 /// assignment or array call that runs no other code, so no access spans a call.
-@usableFromInline final class MergeSink<Element>: Cancelable {
+@usableFromInline final class MergeSink<Element>: DisposableBase, Cancelable {
     /// A `let`, as on `Sink`: calling it costs no retain and no exclusivity check.
     @usableFromInline let observer: AnyObserver<Element>
     /// The first and last sources, in subscription order. Held as their non-generic base:
@@ -70,6 +70,7 @@ extension ObservableType {
         last = nil
         running = 1
         isDisposed = false
+        super.init()
     }
 
     @inlinable func run(_ observables: [Observable<Element>]) {
@@ -127,7 +128,7 @@ extension ObservableType {
         observer.on(event)
     }
 
-    @inlinable func dispose() {
+    @inlinable override func dispose() {
         guard !isDisposed else { return }
         isDisposed = true
         // In subscription order; each link is cut as it is passed, so the sources are freed

@@ -19,7 +19,7 @@
 /// subclassed or used outside this module.
 public class ObserverHub<Element> {
     /// One subscription to the subject; disposing it removes the observer.
-    @usableFromInline final class Entry: Cancelable {
+    @usableFromInline final class Entry: DisposableBase, Cancelable {
         /// A `let`, so calling it needs no retain; the entry is freed (with it) once the
         /// hub dropped it and the subscriber released its disposable.
         @usableFromInline let observer: AnyObserver<Element>
@@ -42,11 +42,12 @@ public class ObserverHub<Element> {
         @inlinable init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
             self.observer = observer
             self.hub = Unmanaged.passUnretained(hub)
+            super.init()
         }
 
         @inlinable final var isDisposed: Bool { hub == nil }
 
-        @inlinable func dispose() {
+        @inlinable override func dispose() {
             guard let hub else { return }
             self.hub = nil
             hub.takeUnretainedValue().remove(self)
