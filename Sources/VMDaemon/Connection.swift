@@ -89,13 +89,28 @@ final class Connection: ConnectionSink {
     // `enqueue(maximumBytes:_:)` only writes into the bytes it is given), so accesses never
     // overlap.
     @exclusivity(unchecked) private var outbound: OutboundQueue
-    private unowned let daemon: Daemon
+    /// The daemon serving this connection, held without reference counting: the daemon holds
+    /// every open connection (`Daemon.connections`) and outlives them, so a use after it is
+    /// gone would already be a bug (a plain `unowned` traps there). Not `unowned`: every read
+    /// cost a strong retain and release per enqueued message, on the runtime's slow path (the
+    /// daemon has weak references, so its counts live in a side table); ``withDaemon(_:)``
+    /// lends it for one call with neither.
+    private let unretainedDaemon: Unmanaged<Daemon>
+
+    /// The daemon, as a plain reference (a retain and a release; off the hot path).
+    private var daemon: Daemon { unretainedDaemon.takeUnretainedValue() }
+
+    /// Calls `body` with the daemon, without retaining it for the call.
+    @inline(__always)
+    private func withDaemon<Result>(_ body: (Daemon) -> Result) -> Result {
+        unretainedDaemon._withUnsafeGuaranteedRef(body)
+    }
 
     init(id: ConnectionID, peer: PeerIdentity, descriptor: FileDescriptor, daemon: Daemon) {
         self.id = id
         self.peer = peer
         self.descriptor = descriptor
-        self.daemon = daemon
+        self.unretainedDaemon = Unmanaged.passUnretained(daemon)
         self.maxOutboundBytes = daemon.configuration.limits.maxOutboundBytes
         self.framer = FramingDetector(maxFrameBytes: daemon.configuration.limits.maxFrameBytes)
         self.outbound = OutboundQueue(pool: daemon.outboundPool)
@@ -166,7 +181,7 @@ final class Connection: ConnectionSink {
 
     @inline(__always)
     private func enqueued() {
-        if !isQueuedForFlush { daemon.queueFlush(self) }
+        if !isQueuedForFlush { withDaemon { $0.queueFlush(self) } }
         // Once per crossing: a paused, closing or aborting connection is past this point.
         if state.takesFrames, pendingBytes >= maxOutboundBytes { daemon.outboundLimitReached(self) }
     }
