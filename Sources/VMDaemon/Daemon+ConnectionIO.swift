@@ -28,6 +28,8 @@ extension Daemon {
 
     private func readAvailable(_ connection: Connection) {
         var reachedEnd = false
+        // Every frame read was handed over in place and nothing is left in the framer.
+        var deliveredAll = false
         reading: for _ in 0..<Self.maxReadsPerEvent {
             let result: ReadResult
             do {
@@ -38,9 +40,17 @@ extension Daemon {
             }
             switch result {
             case .bytes(let count):
-                connection.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+                let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
                 // A short read emptied the socket: skip the read that would say EAGAIN.
-                if count < readBuffer.count { break reading }
+                if count < readBuffer.count {
+                    if connection.framer.framesLinesInPlace, connection.state.takesFrames {
+                        deliveredAll = deliverInPlace(bytes, on: connection)
+                    } else {
+                        connection.framer.append(bytes)
+                    }
+                    break reading
+                }
+                connection.framer.append(bytes)
             case .wouldBlock:
                 break reading
             case .endOfFile:
@@ -53,7 +63,12 @@ extension Daemon {
             // A last line without its newline is still a message (`printf '{...}' | socat ...`).
             connection.framer.append(contentsOf: [UInt8(ascii: "\n")])
         }
-        deliverFrames(connection)
+        if deliveredAll {
+            // Nothing for `deliverFrames` to hand over; what it would do after the last frame:
+            if case .peerFinishedWriting = connection.state, !connection.isQueuedForFlush { queueFlush(connection) }
+        } else {
+            deliverFrames(connection)
+        }
         if reachedEnd, case .open(let paused) = connection.state {
             // The peer shut down its writing side; it may still be reading our replies (socat
             // does exactly this), so the connection stays until they are written and nothing
@@ -88,6 +103,26 @@ extension Daemon {
             heapTrimmer?.frameReceived(size: frame.count)
             frame.withUnsafeBytes { handler.frameReceived($0, on: connection.id) }
         }
+    }
+
+    /// The last read of a readiness event, when the framer holds nothing (the usual case: each
+    /// read brings whole NDJSON lines): its frames go to the handler straight from the read
+    /// buffer, without a copy into the framer first, in order and exactly as ``deliverFrames(_:)``
+    /// would hand them over. What is left (a partial line, a line over the limit, the frames
+    /// after the connection stopped taking them) goes to the framer as before, for
+    /// ``deliverFrames(_:)`` (which runs next) or a later read. Returns whether nothing was
+    /// left (so ``deliverFrames(_:)`` has nothing to do).
+    private func deliverInPlace(_ bytes: UnsafeRawBufferPointer, on connection: Connection) -> Bool {
+        let handler = self.handler
+        let maxFrameBytes = connection.framer.maxFrameBytes
+        var offset = 0
+        while connection.state.takesFrames, let frame = LineFramer.nextFrame(in: bytes, from: &offset, maxFrameBytes: maxFrameBytes) {
+            heapTrimmer?.frameReceived(size: frame.count)
+            handler.frameReceived(frame, on: connection.id)
+        }
+        guard offset < bytes.count else { return true }
+        connection.framer.append(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        return false
     }
 
     private func framingFailed(_ connection: Connection, _ error: FramingError) {

@@ -73,4 +73,76 @@ struct LineScanTests {
         #expect(framer.bufferedByteCount == 0)
         #expect(framer.retainedCapacity <= 4 * LineFramer.compactionBytes)
     }
+
+    /// The frames (and whether a too-large error came, and where) of `stream` read by a
+    /// buffering framer.
+    static func framedBuffered(_ stream: [UInt8], limit: Int) -> [String] {
+        var framer = LineFramer(maxFrameBytes: limit)
+        stream.withUnsafeBytes { framer.append($0) }
+        var out: [String] = []
+        while true {
+            do {
+                guard let frame = try framer.nextFrame() else { break }
+                out.append(String(decoding: frame, as: UTF8.self))
+            } catch {
+                out.append("<too large>")
+            }
+        }
+        return out
+    }
+
+    /// The same stream framed in place first, the rest appended and framed by the buffer.
+    static func framedInPlace(_ stream: [UInt8], limit: Int) -> [String] {
+        var framer = LineFramer(maxFrameBytes: limit)
+        var out: [String] = []
+        #expect(framer.isEmpty)
+        stream.withUnsafeBytes { bytes in
+            var offset = 0
+            while let frame = LineFramer.nextFrame(in: bytes, from: &offset, maxFrameBytes: limit) {
+                out.append(String(decoding: frame, as: UTF8.self))
+            }
+            framer.append(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        }
+        while true {
+            do {
+                guard let frame = try framer.nextFrame() else { break }
+                out.append(String(decoding: frame, as: UTF8.self))
+            } catch {
+                out.append("<too large>")
+            }
+        }
+        return out
+    }
+
+    @Test("frames read in place are the frames the buffer gives: CR LF ends, blank lines, a line over the limit, a partial tail")
+    func inPlaceMatchesBuffered() {
+        let streams = [
+            "{\"a\":1}\n{\"b\":2}\n",
+            "{\"a\":1}\r\n\r\n   \n\t\n{\"b\":2}\r\n{\"c\"",
+            "{\"short\":1}\n{\"far too long for the limit\":12345}\n{\"after\":2}\n",
+            "{\"far too long for the limit, and no end",
+            "\n\n\n",
+            "",
+            "{\"x\":\"0123456789abcdef0123456789abcdef\"}\n{\"y\":1}",
+        ]
+        for text in streams {
+            let stream = Array(text.utf8)
+            #expect(Self.framedInPlace(stream, limit: 24) == Self.framedBuffered(stream, limit: 24), "\(text)")
+            #expect(Self.framedInPlace(stream, limit: 1024) == Self.framedBuffered(stream, limit: 1024), "\(text)")
+        }
+    }
+
+    @Test("a framer holding part of a line, or dropping an over-long one, does not frame in place")
+    func notEmptyWhileHolding() throws {
+        var framer = LineFramer(maxFrameBytes: 8)
+        Array("{\"a\"".utf8).withUnsafeBytes { framer.append($0) }
+        #expect(try framer.nextFrame() == nil)
+        #expect(!framer.isEmpty)
+        Array(":1}\n".utf8).withUnsafeBytes { framer.append($0) }
+        #expect(try framer.nextFrame().map { Array($0) } == Array("{\"a\":1}".utf8))
+        #expect(framer.isEmpty)
+        Array("0123456789012345".utf8).withUnsafeBytes { framer.append($0) }
+        #expect(throws: FramingError.self) { try framer.nextFrame() }
+        #expect(!framer.isEmpty)
+    }
 }
