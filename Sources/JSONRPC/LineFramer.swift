@@ -150,6 +150,15 @@ public struct LineFramer: MessageFramer, Sendable {
             if marks != 0 { return index + marks.trailingZeroBitCount / 8 }
             index += 8
         }
+        let last = bytes.count - 8
+        if index < bytes.count, last >= from {
+            // The last one to seven bytes: the buffer's last eight, overlapping bytes this scan
+            // already read, which are masked off (they hold no `\n`, so no zero byte, so no
+            // borrow into the rest either).
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: last, as: UInt64.self)) ^ newlines
+            let marks = (word &- ones) & ~word & highBits & (~0 << (8 * UInt64(index - last)))
+            return marks == 0 ? nil : last + marks.trailingZeroBitCount / 8
+        }
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "\n") { return index }
             index += 1

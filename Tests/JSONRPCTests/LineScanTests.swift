@@ -39,13 +39,29 @@ struct LineScanTests {
         }
     }
 
-    @Test("the vector scan and the word-at-a-time scan find the same newline from every start")
+    @Test("the vector scan and the word-at-a-time scan find the first newline from every start, as a byte-by-byte search does")
     func bothScansAgree() {
         var bytes: [UInt8] = []
         for index in 0..<300 { bytes.append(index % 37 == 36 ? 0x0A : Self.lookalikes[index % Self.lookalikes.count]) }
         bytes.withUnsafeBytes { raw in
             for from in 0...raw.count {
-                #expect(LineFramer.firstNewline(in: raw, from: from) == LineFramer.firstNewlineByWords(in: raw, from: from), "from \(from)")
+                let expected = raw[from...].firstIndex(of: 0x0A)
+                #expect(LineFramer.firstNewline(in: raw, from: from) == expected, "from \(from)")
+                #expect(LineFramer.firstNewlineByWords(in: raw, from: from) == expected, "from \(from)")
+            }
+        }
+        // Short buffers and tails of every length, a newline at each place or nowhere.
+        for count in 0..<40 {
+            for place in -1..<count {
+                var short = [UInt8](repeating: 0x0B, count: count)
+                if place >= 0 { short[place] = 0x0A }
+                short.withUnsafeBytes { raw in
+                    for from in 0...count {
+                        let expected = raw[from...].firstIndex(of: 0x0A)
+                        #expect(LineFramer.firstNewline(in: raw, from: from) == expected)
+                        #expect(LineFramer.firstNewlineByWords(in: raw, from: from) == expected)
+                    }
+                }
             }
         }
         let none = [UInt8](repeating: 0x0B, count: 100)
