@@ -401,6 +401,9 @@ struct SendFrame: ~Copyable {
 
         @inline(__always)
         private mutating func skipWhitespace() {
+            // Compact JSON has none: one compare settles every byte above the space (no
+            // whitespace byte is), before the four-way test.
+            guard position < end, base[position] <= 0x20 else { return }
             while position < end {
                 switch base[position] {
                 case 0x20, 0x09, 0x0A, 0x0D: position += 1
