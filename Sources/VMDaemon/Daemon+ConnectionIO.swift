@@ -83,9 +83,8 @@ extension Daemon {
     /// Hands every complete frame to the handler, unless the connection is paused (its output
     /// is over the limit) or closing; paused frames stay in the framer until it drains.
     func deliverFrames(_ connection: Connection) {
-        // Read once per batch, not per frame (each read of the existential is an access check,
-        // a retain and a release); the handler is set before the loop runs and never replaced.
-        let handler = self.handler
+        // The connection's own copy of the handler: borrowed, not retained (see
+        // `Connection.handler`).
         while connection.state.takesFrames {
             let frame: ArraySlice<UInt8>?
             do {
@@ -101,7 +100,7 @@ extension Daemon {
                 return
             }
             heapTrimmer?.frameReceived(size: frame.count)
-            frame.withUnsafeBytes { handler.frameReceived($0, on: connection.id) }
+            frame.withUnsafeBytes { connection.handler.frameReceived($0, on: connection.id) }
         }
     }
 
@@ -113,12 +112,11 @@ extension Daemon {
     /// ``deliverFrames(_:)`` (which runs next) or a later read. Returns whether nothing was
     /// left (so ``deliverFrames(_:)`` has nothing to do).
     private func deliverInPlace(_ bytes: UnsafeRawBufferPointer, on connection: Connection) -> Bool {
-        let handler = self.handler
         let maxFrameBytes = connection.framer.maxFrameBytes
         var offset = 0
         while connection.state.takesFrames, let frame = LineFramer.nextFrame(in: bytes, from: &offset, maxFrameBytes: maxFrameBytes) {
             heapTrimmer?.frameReceived(size: frame.count)
-            handler.frameReceived(frame, on: connection.id)
+            connection.handler.frameReceived(frame, on: connection.id)
         }
         guard offset < bytes.count else { return true }
         connection.framer.append(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
