@@ -153,7 +153,7 @@ extension Daemon {
         isFlushScheduled = true
         // Deferred work runs after every event of this loop iteration: all replies produced by
         // this iteration's reads leave in one send per connection.
-        loop.enqueue(flushQueuedWork)
+        loop.enqueue(connection.flushWork)
     }
 
     func flushQueued() {
