@@ -36,10 +36,6 @@ public struct FramingDetector: MessageFramer, Sendable {
         lines?.retainedCapacity ?? contentLength?.retainedCapacity ?? 0
     }
 
-    /// Whether the next bytes may be framed where they are (NDJSON, nothing buffered): see
-    /// ``LineFramer/nextFrame(in:from:maxFrameBytes:)``.
-    public var framesLinesInPlace: Bool { lines?.isEmpty ?? false }
-
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if lines == nil, contentLength == nil {
             guard let first = bytes.first else { return }

@@ -75,30 +75,6 @@ public struct LineFramer: MessageFramer, Sendable {
         }
     }
 
-    /// Whether nothing is buffered (and no over-long line is being dropped): the next bytes may
-    /// be framed where they are, with ``nextFrame(in:from:maxFrameBytes:)``.
-    public var isEmpty: Bool { !discarding && start == buffer.count }
-
-    /// The next frame of `bytes` from `offset` on, framed where it lies, exactly as
-    /// ``nextFrame()`` frames buffered bytes (`\r\n` line ends, blank lines skipped), with
-    /// `offset` moved past it. `nil` when no complete line is left, or when the next one is
-    /// longer than `maxFrameBytes` (`offset` then stays at its start). Either way the bytes
-    /// from `offset` on belong to ``append(_:)`` next, for ``nextFrame()`` to frame (or
-    /// report). For a framer that ``isEmpty``: it saves copying what a read brought in.
-    public static func nextFrame(in bytes: UnsafeRawBufferPointer, from offset: inout Int, maxFrameBytes: Int) -> UnsafeRawBufferPointer? {
-        guard let base = bytes.baseAddress else { return nil }
-        while offset < bytes.count, let newline = firstNewline(in: bytes, from: offset) {
-            var end = newline
-            if end > offset, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            let frame = UnsafeRawBufferPointer(start: base + offset, count: end - offset)
-            if frame.count > maxFrameBytes { return nil }
-            offset = newline + 1
-            if frame.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }  // blank line
-            return frame
-        }
-        return nil
-    }
-
     /// Out of complete frames: gives a large, mostly consumed buffer back (see ``FramerSlack``).
     private mutating func releaseSlack() {
         guard let trimmed = FramerSlack.trimmed(buffer, start: start) else { return }

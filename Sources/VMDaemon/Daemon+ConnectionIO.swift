@@ -28,8 +28,6 @@ extension Daemon {
 
     private func readAvailable(_ connection: Connection) {
         var reachedEnd = false
-        // Every frame read was handed over in place and nothing is left in the framer.
-        var deliveredAll = false
         reading: for _ in 0..<Self.maxReadsPerEvent {
             let result: ReadResult
             do {
@@ -40,17 +38,9 @@ extension Daemon {
             }
             switch result {
             case .bytes(let count):
-                let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
+                connection.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
                 // A short read emptied the socket: skip the read that would say EAGAIN.
-                if count < readBuffer.count {
-                    if connection.framer.framesLinesInPlace, connection.state.takesFrames {
-                        deliveredAll = deliverInPlace(bytes, on: connection)
-                    } else {
-                        connection.framer.append(bytes)
-                    }
-                    break reading
-                }
-                connection.framer.append(bytes)
+                if count < readBuffer.count { break reading }
             case .wouldBlock:
                 break reading
             case .endOfFile:
@@ -63,12 +53,7 @@ extension Daemon {
             // A last line without its newline is still a message (`printf '{...}' | socat ...`).
             connection.framer.append(contentsOf: [UInt8(ascii: "\n")])
         }
-        if deliveredAll {
-            // Nothing for `deliverFrames` to hand over; what it would do after the last frame:
-            if case .peerFinishedWriting = connection.state, !connection.isQueuedForFlush { queueFlush(connection) }
-        } else {
-            deliverFrames(connection)
-        }
+        deliverFrames(connection)
         if reachedEnd, case .open(let paused) = connection.state {
             // The peer shut down its writing side; it may still be reading our replies (socat
             // does exactly this), so the connection stays until they are written and nothing
@@ -102,25 +87,6 @@ extension Daemon {
             heapTrimmer?.frameReceived(size: frame.count)
             frame.withUnsafeBytes { connection.handler.frameReceived($0, on: connection.id) }
         }
-    }
-
-    /// The last read of a readiness event, when the framer holds nothing (the usual case: each
-    /// read brings whole NDJSON lines): its frames go to the handler straight from the read
-    /// buffer, without a copy into the framer first, in order and exactly as ``deliverFrames(_:)``
-    /// would hand them over. What is left (a partial line, a line over the limit, the frames
-    /// after the connection stopped taking them) goes to the framer as before, for
-    /// ``deliverFrames(_:)`` (which runs next) or a later read. Returns whether nothing was
-    /// left (so ``deliverFrames(_:)`` has nothing to do).
-    private func deliverInPlace(_ bytes: UnsafeRawBufferPointer, on connection: Connection) -> Bool {
-        let maxFrameBytes = connection.framer.maxFrameBytes
-        var offset = 0
-        while connection.state.takesFrames, let frame = LineFramer.nextFrame(in: bytes, from: &offset, maxFrameBytes: maxFrameBytes) {
-            heapTrimmer?.frameReceived(size: frame.count)
-            connection.handler.frameReceived(frame, on: connection.id)
-        }
-        guard offset < bytes.count else { return true }
-        connection.framer.append(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-        return false
     }
 
     private func framingFailed(_ connection: Connection, _ error: FramingError) {
