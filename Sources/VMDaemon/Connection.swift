@@ -80,6 +80,23 @@ final class Connection: ConnectionSink {
     var closeReason = "closed by the daemon"
 
     let maxOutboundBytes: Int
+    /// The handler its frames go to: the daemon's, which is set before the first connection and
+    /// never replaced. A `let` of its own so that handing a frame over costs no reference
+    /// counting: reading the daemon's `var` retained and released the handler once per read
+    /// (on the runtime's slow path: the server has weak references, so a side table), ~170
+    /// instructions per round trip in callgrind; an immutable field of a connection the caller
+    /// holds is borrowed instead. The server holds this connection (as a sink) only until
+    /// `connectionClosed`, which every connection gets (`Daemon.terminate`, shutdown included),
+    /// so the two never keep each other alive.
+    let handler: any ConnectionHandler
+    /// `Daemon.flushQueued` as deferred work (queued by the connection that first has output in
+    /// a loop iteration), built once per connection. It holds the daemon strongly: calling it
+    /// then costs no reference counting, where the daemon's own `flushQueuedWork` loads a weak
+    /// reference (a retain and a release on the runtime's slow path, ~200 instructions per
+    /// round trip in callgrind), and a flush still pending in the loop keeps the daemon alive.
+    /// The daemon forgets the connection when it closes (`Daemon.terminate`, shutdown
+    /// included), so the two never keep each other alive.
+    let flushWork: () -> Void
     private var outputFormat: FrameFormat = .lines
     // Unchecked exclusivity: `enqueue` runs once per subscriber per delivered value (50 times a
     // value in W3), usually nested inside the server's own accesses, and the runtime's dynamic
@@ -89,16 +106,43 @@ final class Connection: ConnectionSink {
     // `enqueue(maximumBytes:_:)` only writes into the bytes it is given), so accesses never
     // overlap.
     @exclusivity(unchecked) private var outbound: OutboundQueue
-    private unowned let daemon: Daemon
+    /// The daemon serving this connection, held without reference counting: the daemon holds
+    /// every open connection (`Daemon.connections`) and outlives them, so a use after it is
+    /// gone would already be a bug (a plain `unowned` traps there). Not `unowned`: every read
+    /// cost a strong retain and release per enqueued message, on the runtime's slow path (the
+    /// daemon has weak references, so its counts live in a side table); ``withDaemon(_:)``
+    /// lends it for one call with neither.
+    private let unretainedDaemon: Unmanaged<Daemon>
+
+    /// The daemon, as a plain reference (a retain and a release; off the hot path).
+    private var daemon: Daemon { unretainedDaemon.takeUnretainedValue() }
+
+    /// Calls `body` with the daemon, without retaining it for the call.
+    @inline(__always)
+    private func withDaemon<Result>(_ body: (Daemon) -> Result) -> Result {
+        unretainedDaemon._withUnsafeGuaranteedRef(body)
+    }
 
     init(id: ConnectionID, peer: PeerIdentity, descriptor: FileDescriptor, daemon: Daemon) {
         self.id = id
         self.peer = peer
         self.descriptor = descriptor
-        self.daemon = daemon
+        self.unretainedDaemon = Unmanaged.passUnretained(daemon)
         self.maxOutboundBytes = daemon.configuration.limits.maxOutboundBytes
+        self.handler = daemon.handler
+        // Through an object of its own: a closure capturing only the daemon would use the
+        // daemon itself as its context, and the loop retains the context it holds (the slow path
+        // again).
+        let target = FlushTarget(daemon: daemon)
+        self.flushWork = { target.daemon.flushQueued() }
         self.framer = FramingDetector(maxFrameBytes: daemon.configuration.limits.maxFrameBytes)
         self.outbound = OutboundQueue(pool: daemon.outboundPool)
+    }
+
+    /// What ``flushWork`` holds: the daemon, behind an object that has no weak references.
+    private final class FlushTarget {
+        let daemon: Daemon
+        init(daemon: Daemon) { self.daemon = daemon }
     }
 
     /// The framing of replies: decided by the first byte received (NDJSON until then).
@@ -166,7 +210,7 @@ final class Connection: ConnectionSink {
 
     @inline(__always)
     private func enqueued() {
-        if !isQueuedForFlush { daemon.queueFlush(self) }
+        if !isQueuedForFlush { withDaemon { $0.queueFlush(self) } }
         // Once per crossing: a paused, closing or aborting connection is past this point.
         if state.takesFrames, pendingBytes >= maxOutboundBytes { daemon.outboundLimitReached(self) }
     }

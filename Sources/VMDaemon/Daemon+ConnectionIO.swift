@@ -68,9 +68,8 @@ extension Daemon {
     /// Hands every complete frame to the handler, unless the connection is paused (its output
     /// is over the limit) or closing; paused frames stay in the framer until it drains.
     func deliverFrames(_ connection: Connection) {
-        // Read once per batch, not per frame (each read of the existential is an access check,
-        // a retain and a release); the handler is set before the loop runs and never replaced.
-        let handler = self.handler
+        // The connection's own copy of the handler: borrowed, not retained (see
+        // `Connection.handler`).
         while connection.state.takesFrames {
             let frame: ArraySlice<UInt8>?
             do {
@@ -86,7 +85,7 @@ extension Daemon {
                 return
             }
             heapTrimmer?.frameReceived(size: frame.count)
-            frame.withUnsafeBytes { handler.frameReceived($0, on: connection.id) }
+            frame.withUnsafeBytes { connection.handler.frameReceived($0, on: connection.id) }
         }
     }
 
@@ -120,7 +119,7 @@ extension Daemon {
         isFlushScheduled = true
         // Deferred work runs after every event of this loop iteration: all replies produced by
         // this iteration's reads leave in one send per connection.
-        loop.enqueue(flushQueuedWork)
+        loop.enqueue(connection.flushWork)
     }
 
     func flushQueued() {

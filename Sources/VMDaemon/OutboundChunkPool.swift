@@ -13,33 +13,46 @@ final class OutboundChunkPool {
 
     // Unchecked exclusivity: a chunk is taken and given back once per flushed message batch,
     // and the runtime's dynamic access check on each was measurable per round trip. It is safe
-    // because the pool belongs to one daemon and is used only on its loop thread, `spare` is
-    // private, and every access is a single pop, append, count or assignment that calls out
-    // to nothing while it is in progress.
-    @exclusivity(unchecked) private var spare: [OutboundChunk] = []
+    // because the pool belongs to one daemon and is used only on its loop thread, the list is
+    // private, and every access is a single load or store that calls out to nothing while it
+    // is in progress.
+    /// The spare chunks, linked through ``OutboundChunk/next`` (the latest given first).
+    @exclusivity(unchecked) private var firstSpare: OutboundChunk?
+    /// Spare chunks held now.
+    @exclusivity(unchecked) private(set) var spareCount = 0
 
     init() {}
 
     /// Frees every spare chunk (the daemon went idle).
     func releaseSpare() {
-        spare = []
+        var chunk = firstSpare
+        firstSpare = nil
+        spareCount = 0
+        // Unlinked one by one: releasing the head alone would free the list recursively.
+        while let current = chunk {
+            chunk = current.next
+            current.next = nil
+        }
     }
 
-    /// Spare chunks held now.
-    var spareCount: Int { spare.count }
-
-    /// A chunk with room for at least `bytes` bytes, empty.
+    /// A chunk with room for at least `bytes` bytes, empty and unlinked.
     @inline(__always)
     func take(atLeast bytes: Int) -> OutboundChunk {
         guard bytes <= Self.chunkBytes else { return OutboundChunk(capacity: bytes) }
-        return spare.popLast() ?? OutboundChunk(capacity: Self.chunkBytes)
+        guard let chunk = firstSpare else { return OutboundChunk(capacity: Self.chunkBytes) }
+        firstSpare = chunk.next
+        chunk.next = nil
+        spareCount -= 1
+        return chunk
     }
 
-    /// Takes back a chunk whose bytes are all sent (or dropped).
+    /// Takes back an unlinked chunk whose bytes are all sent (or dropped).
     @inline(__always)
     func give(_ chunk: OutboundChunk) {
-        guard chunk.capacity == Self.chunkBytes, spare.count < Self.maximumSpare else { return }
+        guard chunk.capacity == Self.chunkBytes, spareCount < Self.maximumSpare else { return }
         chunk.reset()
-        spare.append(chunk)
+        chunk.next = firstSpare
+        firstSpare = chunk
+        spareCount += 1
     }
 }

@@ -1,19 +1,21 @@
 import Posix
 
 /// One connection's bytes waiting for its socket: a list of ``OutboundChunk``s taken from the
-/// daemon's ``OutboundChunkPool``, written in place at the end and sent from the front, each
-/// chunk given back as soon as it is sent. Nothing is ever regrown or moved.
+/// daemon's ``OutboundChunkPool``, linked through ``OutboundChunk/next``, written in place at
+/// the end and sent from the front, each chunk given back as soon as it is sent. Nothing is
+/// ever regrown or moved.
 struct OutboundQueue {
     private let pool: OutboundChunkPool
-    /// The chunks in order; those before `head` are sent and already given back.
-    private var chunks: [OutboundChunk] = []
-    private var head = 0
+    /// The first chunk not yet sent, `nil` when nothing is queued.
+    private var front: OutboundChunk?
+    /// The last chunk, written at its end; `nil` exactly when `front` is.
+    private var back: OutboundChunk?
     /// Bytes queued and not yet sent.
     private(set) var count = 0
     // The last chunk's memory and fill, kept here so that appending touches no object (no
     // reference counting per message: measured, a retain and a release per delivered
     // `vm.output`). `tailEnd` is the truth for the last chunk's `end`; `syncTail()` writes it
-    // back before anything reads the chunk. All zero/nil when there is no writable last chunk.
+    // back before anything reads the chunk. All zero/nil when there is no last chunk.
     private var tailBase: UnsafeMutableRawPointer?
     private var tailEnd = 0
     private var tailCapacity = 0
@@ -49,11 +51,16 @@ struct OutboundQueue {
         }
     }
 
-    /// Closes the last chunk and starts a new one with room for `bytes`.
+    /// Closes the last chunk and links a new one with room for `bytes` after it.
     private mutating func startChunk(room bytes: Int) {
         syncTail()
         let chunk = pool.take(atLeast: bytes)
-        chunks.append(chunk)
+        if let back {
+            back.next = chunk
+        } else {
+            front = chunk
+        }
+        back = chunk
         tailBase = chunk.base
         tailEnd = chunk.end
         tailCapacity = chunk.capacity
@@ -61,11 +68,12 @@ struct OutboundQueue {
 
     /// Writes the last chunk's fill back to it.
     private func syncTail() {
-        if tailBase != nil, head < chunks.count, let last = chunks.last { last.end = tailEnd }
+        if tailBase != nil, let back { back.end = tailEnd }
     }
 
     /// Forgets the last chunk (it is sent, or dropped).
     private mutating func clearTail() {
+        back = nil
         tailBase = nil
         tailEnd = 0
         tailCapacity = 0
@@ -75,17 +83,16 @@ struct OutboundQueue {
     /// when the socket is full.
     mutating func send(to descriptor: FileDescriptor) throws -> Bool {
         syncTail()
-        defer { dropSent() }
-        while head < chunks.count {
-            let chunk = chunks[head]
+        while let chunk = front {
             switch try descriptor.send(chunk.unsent) {
             case .bytes(let sent):
                 chunk.start += sent
                 count -= sent
                 if chunk.start == chunk.end {
-                    if head == chunks.count - 1 { clearTail() }
+                    front = chunk.next
+                    chunk.next = nil
+                    if front == nil { clearTail() }
                     pool.give(chunk)
-                    head += 1
                 }
             case .wouldBlock:
                 return false
@@ -96,27 +103,14 @@ struct OutboundQueue {
 
     /// Forgets every unsent byte.
     mutating func removeAll() {
+        var chunk = front
+        front = nil
         clearTail()
-        for chunk in chunks[head...] { pool.give(chunk) }
-        chunks = []
-        head = 0
         count = 0
-    }
-
-    /// Drops the references to chunks already given back.
-    private mutating func dropSent() {
-        if head == chunks.count {
-            if chunks.capacity <= 16 {
-                // Usually one chunk: popping it is far cheaper than `removeAll(keepingCapacity:)`
-                // (the generic `replaceSubrange`).
-                while chunks.popLast() != nil {}
-            } else {
-                chunks = []
-            }
-            head = 0
-        } else if head >= 16 {
-            chunks.removeFirst(head)
-            head = 0
+        while let current = chunk {
+            chunk = current.next
+            current.next = nil
+            pool.give(current)
         }
     }
 }

@@ -78,6 +78,27 @@ final class Outbox {
         }
     }
 
+    /// ``sendOutput(to:via:prefix:seq:encoded:isPatch:replay:)`` for a value that is an integer,
+    /// its digits written by ``VMOutputNotification`` straight into the transport's buffer
+    /// (no encoded copy of the value first); the bytes are the same.
+    @inline(__always)
+    func sendOutput(to session: Session, via sink: any ConnectionSink, prefix: [UInt8], seq: Int64, integer: Int64) {
+        guard session.isOpen else { return }
+        let maximum = VMOutputNotification.maximumIntegerByteCount(prefixBytes: prefix.count)
+        @inline(__always) func write(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+            VMOutputNotification.write(prefix: prefix, seq: seq, integerValue: integer, replay: false, into: buffer)
+        }
+        guard !monitors.isEmpty else {
+            sink.enqueue(maximumBytes: maximum, write)
+            return
+        }
+        withUnsafeTemporaryAllocation(byteCount: maximum, alignment: 1) { raw in
+            let message = UnsafeRawBufferPointer(rebasing: raw[0..<write(raw)])
+            sink.enqueue(message: message)
+            report(.out, connection: session.number, message: message)
+        }
+    }
+
     /// A success reply to an integer `id` whose result is the constant `encodedResult`, written
     /// by ``JSONRPCEncoder/writeSuccess(id:encodedResult:into:)`` straight into the transport's
     /// buffer (a plain `vm.send`'s reply, Server+SendFastPath.swift); built aside only when a

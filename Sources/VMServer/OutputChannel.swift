@@ -81,6 +81,13 @@ final class OutputChannel {
 
     /// The hot path: encode once, then one notification per tap.
     private func deliver(_ value: JSONValue) {
+        if patchTaps == 0, taps.count == 1, case .integer(let number) = value {
+            // One watcher of an integer (a counter's state): its digits go straight into the
+            // transport's buffer, never encoded aside.
+            let only = taps[0]
+            only.subscription.deliver(slot: only.slot, integerValue: number)
+            return
+        }
         encoded.removeAll(keepingCapacity: true)
         JSONSerializer.append(value, to: &encoded)
         let bytes = encoded

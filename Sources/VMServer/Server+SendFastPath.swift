@@ -56,7 +56,7 @@ extension Server {
     /// The ``Call`` the general path would have dispatched for `send` (built only to report a
     /// failure the way the dispatcher does: `vm.error` reads `instance` and `input` from its
     /// params). The names were read as UTF-8 before any failure can happen.
-    private static func call(for send: SendFrame, on session: Session) -> Call {
+    private static func call(for send: borrowing SendFrame, on session: Session) -> Call {
         var params: JSONObject = [
             "instance": .string(String(decoding: send.instance, as: UTF8.self)),
             "input": .string(String(decoding: send.input, as: UTF8.self)),

@@ -90,6 +90,26 @@ final class Subscription {
         if patches { received[slot] = generation }
     }
 
+    /// ``deliver(slot:encodedValue:replay:generation:)`` for a value that is the integer
+    /// `integerValue`, not encoded beforehand: written straight into the transport's buffer,
+    /// or encoded only when it is lost (and coalesced). Generation 0: the channel has no
+    /// patch taps when it calls this.
+    @inline(__always)
+    func deliver(slot: Int, integerValue: Int64) {
+        guard isOpen else { return }
+        seq += 1
+        // Read once: both the fullness check and the write go to this sink.
+        let sink = session.sink
+        if lostFrom != 0 || sink.isFull {
+            var encodedValue: [UInt8] = []
+            JSONSerializer.appendInteger(integerValue, to: &encodedValue)
+            lose(slot: slot, encodedValue: encodedValue, generation: 0)
+            return
+        }
+        outbox.sendOutput(to: session, via: sink, prefix: slots[slot].prefix, seq: seq, integer: integerValue)
+        if patches { received[slot] = 0 }
+    }
+
     /// Delivers one new state value as `patch` (encoded), which turns the value this slot
     /// holds into the value of `generation` (`encodedValue`, kept in case it is lost: a lost
     /// value is coalesced and later written whole, as for any subscription).

@@ -125,4 +125,23 @@ struct OutboundQueueTests {
         #expect(queue.count == 0)
         #expect(pool.spareCount == 4)
     }
+
+    @Test("the pool hands back the chunk given last, unlinked, and keeps none once its spares are released")
+    func poolOrder() {
+        let pool = OutboundChunkPool()
+        let chunks = (0..<3).map { _ in pool.take(atLeast: 10) }
+        for chunk in chunks {
+            chunk.end = 5
+            pool.give(chunk)
+        }
+        #expect(pool.spareCount == 3)
+        let taken = pool.take(atLeast: 10)
+        #expect(taken === chunks[2])
+        #expect(taken.next == nil && taken.start == 0 && taken.end == 0)
+        #expect(pool.spareCount == 2)
+        pool.releaseSpare()
+        #expect(pool.spareCount == 0)
+        #expect(pool.take(atLeast: 10) !== chunks[1])
+        #expect(chunks.allSatisfy { $0.next == nil })
+    }
 }

@@ -50,4 +50,23 @@ struct OutputNotificationBytesTests {
         #expect(String(decoding: patch, as: UTF8.self)
             == #"{"jsonrpc":"2.0","method":"vm.output","params":{"subscription":"sub-1","instance":"t","output":"count","seq":3,"patch":[]}}"#)
     }
+
+    @Test("an integer value written in place gives the bytes of its encoding written as a value, replay tail included")
+    func integerValueInPlace() {
+        var values: [Int64] = [0, 1, -1, 9, 10, 99, 100, -100, 123_456_789, Int64.max, Int64.min]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100 { values.append(Int64.random(in: Int64.min...Int64.max, using: &generator)) }
+        for value in values {
+            for replay in [false, true] {
+                var encoded: [UInt8] = []
+                JSONSerializer.appendInteger(value, to: &encoded)
+                let maximum = VMOutputNotification.maximumIntegerByteCount(prefixBytes: Self.prefix.count)
+                var bytes = [UInt8](repeating: 0, count: maximum)
+                let count = bytes.withUnsafeMutableBytes {
+                    VMOutputNotification.write(prefix: Self.prefix, seq: 1_234, integerValue: value, replay: replay, into: $0)
+                }
+                #expect(Array(bytes[0..<count]) == Self.written(seq: 1_234, value: encoded, replay: replay), "value \(value)")
+            }
+        }
+    }
 }

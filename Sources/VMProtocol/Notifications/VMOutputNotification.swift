@@ -43,6 +43,31 @@ public enum VMOutputNotification {
         write(prefix: prefix, seq: seq, key: valueKey, body: encodedValue, tail: replay ? replayTail : tail, into: buffer)
     }
 
+    /// The most bytes ``write(prefix:seq:integerValue:replay:into:)`` writes for a prefix of
+    /// `prefixBytes`.
+    @inlinable
+    public static func maximumIntegerByteCount(prefixBytes: Int) -> Int {
+        maximumByteCount(prefixBytes: prefixBytes, valueBytes: JSONByteWriter.maximumDigitsByteCount)
+    }
+
+    /// Writes one whole notification whose value is the integer `value`, its digits written in
+    /// place: the bytes of ``write(prefix:seq:encodedValue:replay:into:)`` for the value's
+    /// encoding, without encoding it first. `buffer` holds at least
+    /// ``maximumIntegerByteCount(prefixBytes:)`` bytes. Returns the number of bytes written.
+    @inlinable
+    public static func write(
+        prefix: [UInt8], seq: Int64, integerValue value: Int64, replay: Bool, into buffer: UnsafeMutableRawBufferPointer
+    ) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        precondition(buffer.count >= maximumIntegerByteCount(prefixBytes: prefix.count))
+        var cursor = JSONByteWriter.copy(prefix, to: base)
+        cursor = JSONByteWriter.writeDigits(seq, to: cursor)
+        cursor = JSONByteWriter.copy(valueKey, to: cursor)
+        cursor = JSONByteWriter.writeDigits(value, to: cursor)
+        cursor = JSONByteWriter.copy(replay ? replayTail : tail, to: cursor)
+        return cursor - base
+    }
+
     /// Writes one whole notification carrying an RFC 6902 `patch` (already encoded) instead of
     /// a value: `prefix`, `seq`, `,"patch":` and the patch. Never marked `replay`. Returns the
     /// number of bytes written.
