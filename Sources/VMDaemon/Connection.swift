@@ -91,7 +91,7 @@ final class Connection: ConnectionSink {
     let handler: any ConnectionHandler
     /// `Daemon.flushQueued` as deferred work (queued by the connection that first has output in
     /// a loop iteration), built once per connection. It holds the daemon strongly: calling it
-    /// then costs no reference counting, where the daemon's own `flushQueuedWork` loads a weak
+    /// then costs no reference counting, where a closure over a weak daemon would load a weak
     /// reference (a retain and a release on the runtime's slow path, ~200 instructions per
     /// round trip in callgrind), and a flush still pending in the loop keeps the daemon alive.
     /// The daemon forgets the connection when it closes (`Daemon.terminate`, shutdown

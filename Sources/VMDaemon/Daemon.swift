@@ -55,9 +55,6 @@ public final class Daemon {
     @exclusivity(unchecked) var flushQueue: [Connection] = []
     @exclusivity(unchecked) var spareFlushQueue: [Connection] = []
     @exclusivity(unchecked) var isFlushScheduled = false
-    /// `flushQueued` as deferred work, built once: queueing it per loop iteration then costs a
-    /// retain instead of allocating a closure context (and a weak reference) each time.
-    lazy var flushQueuedWork: () -> Void = { [weak self] in self?.flushQueued() }
     private var idleTimer: TimerID?
     private var shutdownTimer: TimerID?
     /// One read buffer for every connection: reads happen one at a time on this thread.
