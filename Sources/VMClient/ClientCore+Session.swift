@@ -113,7 +113,12 @@ extension ClientCore {
             if state.session.isResumable {
                 state.session.phase = .resuming
                 let token = state.session.token ?? ""
-                Self.send(SessionResumeMethod.name, SessionResumeMethod.Params(token: token).jsonValue, waiter: .sessionResume, &state, into: &deliveries)
+                // What each held subscription received, so the daemon can report (and make up
+                // for) a tail of values the lost connection took with it.
+                var received: [String: Int64] = [:]
+                for id in state.subscriptions.keys { received[id] = state.session.lastSeq[id] ?? 0 }
+                let params = SessionResumeMethod.Params(token: token, received: received)
+                Self.send(SessionResumeMethod.name, params.jsonValue, waiter: .sessionResume, &state, into: &deliveries)
             } else {
                 Self.send(DaemonInfoMethod.name, nil, waiter: .reconnectProbe, &state, into: &deliveries)
             }

@@ -8,8 +8,13 @@ extension VMClient {
 
     /// Drops the connection as a network failure would, without `session.close`: the daemon
     /// sees the connection end and keeps the session for its grace. For tests of resuming.
-    func dropConnection() {
+    /// - Parameter stall: how long the client's loop thread first stays busy, reading nothing
+    ///   (as on a loaded machine): what the daemon writes meanwhile is lost with the socket.
+    func dropConnection(afterStalling stall: Duration = .zero) {
         let core = self.core
-        thread.handle.submit { loop in core.connectionLost("the connection was dropped", on: loop) }
+        thread.handle.submit { loop in
+            if stall > .zero { CurrentProcess.sleep(for: stall) }
+            core.connectionLost("the connection was dropped", on: loop)
+        }
     }
 }

@@ -25,7 +25,8 @@ public enum VMClientEvent: Sendable, Hashable {
     case gaveUp(attempts: Int)
     /// The session was resumed on the new connection (`session.resume`): calls,
     /// subscriptions and monitors continue where they were. `lost` lists the values that will
-    /// never arrive (empty when nothing was lost). Comes before ``reconnected(bootID:)``.
+    /// never arrive (empty when nothing was lost); after such a loss the current value of each
+    /// watched state output arrives again (a replay). Comes before ``reconnected(bootID:)``.
     case resumed(session: String, lost: [VMLostRange])
     /// The daemon restarted (its `bootId` changed) while the client was away: every
     /// subscription ended with ``VMSubscriptionEvent/closed(reason:)`` reason

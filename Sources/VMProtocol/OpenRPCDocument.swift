@@ -1147,6 +1147,18 @@ public enum OpenRPCDocument {
           "schema": {
             "$ref": "#/components/schemas/SessionToken"
           }
+        },
+        {
+          "name": "received",
+          "required": false,
+          "description": "Per subscription id, the last seq the client received on it (0: none). For each subscription where it is below the last seq the daemon handed to the lost connection, the daemon follows what was queued with vm.overflow for the rest and then the current value of each of its state outputs (replay: true, next seq), so a tail lost with the connection is reported and the newest state still arrives. Without it, that loss shows only as a gap before the subscription's next message.",
+          "schema": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
         }
       ],
       "result": {

@@ -64,6 +64,7 @@ extension Server {
         } else {
             // Still attached elsewhere: that connection loses the session and is closed after
             // what is already queued on it (its later `connectionClosed` finds nothing).
+            Self.noteLoss(of: session)
             sessions[previous] = nil
             session.sink.close()
             queued = nil
@@ -89,7 +90,30 @@ extension Server {
             // Losses while detached are reported now unless the new connection is itself full
             // already (then its drain reports them, as for any slow reader).
             if !outbox.isFull(session) { connectionDrained(session.id) }
+            let handed = session.handedAtLoss
+            session.handedAtLoss = [:]
+            if let received = params.received { resend(session, handed: handed, received: received) }
         }
+    }
+
+    /// What the lost connection took with it, for a client that said what it `received`: per
+    /// subscription whose last received seq is below the last one handed to that connection,
+    /// `vm.overflow` for the rest, then the current value of each state output again (as a
+    /// replay, with the next seqs), so a subscriber never keeps a stale value when nothing
+    /// follows. Without this a tail lost with the connection showed nowhere: no later seq
+    /// revealed the gap, and the newest value never came.
+    private func resend(_ session: Session, handed: [String: Int64], received: [String: Int64]) {
+        for id in Self.subscriptionIDs(of: session) {
+            guard let subscription = session.subscriptions[id], let last = handed[id], let got = received[id], got < last
+            else { continue }
+            subscription.reportLost((got + 1)...last)
+            replay(subscription)
+        }
+    }
+
+    /// Remembers, per subscription, the last seq handed to the connection `session` is losing.
+    static func noteLoss(of session: Session) {
+        session.handedAtLoss = session.subscriptions.mapValues(\.lastHandedSeq)
     }
 
     // MARK: Detach and expiry
@@ -110,6 +134,7 @@ extension Server {
             guard let self, let session else { return }
             scheduler.schedule { [weak self] in self?.expire(session, reason: "its queue is full (--slow-client disconnect)") }
         }
+        Self.noteLoss(of: session)
         session.sink = sink
         sessionBook.detached[session.id] = session
         sessionBook.detachOrder.append(session)

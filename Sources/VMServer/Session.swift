@@ -28,6 +28,9 @@ final class Session {
     var ownedInstances: [String] = []
     /// Subscriptions that lost values while the buffer was full, in the order the losses began.
     var lossOrder: [Subscription] = []
+    /// Per subscription id, the last seq handed to the connection this session lost (set when
+    /// it detaches or is taken over, read by the next `session.resume`; Server+Sessions.swift).
+    var handedAtLoss: [String: Int64] = [:]
     /// `false` once the transport reported the connection closed. (Unchecked exclusivity: a
     /// flag read on every delivery and written in single statements.)
     @exclusivity(unchecked) var isOpen = true

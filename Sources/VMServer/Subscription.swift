@@ -157,6 +157,21 @@ final class Subscription {
         }
     }
 
+    /// The last seq its connection was handed: values after it were never written there
+    /// (lost while full, or not produced yet). What a lost connection may have taken with it
+    /// ends here (Server+Sessions.swift).
+    var lastHandedSeq: Int64 { lostFrom != 0 ? lostFrom - 1 : seq }
+
+    /// Reports `from...to` lost with `vm.overflow` (seqs a lost connection took with it, PROTOCOL.md
+    /// §18); they were consumed long ago, so nothing else changes.
+    func reportLost(_ lost: ClosedRange<Int64>) {
+        guard isOpen else { return }
+        outbox.log(.overflow(connection: session.id, subscription: id, lost: lost))
+        outbox.send(to: session) { buffer in
+            VMOverflowNotification.append(subscription: id, instance: record.id, from: lost.lowerBound, to: lost.upperBound, to: &buffer)
+        }
+    }
+
     /// Ends the subscription; nothing more is written for it.
     func close() {
         isOpen = false

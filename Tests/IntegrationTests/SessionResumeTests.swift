@@ -26,8 +26,9 @@ struct SessionResumeTests {
         /// Waits (bounded) until the daemon's log contains `text`. It blocks rather than
         /// yielding between looks: a test racing a daemon-side delay (a Login's latency) must
         /// not wait for other tests' turns on a loaded machine (see SocketChannel.swift).
-        func waitForLog(_ text: String, timeout: Duration = .seconds(10)) throws {
-            guard Waiting.until(timeout: timeout, interval: .milliseconds(5), { process.log.contains(text) }) else {
+        func waitForLog(_ text: String, count: Int = 1, timeout: Duration = .seconds(10)) throws {
+            guard Waiting.until(timeout: timeout, interval: .milliseconds(5), { process.log.components(separatedBy: text).count > count })
+            else {
                 throw DaemonProcessError("no \"\(text)\" in the log:\n" + process.log)
             }
         }
@@ -274,6 +275,50 @@ struct SessionResumeTests {
         #expect(try await first.waitForClose())
         try await second.result("vm.send", ["instance": .string(instance), "input": "increment"])
         #expect(second.notificationsRead("vm.output").last?["params"]?["value"] == 1)
+    }
+
+    @Test("values the lost connection took with it: reported by vm.overflow and the state resent when the resume says what was received")
+    func lostTailIsReportedAndResent() async throws {
+        let vmd = try Running([])
+        defer { vmd.stop() }
+        let owner = try vmd.session()
+        let (name, token) = try await Self.open(owner)
+        let (instance, subscription) = try await Self.createSubscribedCounter(owner)
+        let sender = try vmd.session()
+        defer { sender.close() }
+        // 100 values handed to the owner's connection (seqs 2...101) after the replay (seq 1).
+        try await Self.burst(sender, instance: instance, count: 100)
+        #expect(try await sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 100)
+        owner.close()
+        try vmd.waitForLog("session \(name) detached from")
+
+        // Without `received` nothing is added: the next seq is the next value's.
+        let plain = try vmd.session()
+        #expect(try await plain.result("session.resume", ["token": .string(token)])["subscriptions"] == [.string(subscription)])
+        try await sender.result("vm.send", ["instance": .string(instance), "input": "increment"])
+        let next = try await plain.nextMessage(timeout: Self.readTimeout)
+        #expect(next["method"] == "vm.output" && next["params"]?["seq"] == 102 && next["params"]?["value"] == 101)
+        #expect(next["params"]?["replay"] == nil)
+        plain.close()
+        try vmd.waitForLog("session \(name) detached from", count: 2)
+
+        // The client says it received only seq 1: 2...102 went with the connections; the
+        // current value follows as a replay with the next seq.
+        let resumed = try vmd.session()
+        defer { resumed.close() }
+        let params: JSONValue = ["token": .string(token), "received": .object(JSONObject([(subscription, .integer(1))]))]
+        #expect(try await resumed.result("session.resume", params)["subscriptions"] == [.string(subscription)])
+        let overflow = try await resumed.nextMessage(timeout: Self.readTimeout)
+        #expect(overflow["method"] == "vm.overflow")
+        #expect(overflow["params"]?["lost"] == ["from": 2, "to": 102])
+        let resent = try await resumed.nextMessage(timeout: Self.readTimeout)
+        #expect(resent["method"] == "vm.output" && resent["params"]?["seq"] == 103 && resent["params"]?["value"] == 101)
+        #expect(resent["params"]?["replay"] == true)
+        // A negative seq is refused (invalidParams), and nothing changes.
+        let bad = try vmd.session()
+        defer { bad.close() }
+        let negative: JSONValue = ["token": .string(token), "received": .object(JSONObject([(subscription, .integer(-1))]))]
+        #expect(try await bad.failure("session.resume", negative)["code"] == -32602)
     }
 
     @Test("resume is refused with invalidRequest on a connection that already owns something, and in a batch")

@@ -1,25 +1,49 @@
 import JSONCore
 import JSONRPC
 
-/// `session.resume {token}` → `{session, subscriptions, pending}`: the calling connection takes
-/// over a resumable session (PROTOCOL.md, "Sessions").
+/// `session.resume {token, received?}` → `{session, subscriptions, pending}`: the calling
+/// connection takes over a resumable session (PROTOCOL.md, "Sessions").
 public enum SessionResumeMethod: VMMethod {
     public static let name = "session.resume"
 
     public struct Params: Sendable, Hashable {
         /// The token `session.open` answered.
         public var token: String
+        /// Per subscription id, the last `seq` the client received on it (0: none). When it is
+        /// below what the daemon handed to the lost connection, the daemon reports the rest as
+        /// lost and sends the current state values again; `nil` leaves that to the client.
+        public var received: [String: Int64]?
 
-        public init(token: String) { self.token = token }
+        public init(token: String, received: [String: Int64]? = nil) {
+            self.token = token
+            self.received = received
+        }
 
         public init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
-            try reader.rejectUnknown(allowed: ["token"], method: SessionResumeMethod.name)
+            try reader.rejectUnknown(allowed: ["token", "received"], method: SessionResumeMethod.name)
             token = try reader.string("token", nonEmpty: true)
+            guard let object = try reader.optionalObject("received") else {
+                received = nil
+                return
+            }
+            var seqs: [String: Int64] = [:]
+            for (subscription, value) in object {
+                guard let seq = value.int64Value, seq >= 0 else {
+                    let got = value.int64Value.map { String($0) } ?? value.typeName
+                    throw WireError.invalidParams(path: "/received/" + jsonPointerEscaped(subscription), expected: "integer from 0", got: got)
+                }
+                seqs[subscription] = seq
+            }
+            received = seqs
         }
 
-        /// The params object (a client's side).
-        public var jsonValue: JSONValue { ["token": .string(token)] }
+        /// The params object (a client's side); `received` in subscription id order.
+        public var jsonValue: JSONValue {
+            guard let received else { return ["token": .string(token)] }
+            let seqs = JSONObject(received.keys.sorted().map { ($0, JSONValue.integer(received[$0] ?? 0)) })
+            return ["token": .string(token), "received": .object(seqs)]
+        }
     }
 
     /// What `session.resume` answers.
