@@ -67,15 +67,7 @@ final class Outbox {
                 ? VMOutputNotification.write(prefix: prefix, seq: seq, encodedPatch: encoded, into: buffer)
                 : VMOutputNotification.write(prefix: prefix, seq: seq, encodedValue: encoded, replay: replay, into: buffer)
         }
-        guard !monitors.isEmpty else {
-            sink.enqueue(maximumBytes: maximum, write)
-            return
-        }
-        withUnsafeTemporaryAllocation(byteCount: maximum, alignment: 1) { raw in
-            let message = UnsafeRawBufferPointer(rebasing: raw[0..<write(raw)])
-            sink.enqueue(message: message)
-            report(.out, connection: session.number, message: message)
-        }
+        enqueue(maximumBytes: maximum, for: session, via: sink, write)
     }
 
     /// ``sendOutput(to:via:prefix:seq:encoded:isPatch:replay:)`` for a value that is an integer,
@@ -88,6 +80,16 @@ final class Outbox {
         @inline(__always) func write(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
             VMOutputNotification.write(prefix: prefix, seq: seq, integerValue: integer, replay: false, into: buffer)
         }
+        enqueue(maximumBytes: maximum, for: session, via: sink, write)
+    }
+
+    /// Enqueues the message `write` writes (at most `maximum` bytes) on `sink`: straight into
+    /// the transport's buffer, or, while monitors watch, through a scratch buffer they are shown.
+    @inline(__always)
+    private func enqueue(
+        maximumBytes maximum: Int, for session: Session, via sink: any ConnectionSink,
+        _ write: (UnsafeMutableRawBufferPointer) -> Int
+    ) {
         guard !monitors.isEmpty else {
             sink.enqueue(maximumBytes: maximum, write)
             return
