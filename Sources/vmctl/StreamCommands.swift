@@ -16,22 +16,32 @@ enum StreamCommands {
         guard let subscription = result["subscription"]?.stringValue else {
             throw CommandFailure(status: .daemonError, message: "\(VMSubscribeMethod.name) answered no subscription id: \(result)")
         }
-        let session = WatchSession(run)
+        let session = WatchSession(run, subscription: subscription)
         defer { session.close(run) }
-        var lastSeq: Int64 = 0
+        // The gap last printed: after a resume, vm.overflow may report the same seqs again
+        // (a gap before the first queued value showed them first; PROTOCOL.md, section 18).
+        var printedGap: ClosedRange<Int64>?
         try stream(run, limits, onDisconnect: session.resumer(run, instance: instance)) { method, params in
             guard params["subscription"]?.stringValue == subscription else { return .skip }
             switch method {
             case VMOutputNotification.name:
                 if let seq = params["seq"]?.int64Value {
+                    let lastSeq = session.lastSeq
                     if seq <= lastSeq { return .skip }  // a duplicate across a resume (PROTOCOL.md, section 18)
-                    if lastSeq > 0 && seq > lastSeq + 1 { printLost(from: lastSeq + 1, to: seq - 1, run) }
-                    lastSeq = max(lastSeq, seq)
+                    if lastSeq > 0 && seq > lastSeq + 1 {
+                        printLost(from: lastSeq + 1, to: seq - 1, run)
+                        if !run.json { printedGap = (lastSeq + 1)...(seq - 1) }
+                    }
+                    session.lastSeq = max(lastSeq, seq)
                 }
                 printOutput(params, run)
                 return params["replay"]?.boolValue == true ? .counted : .countedChange
             case VMOverflowNotification.name:
-                if let to = params["lost"]?["to"]?.int64Value { lastSeq = max(lastSeq, to) }
+                let from = params["lost"]?["from"]?.int64Value, to = params["lost"]?["to"]?.int64Value
+                if let from, let to, from <= to, let printedGap, printedGap.contains(from), printedGap.contains(to) {
+                    return .skip
+                }
+                if let to { session.lastSeq = max(session.lastSeq, to) }
                 printOverflow(params, run)
                 return .skip
             case VMClosedNotification.name:
@@ -160,7 +170,7 @@ enum StreamCommands {
         }
         let from = params["lost"]?["from"].map(ValueText.plain) ?? "?"
         let to = params["lost"]?["to"].map(ValueText.plain) ?? "?"
-        run.console.line(run.console.styled("… values #\(from)–#\(to) were lost (vmctl read too slowly); newest state follows", Style.yellow))
+        run.console.line(run.console.styled("… values #\(from)–#\(to) were lost (vmctl read too slowly, or the connection dropped); newest state follows", Style.yellow))
     }
 
     /// Values that never came: written to a connection that dropped before vmctl read them.

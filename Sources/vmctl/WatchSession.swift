@@ -10,17 +10,24 @@ import VMProtocol
 
 /// How `vmctl watch` survives a dropped connection: it opens a resumable session
 /// (`session.open`, Protocol/PROTOCOL.md) after subscribing; when the connection drops it
-/// reconnects within the session's grace and resumes (`session.resume`), so the
-/// subscription goes on with continuing `seq`. A refused resume ends watch, saying whether
+/// reconnects within the session's grace and resumes (`session.resume`, saying the last seq
+/// it received), so the subscription goes on with continuing `seq`, values the dropped
+/// connection took with it are reported lost, and the newest value still comes. A refused resume ends watch, saying whether
 /// vmd restarted (another `daemon.info` `bootId`) or the session expired. A daemon without
 /// sessions (or with `--session-grace-ms 0`) leaves watch as it was: a drop ends it.
 final class WatchSession {
     private var token: String?
     private var bootID: String?
     private var graceMs: Int64 = 0
+    private let subscription: String
+    /// The last seq watch received on its subscription (0: none), kept by the watch loop
+    /// (StreamCommands.swift). `session.resume` sends it as `received`, so vmd reports what a
+    /// dropped socket took with it (`vm.overflow`) and sends the newest state values again.
+    var lastSeq: Int64 = 0
 
     /// Opens the session on `run`'s connection; any failure leaves watch without one.
-    init(_ run: Invocation) {
+    init(_ run: Invocation, subscription: String) {
+        self.subscription = subscription
         guard let connection = try? run.connect(),
               let info = try? connection.call("daemon.info", nil, timeout: .seconds(5)),
               let opened = try? connection.call(SessionOpenMethod.name, SessionOpenMethod.Params().jsonValue, timeout: .seconds(5)),
@@ -59,7 +66,7 @@ final class WatchSession {
             do throws(VMClientError) {
                 connection = try VMBlockingConnection.connect(to: run.location, timeout: .seconds(1))
                 // session.resume must be the first request of the connection (PROTOCOL.md, section 18).
-                let resumed = try connection.call(SessionResumeMethod.name, SessionResumeMethod.Params(token: token).jsonValue, timeout: .seconds(5))
+                let resumed = try connection.call(SessionResumeMethod.name, SessionResumeMethod.Params(token: token, received: [subscription: lastSeq]).jsonValue, timeout: .seconds(5))
                 run.connection = connection
                 note("… resumed session \(resumed["session"]?.stringValue ?? "?")", run)
                 return

@@ -436,8 +436,14 @@ export class Client extends EventEmitter {
       }
     } else if (message.method === 'vm.overflow') {
       const sub = this.subscriptions.get(params.subscription);
-      if (sub && params.lost) {
-        sub.lost.push([params.lost.from, params.lost.to]);
+      // A range already counted is skipped: after a resume, a gap before the first queued value
+      // shows the seqs the dropped connection took, then vm.overflow reports them (section 18).
+      const lost = params.lost;
+      const counted = sub && lost && Number.isInteger(lost.to) && lost.to <= sub.lastSeq
+        && sub.lost.some(([from, to]) => from <= lost.from && lost.to <= to);
+      if (sub && lost && !counted) {
+        const ahead = Number.isInteger(lost.from) && Number.isInteger(lost.to) && lost.to > sub.lastSeq;
+        sub.lost.push([ahead ? Math.max(lost.from, sub.lastSeq + 1) : lost.from, lost.to]);
         noteOverflow(sub, params.lost);
         sub.deliver('overflow', params.lost);
       }

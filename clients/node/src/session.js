@@ -105,10 +105,13 @@ export class SessionKeeper {
         continue;
       }
       client.attach(socket);
+      // The last seq each subscription got (0: none): the daemon reports what the dropped
+      // connection took with it and replays the newest state values (PROTOCOL.md, section 18).
+      const received = Object.fromEntries([...client.subscriptions].map(([id, sub]) => [id, sub.lastSeq]));
       let resumed;
       try {
         // The first request of the new connection (PROTOCOL.md, section 18).
-        resumed = await this.handshake('session.resume', { token: this.token });
+        resumed = await this.handshake('session.resume', { token: this.token, received });
       } catch (failure) {
         if (failure?.name === 'VmdError') { await this.refused(heldBelow); return; }
         continue;  // this connection dropped too: try another

@@ -65,6 +65,42 @@ describe('resuming a session', () => {
     }
   });
 
+  test('values the dropped socket took with it are reported lost, and the newest value still arrives', async () => {
+    const client = await connect({ path: daemon.socketPath, timeoutMs: WAIT, reconnect: true });
+    const other = await connect({ path: daemon.socketPath, timeoutMs: WAIT });
+    try {
+      const counter = await client.create('Counter', { scope: 'connection', subscribe: ['count'], subscriptionTimeoutMs: WAIT });
+      const sub = counter.subscription;
+      assert.equal((await sub.next()).value.value, 0);
+      const resumed = within(once(client, 'resumed'), 'resumed event');
+      // The client stops reading, so the daemon hands the burst to a socket that is then
+      // destroyed unread: nothing of it follows the resume unless session.resume says what
+      // was received (PROTOCOL.md, section 18).
+      client.socket.pause();
+      for (let index = 0; index < 1000; index += 1) other.notify('vm.send', { instance: counter.instance, input: 'increment' });
+      assert.equal(await other.get(counter.instance, 'count'), 1000);
+      client._dropConnection();
+      const outputs = [];
+      for (;;) {
+        const { value } = await within(sub.next(), 'the newest value');
+        outputs.push(value);
+        if (value.value === 1000) break;
+      }
+      const [event] = await resumed;
+      const seqs = outputs.map((output) => output.seq);
+      assert.deepEqual(seqs, [...new Set(seqs)].sort((a, b) => a - b), 'each seq once, in order');
+      assert.equal(outputs.at(-1).replay, true, 'the newest value is replayed after the reported loss');
+      assert.ok(sub.lost.length > 0, 'the values in the destroyed socket are reported lost');
+      const covered = new Set(seqs);
+      for (const [from, to] of sub.lost) for (let seq = from; seq <= to; seq += 1) covered.add(seq);
+      for (let seq = 2; seq < seqs.at(-1); seq += 1) assert.ok(covered.has(seq), `seq ${seq} neither delivered nor reported lost`);
+      assert.deepEqual(event.lost.map((range) => [range.fromSeq, range.toSeq]), sub.lost);
+    } finally {
+      await client.close();
+      await other.close();
+    }
+  });
+
   test('a slow Login submit pending across the drop gets its reply', async () => {
     const client = await connect({ path: daemon.socketPath, timeoutMs: WAIT, reconnect: true });
     try {

@@ -129,3 +129,25 @@ test('an iterated subscription keeps no held copies of its outputs', async () =>
   assert.equal((await first).value.value, 4);
   assert.equal(sub.held.length, 0);
 });
+
+test('a vm.overflow for seqs a gap already reported is not reported twice; an older uncounted one is', async () => {
+  const socket = fakeSocket();
+  const client = new Client(socket, { path: '/fake.sock' });
+  const subscribing = client.subscribe('c');
+  socket.emit('data', Buffer.from(line({ jsonrpc: '2.0', id: socket.sent[0].id, result: { subscription: 'sub-3' } })));
+  const sub = await subscribing;
+  const overflows = [];
+  sub.on('overflow', (lost) => overflows.push([lost.from, lost.to]));
+  await new Promise((resolve) => setImmediate(resolve));
+  const out = (seq) => line({ jsonrpc: '2.0', method: 'vm.output', params: { subscription: 'sub-3', instance: 'c', output: 'count', seq, value: seq } });
+  const overflow = (from, to) => line({ jsonrpc: '2.0', method: 'vm.overflow', params: { subscription: 'sub-3', instance: 'c', lost: { from, to } } });
+  // After a resume: seq 1 was received, 2...5 went with the dropped socket, 6 was queued while
+  // detached (a gap shows 2...5), then the daemon's vm.overflow for 2...5 (PROTOCOL.md, section 18).
+  socket.emit('data', Buffer.from(out(1) + out(6) + overflow(2, 5)));
+  assert.deepEqual(sub.lost, [[2, 5]]);
+  assert.deepEqual(overflows, [[2, 5]]);
+  // A range below the last seq that no gap covered is still counted.
+  socket.emit('data', Buffer.from(overflow(10, 12) + overflow(7, 9)));
+  assert.deepEqual(sub.lost, [[2, 5], [10, 12], [7, 9]]);
+  assert.deepEqual(overflows, [[2, 5], [10, 12], [7, 9]]);
+});

@@ -64,6 +64,42 @@ def test_a_burst_across_a_drop_delivers_every_seq_once_in_order_or_reports_it_lo
     run(body)
 
 
+def test_values_the_dropped_socket_took_with_it_are_reported_lost_and_the_newest_value_arrives(
+        socket_path: str) -> None:
+    async def body() -> None:
+        async with AsyncClient.connect(socket_path, timeout=WAIT, reconnect=True) as client:
+            events = Events(client)
+            counter = await client.create("Counter", scope="connection", subscribe=["count"],
+                                          subscription_timeout=WAIT)
+            subscription = counter.subscription
+            assert subscription is not None
+            assert (await subscription.next(WAIT)).value == 0
+            # The burst runs on the synchronous client while the event loop is blocked, so the
+            # daemon hands it to a socket nobody reads; aborting the transport closes it unread.
+            # Nothing of it follows the resume unless session.resume says what was received
+            # (PROTOCOL.md, section 18).
+            with vmd_client.Client(socket_path, timeout=WAIT) as other:
+                for _ in range(1000):
+                    other.notify("vm.send", {"instance": counter.instance, "input": "increment"})
+                assert other.get(counter.instance, "count") == 1000
+            assert client._writer is not None
+            client._writer.transport.abort()
+            resumed = await events.wait_for("resumed")
+            outputs: List[vmd_client.Output] = []
+            while True:
+                output = await subscription.next(WAIT)
+                outputs.append(output)
+                if output.value == 1000:
+                    break
+            seqs = [o.seq for o in outputs]
+            assert seqs == sorted(set(seqs))
+            assert outputs[-1].replay, "the newest value is replayed after the reported loss"
+            assert subscription.lost, "the values in the closed socket are reported lost"
+            lost = {seq for low, high in subscription.lost for seq in range(low, high + 1)}
+            assert set(range(2, seqs[-1])) <= set(seqs) | lost, "every seq before the replay delivered or lost"
+            assert {(r["fromSeq"], r["toSeq"]) for r in resumed["lost"]} == set(subscription.lost)
+    run(body)
+
 def test_a_submit_pending_across_the_drop_gets_its_reply(socket_path: str, demo_account: "tuple[str, str]") -> None:
     async def body() -> None:
         async with AsyncClient.connect(socket_path, timeout=WAIT, reconnect=True) as client:

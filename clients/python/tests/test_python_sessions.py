@@ -4,6 +4,7 @@ vmd: the client's socket is dropped mid-stream and the client resumes transparen
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
@@ -116,6 +117,44 @@ class TestResuming:
         assert seqs == sorted(set(seqs))
         lost = {seq for low, high in subscription.lost for seq in range(low, high + 1)}
         assert set(range(2, outputs[-1].seq + 1)) == set(seqs) | lost
+
+    def test_values_the_dropped_socket_took_with_it_are_reported_lost_and_the_newest_value_arrives(
+            self, client: Client, socket_path: str) -> None:
+        events = Events(client)
+        counter = client.create("Counter", scope="connection", subscribe=["count"], subscription_timeout=WAIT)
+        subscription = counter.subscription
+        assert subscription is not None
+        assert subscription.next(WAIT).value == 0
+        # The reader thread stalls on the first value of the burst, so the daemon hands the rest
+        # to the socket, which is then closed unread: nothing of it follows the resume unless
+        # session.resume says what was received (PROTOCOL.md, section 18).
+        stalled, release = threading.Event(), threading.Event()
+
+        def stall(message: Dict[str, Any]) -> None:
+            if message.get("method") == "vm.output" and not stalled.is_set():
+                stalled.set()
+                release.wait(WAIT)
+
+        remove = client.add_listener(stall)
+        dropped = client._connection._sock
+        with Client(socket_path, timeout=WAIT) as other:
+            other.send(counter.instance, "increment")
+            assert stalled.wait(WAIT)
+            for _ in range(999):
+                other.notify("vm.send", {"instance": counter.instance, "input": "increment"})
+            assert other.get(counter.instance, "count") == 1000
+            dropped.close()
+            remove()
+            release.set()
+            resumed = events.wait_for("resumed")
+            outputs = drain(subscription, 1000)
+        seqs = [o.seq for o in outputs]
+        assert seqs == sorted(set(seqs))
+        assert subscription.lost, "the values in the closed socket are reported lost"
+        lost = {seq for low, high in subscription.lost for seq in range(low, high + 1)}
+        assert set(range(2, seqs[-1])) <= set(seqs) | lost, "every seq before the replay delivered or lost"
+        assert {(r["fromSeq"], r["toSeq"]) for r in resumed["lost"]} == set(subscription.lost)
+        assert outputs[-1].replay, "the newest value is replayed after the reported loss"
 
 
 class TestEndings:

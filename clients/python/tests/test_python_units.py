@@ -11,6 +11,7 @@ import pytest
 import vmd_client
 from vmd_client import _wire
 from vmd_client._paths import check_socket_path, default_socket_path
+from vmd_client._session import SeqTracker
 
 
 class TestSocketPathRule:
@@ -162,3 +163,28 @@ class TestSessionResults:
         assert _wire.lost_ranges({"sub-1": 1, "sub-2": 1}, gaps) == [
             {"subscription": "sub-1", "fromSeq": 7, "toSeq": 9}]
         assert _wire.lost_ranges({"sub-2": 0}, gaps) == [{"subscription": "sub-2", "fromSeq": 4, "toSeq": 4}]
+
+
+class TestSeqTracker:
+    @staticmethod
+    def output(seq: int) -> _wire.Output:
+        return _wire.Output.from_params({"subscription": "sub-3", "instance": "c", "output": "count",
+                                         "seq": seq, "value": seq})
+
+    def test_an_overflow_a_gap_already_reported_is_not_queued_twice(self) -> None:
+        seqs = SeqTracker()
+        assert seqs.admit(self.output(1)) == (True, None)
+        # After a resume: 2...5 went with the dropped socket, 6 was queued while detached (a gap
+        # shows 2...5), then the daemon's vm.overflow for 2...5 (PROTOCOL.md, section 18).
+        admitted, gap = seqs.admit(self.output(6))
+        assert admitted and gap is not None and (gap.lost_from, gap.lost_to) == (2, 5)
+        assert seqs.admit(_wire.Overflow("sub-3", "c", 2, 5)) == (False, None)
+        assert seqs.gaps == [(2, 5)]
+
+    def test_an_older_overflow_no_gap_covered_is_still_counted(self) -> None:
+        seqs = SeqTracker()
+        seqs.admit(self.output(1))
+        assert seqs.admit(_wire.Overflow("sub-3", "c", 10, 12)) == (True, None)
+        assert seqs.admit(_wire.Overflow("sub-3", "c", 7, 9)) == (True, None)
+        assert seqs.gaps == [(10, 12), (7, 9)]
+        assert seqs.last == 12

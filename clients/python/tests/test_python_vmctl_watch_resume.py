@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import signal
 import socket
 import subprocess
 import threading
@@ -126,4 +127,60 @@ def test_vmctl_watch_resumes_after_a_dropped_connection_and_keeps_printing(socke
             assert outputs[-1]["value"] == 40
             other.destroy(counter)
     finally:
+        proxy.close()
+
+
+def test_vmctl_watch_reports_values_the_dropped_connection_took_and_prints_the_newest(
+        socket_path: str, tmp_path: Path) -> None:
+    vmctl = find_vmctl()
+    if not vmctl.is_file():
+        pytest.fail("vmctl not found at %s: run `swift build --product vmctl` or set VMCTL_BIN" % vmctl)
+    proxy = Proxy(str(tmp_path / "proxy.sock"), socket_path)
+    watch = None
+    try:
+        with Client(socket_path, timeout=WAIT) as other:
+            counter = other.create("Counter").instance
+            watch = subprocess.Popen(
+                [str(vmctl), "--socket", proxy.path, "--json", "watch", counter, "count", "--timeout", "20"],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            assert watch.stdout is not None and watch.stderr is not None
+            notes: "queue.Queue[str]" = queue.Queue()
+            threading.Thread(target=lambda: [notes.put(line) for line in watch.stderr], daemon=True).start()
+            assert json.loads(watch.stdout.readline())["value"] == 0
+            # vmctl is stopped while vmd hands it a burst larger than the sockets hold; cutting
+            # the connection then loses what sits in the proxy and the daemon's send buffer.
+            # Only session.resume's `received` makes vmd report that and send the newest value
+            # again (PROTOCOL.md, section 18).
+            watch.send_signal(signal.SIGSTOP)
+            try:
+                for _ in range(5000):
+                    other.notify("vm.send", {"instance": counter, "input": "increment"})
+                assert other.get(counter, "count") == 5000
+                time.sleep(0.2)
+                assert proxy.cut() == 1
+            finally:
+                watch.send_signal(signal.SIGCONT)
+            seen = []
+            for line in watch.stdout:
+                seen.append(json.loads(line))
+                if seen[-1].get("value") == 5000:
+                    break
+            watch.terminate()
+            watch.wait(timeout=WAIT)
+            said = []
+            while not notes.empty():
+                said.append(notes.get())
+            assert any("resumed session" in line for line in said), "".join(said)
+            outputs = [line for line in seen if "seq" in line]
+            lost = [(line["lost"]["from"], line["lost"]["to"]) for line in seen if "lost" in line]
+            assert lost, "the values the dropped connection took are reported lost"
+            assert outputs[-1]["value"] == 5000 and outputs[-1].get("replay") is True
+            seqs = [line["seq"] for line in outputs]
+            assert seqs == sorted(set(seqs)), "each seq once, in order"
+            covered = set(seqs) | {seq for low, high in lost for seq in range(low, high + 1)}
+            assert set(range(2, seqs[-1])) <= covered, "every seq before the replay printed or reported lost"
+            other.destroy(counter)
+    finally:
+        if watch is not None and watch.poll() is None:
+            watch.kill()
         proxy.close()

@@ -122,7 +122,8 @@ class AsyncSessionKeeper(SessionState):
                 marks = {key: len(s._seqs.gaps) for key, s in streams.items() if isinstance(s, AsyncSubscription)}
                 try:
                     # The first request of the new connection (PROTOCOL.md, section 18).
-                    resumed = await self._ask("session.resume", {"token": self.token})
+                    resumed = await self._ask(
+                        "session.resume", {"token": self.token, "received": self.received(marks, streams)})
                 except (ConnectionLost, asyncio.TimeoutError):
                     continue
                 except VMDError:

@@ -46,9 +46,16 @@ class SeqTracker:
                 self.gaps.append((gap.lost_from, gap.lost_to))
             self.last = item.seq
             return True, gap
-        if isinstance(item, Overflow) and item.lost_to > self.last:
-            self.gaps.append((max(item.lost_from, self.last + 1), item.lost_to))
-            self.last = item.lost_to
+        if isinstance(item, Overflow):
+            if item.lost_to > self.last:
+                self.gaps.append((max(item.lost_from, self.last + 1), item.lost_to))
+                self.last = item.lost_to
+            elif any(low <= item.lost_from and item.lost_to <= high for low, high in self.gaps):
+                # Already counted: after a resume, a gap before the first queued value shows the
+                # seqs the dropped connection took, then vm.overflow reports them (section 18).
+                return False, None
+            else:
+                self.gaps.append((item.lost_from, item.lost_to))
         return True, None
 
 
@@ -82,6 +89,13 @@ class SessionState:
             self.token, self.session, self.grace_ms = granted
         else:
             self.token = None
+
+    @staticmethod
+    def received(marks: Dict[str, int], streams: Dict[str, Any]) -> Dict[str, int]:
+        """``session.resume``'s ``received``: the last seq each subscription in ``marks`` got
+        (0: none), so the daemon reports what the dropped connection took with it and replays
+        the newest state values (PROTOCOL.md, section 18, "Ordering across a resume")."""
+        return {key: streams[key]._seqs.last for key in marks}
 
     def tell_resumed(self, lost: List[Dict[str, Any]], info: Any) -> None:
         """The two events of a resume that succeeded."""
@@ -171,7 +185,8 @@ class SessionKeeper(SessionState):
                 marks = {key: len(s._seqs.gaps) for key, s in streams.items() if isinstance(s, Subscription)}
                 try:
                     # The first request of the new connection (PROTOCOL.md, section 18).
-                    self._handshake = target.request("session.resume", {"token": self.token})
+                    self._handshake = target.request(
+                        "session.resume", {"token": self.token, "received": self.received(marks, streams)})
                     resumed = self._handshake.result(client.timeout)
                 except (ConnectionLost, CallTimeout):
                     # Dropped again (or silent): what it holds moves on to the next connection,
