@@ -24,6 +24,7 @@
 #include <malloc.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #endif
 
 #ifdef __APPLE__
@@ -80,6 +81,16 @@ int cposix_epoll_wait(int epfd, cposix_epoll_event *events, int maxevents, int t
 }
 
 int cposix_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+int cposix_timerfd_monotonic(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK); }
+
+int cposix_timerfd_arm(int fd, uint64_t deadline_ns) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.it_value.tv_sec = (time_t)(deadline_ns / 1000000000u);
+    spec.it_value.tv_nsec = (long)(deadline_ns % 1000000000u);
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
 #else
 const uint32_t CPOSIX_EPOLLIN = 0x001;
 const uint32_t CPOSIX_EPOLLOUT = 0x004;
@@ -95,6 +106,8 @@ int cposix_epoll_wait(int epfd, cposix_epoll_event *events, int maxevents, int t
     (void)epfd; (void)events; (void)maxevents; (void)timeout_ms; errno = ENOSYS; return -1;
 }
 int cposix_eventfd(void) { errno = ENOSYS; return -1; }
+int cposix_timerfd_monotonic(void) { errno = ENOSYS; return -1; }
+int cposix_timerfd_arm(int fd, uint64_t deadline_ns) { (void)fd; (void)deadline_ns; errno = ENOSYS; return -1; }
 #endif
 
 // MARK: poll

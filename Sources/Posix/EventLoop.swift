@@ -201,11 +201,11 @@ public final class EventLoop {
     /// next timer, dispatch events, fire due timers, run deferred work. For tests and for
     /// embedding the loop in another one.
     public func runOnce(blocking: Bool = true) throws {
-        let timeout = blocking && deferred.isEmpty && !handle.isStopRequested ? waitMilliseconds() : 0
+        let limit = blocking && deferred.isEmpty && !handle.isStopRequested ? waitLimit() : .immediately
         // Popped rather than `removeAll(keepingCapacity:)`: usually one event, and the
         // generic `replaceSubrange` behind that costs several times more.
         while ready.popLast() != nil {}
-        try poller.wait(timeoutMilliseconds: timeout, into: &ready)
+        try poller.wait(limit, into: &ready)
         for event in ready {
             dispatch(token: event.token, events: event.events)
         }
@@ -266,12 +266,9 @@ public final class EventLoop {
         slot.descriptor.map { !$0.isOpen || $0.rawValue != fd } ?? false
     }
 
-    private func waitMilliseconds() -> Int32 {
-        guard let deadline = timers.nextDeadline() else { return -1 }
-        let current = now
-        guard deadline > current else { return 0 }
-        // Round up: waking a little late is fine, waking early would spin until the deadline.
-        return Int32(clamping: (deadline - current + 999_999) / 1_000_000)
+    private func waitLimit() -> WaitLimit {
+        guard let deadline = timers.nextDeadline() else { return .forever }
+        return deadline > now ? .until(deadline) : .immediately
     }
 
     private func fireDueTimers() {

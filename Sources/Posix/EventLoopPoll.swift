@@ -57,8 +57,9 @@ final class PollPoller: EventLoopPoller {
         positions[Int(fd)] = -1
     }
 
-    func wait(timeoutMilliseconds: Int32, into ready: inout [ReadyDescriptor]) throws {
+    func wait(_ limit: WaitLimit, into ready: inout [ReadyDescriptor]) throws {
         let count = entries.count
+        let timeoutMilliseconds = limit.milliseconds(now: MonotonicClock.nanoseconds())
         let found = try entries.withUnsafeMutableBufferPointer { buffer in
             try retryingOnInterrupt("poll") { poll(buffer.baseAddress, nfds_t(count), timeoutMilliseconds) }
         }

@@ -16,8 +16,31 @@ protocol EventLoopPoller: AnyObject {
     func add(fd: Int32, interest: IOInterest, token: UInt64) throws
     func modify(fd: Int32, interest: IOInterest, token: UInt64) throws
     func remove(fd: Int32)
-    /// Blocks up to `timeoutMilliseconds` (-1 forever, 0 not at all) and appends what is ready.
-    func wait(timeoutMilliseconds: Int32, into ready: inout [ReadyDescriptor]) throws
+    /// Blocks within `limit` and appends what is ready (it may return early, with nothing).
+    func wait(_ limit: WaitLimit, into ready: inout [ReadyDescriptor]) throws
+}
+
+/// How long an ``EventLoopPoller`` wait may block.
+enum WaitLimit: Equatable {
+    /// Not at all: report what is ready now.
+    case immediately
+    /// Until something is ready.
+    case forever
+    /// Until something is ready or the monotonic clock (``MonotonicClock``) reaches this
+    /// deadline in nanoseconds.
+    case until(UInt64)
+
+    /// The limit as a `poll(2)` timeout from `now`: -1 forever, rounded up, since waking a
+    /// little late is fine and waking early would spin until the deadline.
+    func milliseconds(now: UInt64) -> Int32 {
+        switch self {
+        case .immediately: return 0
+        case .forever: return -1
+        case .until(let deadline):
+            guard deadline > now else { return 0 }
+            return Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+        }
+    }
 }
 
 extension EventLoopBackend {

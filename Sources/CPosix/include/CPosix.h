@@ -44,6 +44,13 @@ int cposix_epoll_wait(int epfd, cposix_epoll_event *_Nonnull events, int maxeven
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK) (Linux only; elsewhere -1 with errno ENOSYS).
 int cposix_eventfd(void);
 
+/// timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK) (Linux only; elsewhere -1 with
+/// errno ENOSYS).
+int cposix_timerfd_monotonic(void);
+/// Arms timerfd `fd` to expire once, when CLOCK_MONOTONIC reaches `deadline_ns` (absolute;
+/// 0 disarms it). Linux only; elsewhere -1 with errno ENOSYS.
+int cposix_timerfd_arm(int fd, uint64_t deadline_ns);
+
 // MARK: poll
 
 /// POLLRDHUP (peer shut down its writing side) where the system defines it, else 0.
