@@ -106,6 +106,17 @@ extension ObservableType {
         if running == 0 { forwardCompleted() }
     }
 
+    /// `source` ended: it is disposed first, then `error` ends the merge, or (nil, the source
+    /// completed) the source counts as done. Both kinds of source end through here.
+    @inlinable func source(_ source: MergeSubscription, endedWith error: (any Error)?) {
+        source.dispose()
+        if let error {
+            forwardError(error)
+        } else {
+            sourceCompleted()
+        }
+    }
+
     @inline(__always)
     @inlinable func forward(_ element: Element) {
         if !isDisposed { observer.on(.next(element)) }
@@ -164,11 +175,9 @@ extension ObservableType {
         case .next(let element):
             sink.forward(element)
         case .error(let error):
-            dispose()
-            sink.forwardError(error)
+            sink.source(self, endedWith: error)
         case .completed:
-            dispose()
-            sink.sourceCompleted()
+            sink.source(self, endedWith: nil)
         }
     }
 }

@@ -32,15 +32,12 @@
                 sink.forward(mapped)
             } catch {
                 guard !isDone else { return }
-                dispose()
-                sink.forwardError(error)
+                sink.source(self, endedWith: error)
             }
         case .error(let error):
-            dispose()
-            sink.forwardError(error)
+            sink.source(self, endedWith: error)
         case .completed:
-            dispose()
-            sink.sourceCompleted()
+            sink.source(self, endedWith: nil)
         }
     }
 }
