@@ -145,53 +145,35 @@ struct EventLoopTests {
           arguments: EventLoopBackend.available)
     func earlierTimerWhileWaiting(backend: EventLoopBackend) throws {
         let loop = try EventLoop(backend: backend)
-        let pipe = try FileDescriptor.pipe(nonBlocking: true)
         var fired: [String] = []
         let start = loop.now
         loop.schedule(after: .seconds(3)) { fired.append("late") }
-        let registration = try loop.register(pipe.read, interest: .readable) { _ in
-            var byte: UInt8 = 0
-            _ = withUnsafeMutableBytes(of: &byte) { try? pipe.read.read(into: $0) }
+        // The loop is asleep until the late deadline when the poke arrives.
+        let poke = try Poke(loop, after: .milliseconds(50)) {
             loop.schedule(after: .milliseconds(20)) { fired.append("early") }
         }
-        // The loop is asleep until the late deadline when the byte arrives.
-        let writer = try PosixThread.spawn {
-            CurrentProcess.sleep(for: .milliseconds(50))
-            _ = try? pipe.write.writeAll([1])
-        }
         #expect(try runLoop(loop) { !fired.isEmpty })
-        writer.join()
+        poke.finish()
         #expect(fired == ["early"])
         #expect(loop.now - start < 2_000_000_000)
-        loop.deregister(registration)
     }
 
     @Test("a cancelled timer's deadline wakes the loop once, fires nothing, and the next timer still fires",
           arguments: EventLoopBackend.available)
     func cancelledTimerWakesOnce(backend: EventLoopBackend) throws {
         let loop = try EventLoop(backend: backend)
-        let pipe = try FileDescriptor.pipe(nonBlocking: true)
         var fired: [String] = []
         let cancelled = loop.schedule(after: .milliseconds(30)) { fired.append("cancelled") }
         loop.schedule(after: .milliseconds(100)) { fired.append("kept") }
         // Cancelled while the loop waits for its deadline.
-        let registration = try loop.register(pipe.read, interest: .readable) { _ in
-            var byte: UInt8 = 0
-            _ = withUnsafeMutableBytes(of: &byte) { try? pipe.read.read(into: $0) }
-            loop.cancel(cancelled)
-        }
-        let writer = try PosixThread.spawn {
-            CurrentProcess.sleep(for: .milliseconds(5))
-            _ = try? pipe.write.writeAll([1])
-        }
+        let poke = try Poke(loop, after: .milliseconds(5)) { loop.cancel(cancelled) }
         var passes = 0
         #expect(try runLoop(loop) { passes += 1; return !fired.isEmpty })
-        writer.join()
+        poke.finish()
         #expect(fired == ["kept"])
-        // A pass for the byte, the cancelled deadline and the kept one, and a few spare; a
+        // A pass for the poke, the cancelled deadline and the kept one, and a few spare; a
         // timer left readable would make every wait return at once, thousands of passes.
         #expect(passes < 20)
-        loop.deregister(registration)
     }
 
     @Test("once its last timer fired, the loop sleeps until there is something to do",

@@ -14,6 +14,35 @@ func runLoop(_ loop: EventLoop, timeout: Duration = .seconds(10), until conditio
     return true
 }
 
+/// Runs `work` on a loop's thread while the loop waits: another thread writes a byte, after
+/// `delay`, to a pipe the loop watches, which wakes it from whatever wait it is in.
+struct Poke {
+    private let writer: PosixThread
+    private let registration: IORegistration
+    private let loop: EventLoop
+
+    init(_ loop: EventLoop, after delay: Duration, _ work: @escaping () -> Void) throws {
+        let pipe = try FileDescriptor.pipe(nonBlocking: true)
+        registration = try loop.register(pipe.read, interest: .readable) { _ in
+            var byte: UInt8 = 0
+            _ = withUnsafeMutableBytes(of: &byte) { try? pipe.read.read(into: $0) }
+            work()
+        }
+        let writeEnd = pipe.write
+        writer = try PosixThread.spawn {
+            CurrentProcess.sleep(for: delay)
+            _ = try? writeEnd.writeAll([1])
+        }
+        self.loop = loop
+    }
+
+    /// Waits for the writing thread and stops watching the pipe.
+    func finish() {
+        writer.join()
+        loop.deregister(registration)
+    }
+}
+
 /// A counter and flag box that Sendable jobs and other threads can share.
 final class Counter: Sendable {
     private let value = Atomic<Int>(0)
