@@ -25,7 +25,7 @@ final class EpollPoller: EventLoopPoller {
     /// has expired since.
     private var armedDeadline: UInt64?
     /// The timer's token: no registration makes it (its descriptor half would be -1).
-    static let timerToken = UInt64.max
+    private static let timerToken = UInt64.max
 
     init() throws {
         epoll = FileDescriptor(adopting: try retryingOnInterrupt("epoll_create1") { cposix_epoll_create() })

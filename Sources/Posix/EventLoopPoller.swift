@@ -21,7 +21,7 @@ protocol EventLoopPoller: AnyObject {
 }
 
 /// How long an ``EventLoopPoller`` wait may block.
-enum WaitLimit: Equatable {
+enum WaitLimit {
     /// Not at all: report what is ready now.
     case immediately
     /// Until something is ready.
