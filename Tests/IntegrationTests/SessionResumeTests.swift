@@ -85,6 +85,11 @@ struct SessionResumeTests {
         try await connection.send(Array(repeating: line, count: count).joined(separator: "\n"))
     }
 
+    /// `instance`'s count, read with vm.get over `connection`.
+    static func count(of instance: String, via connection: RPCSession) async throws -> JSONValue? {
+        try await connection.result("vm.get", ["instance": .string(instance), "output": "count"])["value"]
+    }
+
     static func countIs(_ value: Int, on subscription: String) -> (JSONValue) -> Bool {
         { message in
             message["method"]?.stringValue == "vm.output" && message["params"]?["subscription"]?.stringValue == subscription
@@ -128,7 +133,7 @@ struct SessionResumeTests {
         owner.close()  // mid-stream, whatever the socket still holds is gone with it
         try vmd.waitForLog("session \(name) detached")
         try await Self.burst(sender, instance: instance, count: 5000)
-        #expect(try await sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 10000)
+        #expect(try await Self.count(of: instance, via: sender) == 10000)
 
         let resumed = try vmd.session()
         defer { resumed.close() }
@@ -181,7 +186,7 @@ struct SessionResumeTests {
         owner.close()
         try vmd.waitForLog("session \(name) detached")
         try await Self.burst(sender, instance: instance, count: 5000)
-        #expect(try await sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 10000)
+        #expect(try await Self.count(of: instance, via: sender) == 10000)
 
         let resumed = try vmd.session()
         defer { resumed.close() }
@@ -288,7 +293,7 @@ struct SessionResumeTests {
         defer { sender.close() }
         // 100 values handed to the owner's connection (seqs 2...101) after the replay (seq 1).
         try await Self.burst(sender, instance: instance, count: 100)
-        #expect(try await sender.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 100)
+        #expect(try await Self.count(of: instance, via: sender) == 100)
         owner.close()
         try vmd.waitForLog("session \(name) detached from")
 

@@ -37,6 +37,35 @@ struct VMClientSessionTests {
         return nil
     }
 
+    /// Reads `subscription` until the output carrying `target` (or its end): the seqs that
+    /// arrived and the ranges it reported lost.
+    private static func read(
+        _ subscription: VMSubscription, until target: Int
+    ) async throws -> (seqs: [Int64], lost: [ClosedRange<Int64>]) {
+        var seqs: [Int64] = []
+        var lost: [ClosedRange<Int64>] = []
+        reading: for try await event in subscription {
+            switch event {
+            case .output(let output):
+                seqs.append(output.seq)
+                if output.value == .integer(Int64(target)) { break reading }
+            case .overflow(let range):
+                lost.append(range)
+            case .closed:
+                break reading
+            }
+        }
+        return (seqs, lost)
+    }
+
+    /// The seqs that arrived or were reported lost, by the subscription or by the resume.
+    private static func covered(_ seqs: [Int64], _ lost: [ClosedRange<Int64>], _ reported: [VMLostRange]) -> Set<Int64> {
+        var covered = Set(seqs)
+        for range in lost { covered.formUnion(range) }
+        for range in reported { covered.formUnion(range.fromSeq...range.toSeq) }
+        return covered
+    }
+
     @Test("a reconnecting client opens a session; one without reconnecting does not")
     func opensASession() async throws {
         let daemon = try Daemon.start()
@@ -84,27 +113,12 @@ struct VMClientSessionTests {
             if index == 3_000 { client.dropConnection() }
         }
         #expect(try await other.get(instance: counter.instance, output: "count") == 10_000)
-        var seqs: [Int64] = []
-        var lost: [ClosedRange<Int64>] = []
-        reading: for try await event in subscription {
-            switch event {
-            case .output(let output):
-                seqs.append(output.seq)
-                if output.value == 10_000 { break reading }
-            case .overflow(let range):
-                lost.append(range)
-            case .closed:
-                break reading
-            }
-        }
+        let (seqs, lost) = try await Self.read(subscription, until: 10_000)
         let (resumedSession, reported) = try #require(await resumed.value)
         #expect(resumedSession == session)
         #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count, "each seq once, in order")
-        var covered = Set(seqs)
-        for range in lost { covered.formUnion(range) }
-        for range in reported { covered.formUnion(range.fromSeq...range.toSeq) }
         let last = try #require(seqs.last)
-        #expect(covered.isSuperset(of: Set(1...last)), "every seq delivered or reported lost")
+        #expect(Self.covered(seqs, lost, reported).isSuperset(of: Set(1...last)), "every seq delivered or reported lost")
         #expect(seqs.first == 1)
         // Still this client's connection-scoped instance.
         #expect(try await client.get(instance: counter.instance, output: "count") == 10_000)
@@ -127,26 +141,11 @@ struct VMClientSessionTests {
         client.dropConnection(afterStalling: .milliseconds(300))
         for _ in 0..<1_000 { try other.sendAndForget(instance: counter.instance, input: "increment") }
         #expect(try await other.get(instance: counter.instance, output: "count") == 1_000)
-        var seqs: [Int64] = []
-        var lost: [ClosedRange<Int64>] = []
-        reading: for try await event in subscription {
-            switch event {
-            case .output(let output):
-                seqs.append(output.seq)
-                if output.value == 1_000 { break reading }
-            case .overflow(let range):
-                lost.append(range)
-            case .closed:
-                break reading
-            }
-        }
+        let (seqs, lost) = try await Self.read(subscription, until: 1_000)
         let reported = try #require(await resumed.value)
         #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count, "each seq once, in order")
-        var covered = Set(seqs)
-        for range in lost { covered.formUnion(range) }
-        for range in reported { covered.formUnion(range.fromSeq...range.toSeq) }
         let last = try #require(seqs.last)
-        #expect(covered.isSuperset(of: Set(1...last)), "every seq delivered or reported lost")
+        #expect(Self.covered(seqs, lost, reported).isSuperset(of: Set(1...last)), "every seq delivered or reported lost")
         #expect(try await client.get(instance: counter.instance, output: "count") == 1_000)
     }
 

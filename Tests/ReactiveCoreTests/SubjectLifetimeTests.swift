@@ -6,20 +6,9 @@ import Testing
 struct SubjectLifetimeTests {
     @Test("disposing a subscription after its subject was released is safe and frees the observer")
     func disposeAfterTheSubjectWentAway() {
-        weak var observed: Canary?
-        var subscriptions: [any Disposable] = []
-        do {
-            let subject = PublishSubject<Int>()
-            let canary = Canary()
-            observed = canary
-            subscriptions.append(subject.subscribe(onNext: { canary.value = $0 }))
-            subscriptions.append(subject.subscribe(onNext: { _ in }))
-            subject.onNext(1)
-            #expect(canary.value == 1)
-        }
-        for subscription in subscriptions { subscription.dispose() }
-        subscriptions = []
-        #expect(observed == nil)
+        let canary = canaryAfterReleasingTheSubject(observers: 2, canaryAt: 0, value: 1, reversed: false)
+        #expect(canary.heard == 1)
+        #expect(canary.freed)
     }
 
     @Test("a subscription ended by its subject's completion can be disposed after the subject is gone")

@@ -78,20 +78,8 @@ struct SubjectOverflowTests {
 
     @Test("a subject freed while observers beyond the first are subscribed lets each be disposed afterwards")
     func freedWithSeveralObservers() {
-        weak var observed: Canary?
-        var subscriptions: [any Disposable] = []
-        do {
-            let subject = PublishSubject<Int>()
-            let canary = Canary()
-            observed = canary
-            subscriptions.append(subject.subscribe(onNext: { _ in }))
-            subscriptions.append(subject.subscribe(onNext: { canary.value = $0 }))
-            subscriptions.append(subject.subscribe(onNext: { _ in }))
-            subject.onNext(4)
-            #expect(canary.value == 4)
-        }
-        for subscription in subscriptions.reversed() { subscription.dispose() }
-        subscriptions = []
-        #expect(observed == nil)
+        let canary = canaryAfterReleasingTheSubject(observers: 3, canaryAt: 1, value: 4, reversed: true)
+        #expect(canary.heard == 4)
+        #expect(canary.freed)
     }
 }

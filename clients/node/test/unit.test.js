@@ -99,6 +99,15 @@ function fakeSocket() {
 
 const line = (message) => JSON.stringify(message) + '\n';
 
+/** A client on a fake socket, subscribed to `instance` (the fake daemon answers with `subscription`). */
+async function subscribedOverAFakeSocket(instance, subscription) {
+  const socket = fakeSocket();
+  const client = new Client(socket, { path: '/fake.sock' });
+  const subscribing = client.subscribe(instance);
+  socket.emit('data', Buffer.from(line({ jsonrpc: '2.0', id: socket.sent[0].id, result: { subscription } })));
+  return { socket, client, sub: await subscribing };
+}
+
 test('the replayed values that arrive with the create reply reach a listener attached after await', async () => {
   const socket = fakeSocket();
   const client = new Client(socket, { path: '/fake.sock' });
@@ -118,11 +127,7 @@ test('the replayed values that arrive with the create reply reach a listener att
 });
 
 test('an iterated subscription keeps no held copies of its outputs', async () => {
-  const socket = fakeSocket();
-  const client = new Client(socket, { path: '/fake.sock' });
-  const subscribing = client.subscribe('l');
-  socket.emit('data', Buffer.from(line({ jsonrpc: '2.0', id: socket.sent[0].id, result: { subscription: 'sub-9' } })));
-  const sub = await subscribing;
+  const { socket, sub } = await subscribedOverAFakeSocket('l', 'sub-9');
   const first = sub.next();
   socket.emit('data', Buffer.from(line({ jsonrpc: '2.0', method: 'vm.output',
     params: { subscription: 'sub-9', instance: 'l', output: 'count', seq: 1, value: 4 } })));
@@ -131,11 +136,7 @@ test('an iterated subscription keeps no held copies of its outputs', async () =>
 });
 
 test('a vm.overflow for seqs a gap already reported is not reported twice; an older uncounted one is', async () => {
-  const socket = fakeSocket();
-  const client = new Client(socket, { path: '/fake.sock' });
-  const subscribing = client.subscribe('c');
-  socket.emit('data', Buffer.from(line({ jsonrpc: '2.0', id: socket.sent[0].id, result: { subscription: 'sub-3' } })));
-  const sub = await subscribing;
+  const { socket, sub } = await subscribedOverAFakeSocket('c', 'sub-3');
   const overflows = [];
   sub.on('overflow', (lost) => overflows.push([lost.from, lost.to]));
   await new Promise((resolve) => setImmediate(resolve));

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Dict, List
+from typing import Any, Awaitable, Callable, Dict, List, Set
 
 import vmd_client
 from vmd_client import AsyncClient
@@ -33,17 +33,27 @@ class Events:
                 return event
 
 
+async def subscribed_counter(client: AsyncClient) -> "tuple[vmd_client.Created, vmd_client.AsyncSubscription]":
+    """A connection-scoped Counter with a subscription to ``count``, its replayed 0 read."""
+    counter = await client.create("Counter", scope="connection", subscribe=["count"], subscription_timeout=WAIT)
+    subscription = counter.subscription
+    assert subscription is not None
+    assert (await subscription.next(WAIT)).value == 0
+    return counter, subscription
+
+
+def lost_seqs(subscription: vmd_client.AsyncSubscription) -> Set[int]:
+    """Every seq the subscription reported lost."""
+    return {seq for low, high in subscription.lost for seq in range(low, high + 1)}
+
+
 def test_a_burst_across_a_drop_delivers_every_seq_once_in_order_or_reports_it_lost(socket_path: str) -> None:
     async def body() -> None:
         async with AsyncClient.connect(socket_path, timeout=WAIT, reconnect=True) as client, \
                 AsyncClient.connect(socket_path, timeout=WAIT) as other:
             assert client.session is not None
             events = Events(client)
-            counter = await client.create("Counter", scope="connection", subscribe=["count"],
-                                          subscription_timeout=WAIT)
-            subscription = counter.subscription
-            assert subscription is not None
-            assert (await subscription.next(WAIT)).value == 0
+            counter, subscription = await subscribed_counter(client)
             for index in range(10000):
                 await other.notify("vm.send", {"instance": counter.instance, "input": "increment"})
                 if index == 3000:
@@ -57,7 +67,7 @@ def test_a_burst_across_a_drop_delivers_every_seq_once_in_order_or_reports_it_lo
                 if output.value == 10000:
                     break
             assert seqs == sorted(set(seqs))
-            lost = {seq for low, high in subscription.lost for seq in range(low, high + 1)}
+            lost = lost_seqs(subscription)
             assert set(range(2, seqs[-1] + 1)) == set(seqs) | lost
             assert {(r["fromSeq"], r["toSeq"]) for r in resumed["lost"]} <= set(subscription.lost)
             assert await client.get(counter.instance, "count") == 10000
@@ -69,11 +79,7 @@ def test_values_the_dropped_socket_took_with_it_are_reported_lost_and_the_newest
     async def body() -> None:
         async with AsyncClient.connect(socket_path, timeout=WAIT, reconnect=True) as client:
             events = Events(client)
-            counter = await client.create("Counter", scope="connection", subscribe=["count"],
-                                          subscription_timeout=WAIT)
-            subscription = counter.subscription
-            assert subscription is not None
-            assert (await subscription.next(WAIT)).value == 0
+            counter, subscription = await subscribed_counter(client)
             # The burst runs on the synchronous client while the event loop is blocked, so the
             # daemon hands it to a socket nobody reads; aborting the transport closes it unread.
             # Nothing of it follows the resume unless session.resume says what was received
@@ -95,7 +101,7 @@ def test_values_the_dropped_socket_took_with_it_are_reported_lost_and_the_newest
             assert seqs == sorted(set(seqs))
             assert outputs[-1].replay, "the newest value is replayed after the reported loss"
             assert subscription.lost, "the values in the closed socket are reported lost"
-            lost = {seq for low, high in subscription.lost for seq in range(low, high + 1)}
+            lost = lost_seqs(subscription)
             assert set(range(2, seqs[-1])) <= set(seqs) | lost, "every seq before the replay delivered or lost"
             assert {(r["fromSeq"], r["toSeq"]) for r in resumed["lost"]} == set(subscription.lost)
     run(body)
@@ -121,11 +127,7 @@ def test_a_resume_after_the_grace_ends_subscriptions_with_session_expired() -> N
             async with AsyncClient.connect(daemon.socket_path, timeout=WAIT, reconnect=True,
                                            reconnect_delay=0.6) as client:
                 events = Events(client)
-                counter = await client.create("Counter", scope="connection", subscribe=["count"],
-                                              subscription_timeout=WAIT)
-                subscription = counter.subscription
-                assert subscription is not None
-                assert (await subscription.next(WAIT)).value == 0
+                counter, subscription = await subscribed_counter(client)
                 client._drop_connection()
                 assert (await events.wait_for("sessionExpired"))["session"] is not None
                 assert [o async for o in subscription] == []

@@ -7,7 +7,7 @@ import queue
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Set
 
 import pytest
 
@@ -45,6 +45,20 @@ def drain(subscription: vmd_client.Subscription, until_value: int) -> List[vmd_c
                 return seen
 
 
+def subscribed_counter(client: Client) -> "tuple[vmd_client.Created, vmd_client.Subscription]":
+    """A connection-scoped Counter with a subscription to ``count``, its replayed 0 read."""
+    counter = client.create("Counter", scope="connection", subscribe=["count"], subscription_timeout=WAIT)
+    subscription = counter.subscription
+    assert subscription is not None
+    assert subscription.next(WAIT).value == 0
+    return counter, subscription
+
+
+def lost_seqs(subscription: vmd_client.Subscription) -> Set[int]:
+    """Every seq the subscription reported lost."""
+    return {seq for low, high in subscription.lost for seq in range(low, high + 1)}
+
+
 @pytest.fixture()
 def client(socket_path: str) -> Iterator[Client]:
     with Client(socket_path, timeout=WAIT, reconnect=True) as connected:
@@ -62,10 +76,7 @@ class TestResuming:
     def test_a_dropped_subscription_resumes_with_every_seq_once_in_order_or_reported_lost(
             self, client: Client, socket_path: str) -> None:
         events = Events(client)
-        counter = client.create("Counter", scope="connection", subscribe=["count"], subscription_timeout=WAIT)
-        subscription = counter.subscription
-        assert subscription is not None
-        assert subscription.next(WAIT).value == 0
+        counter, subscription = subscribed_counter(client)
         session = client.session
         with Client(socket_path, timeout=WAIT) as other:
             for _ in range(50):
@@ -78,7 +89,7 @@ class TestResuming:
         outputs = drain(subscription, 100)
         seqs = [o.seq for o in outputs]
         assert seqs == sorted(set(seqs)), "every seq at most once, in order"
-        lost = {seq for low, high in subscription.lost for seq in range(low, high + 1)}
+        lost = lost_seqs(subscription)
         assert set(range(2, 102)) == set(seqs) | lost, "every seq delivered or reported lost"
         reported = {(r["fromSeq"], r["toSeq"]) for r in resumed["lost"]}
         assert reported <= set(subscription.lost)
@@ -101,10 +112,7 @@ class TestResuming:
     def test_a_burst_of_10000_increments_across_a_drop_loses_nothing_silently(
             self, client: Client, socket_path: str) -> None:
         events = Events(client)
-        counter = client.create("Counter", scope="connection", subscribe=["count"], subscription_timeout=WAIT)
-        subscription = counter.subscription
-        assert subscription is not None
-        assert subscription.next(WAIT).value == 0
+        counter, subscription = subscribed_counter(client)
         with Client(socket_path, timeout=WAIT) as other:
             for index in range(10000):
                 other.notify("vm.send", {"instance": counter.instance, "input": "increment"})
@@ -115,16 +123,13 @@ class TestResuming:
         outputs = drain(subscription, 10000)
         seqs = [o.seq for o in outputs]
         assert seqs == sorted(set(seqs))
-        lost = {seq for low, high in subscription.lost for seq in range(low, high + 1)}
+        lost = lost_seqs(subscription)
         assert set(range(2, outputs[-1].seq + 1)) == set(seqs) | lost
 
     def test_values_the_dropped_socket_took_with_it_are_reported_lost_and_the_newest_value_arrives(
             self, client: Client, socket_path: str) -> None:
         events = Events(client)
-        counter = client.create("Counter", scope="connection", subscribe=["count"], subscription_timeout=WAIT)
-        subscription = counter.subscription
-        assert subscription is not None
-        assert subscription.next(WAIT).value == 0
+        counter, subscription = subscribed_counter(client)
         # The reader thread stalls on the first value of the burst, so the daemon hands the rest
         # to the socket, which is then closed unread: nothing of it follows the resume unless
         # session.resume says what was received (PROTOCOL.md, section 18).
@@ -151,7 +156,7 @@ class TestResuming:
         seqs = [o.seq for o in outputs]
         assert seqs == sorted(set(seqs))
         assert subscription.lost, "the values in the closed socket are reported lost"
-        lost = {seq for low, high in subscription.lost for seq in range(low, high + 1)}
+        lost = lost_seqs(subscription)
         assert set(range(2, seqs[-1])) <= set(seqs) | lost, "every seq before the replay delivered or lost"
         assert {(r["fromSeq"], r["toSeq"]) for r in resumed["lost"]} == set(subscription.lost)
         assert outputs[-1].replay, "the newest value is replayed after the reported loss"
