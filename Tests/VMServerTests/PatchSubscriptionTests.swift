@@ -26,7 +26,7 @@ struct PatchSubscriptionTests {
 
     @Test("a toggle reaches a patch subscriber as one replace, and a value subscriber as today's bytes")
     func patchAndValueFrames() async throws {
-        let fixture = try await todoFixture()
+        let fixture = try todoFixture()
         let patcher = fixture.open(), plain = fixture.open(), writer = fixture.open()
         _ = try await writer.result("vm.create", json(#"{"type":"TodoList","id":"l","args":\#(Self.threeItems)}"#))
         _ = try await patcher.result("vm.subscribe", json(#"{"instance":"l","outputs":["items"],"patches":true}"#))
@@ -42,7 +42,7 @@ struct PatchSubscriptionTests {
 
     @Test("a change whose patch is not shorter than the value goes out as the value")
     func fallsBackToValue() async throws {
-        let fixture = try await todoFixture()
+        let fixture = try todoFixture()
         let patcher = fixture.open()
         _ = try await patcher.result("vm.create", json(#"{"type":"TodoList","id":"l","args":{"items":[{"title":"a","done":true},{"title":"b","done":true}]},"subscribe":{"patches":true}}"#))
         _ = try await patcher.takeAvailable()
@@ -58,7 +58,7 @@ struct PatchSubscriptionTests {
 
     @Test("without replay the first value is whole, and patches follow it")
     func firstValueIsWhole() async throws {
-        let fixture = try await todoFixture()
+        let fixture = try todoFixture()
         let client = fixture.open()
         _ = try await client.result("vm.create", json(#"{"type":"TodoList","id":"l","args":\#(Self.threeItems)}"#))
         _ = try await client.result("vm.subscribe", json(#"{"instance":"l","outputs":["items"],"patches":true,"replay":false}"#))
@@ -74,7 +74,7 @@ struct PatchSubscriptionTests {
 
     @Test("after vm.overflow the coalesced value is whole, and patches resume on top of it")
     func overflowCoalescesWholeValues() async throws {
-        let fixture = try await todoFixture(limits: VMLimits(maxOutboundBytes: 1000))
+        let fixture = try todoFixture(limits: VMLimits(maxOutboundBytes: 1000))
         let writer = fixture.open(), reader = fixture.open()
         _ = try await writer.result("vm.create", json(#"{"type":"TodoList","id":"l","args":\#(Self.threeItems)}"#))
         _ = try await reader.result("vm.subscribe", json(#"{"instance":"l","outputs":["items"],"patches":true}"#))
@@ -97,7 +97,7 @@ struct PatchSubscriptionTests {
 
     @Test("patches is a boolean, accepted by vm.subscribe and vm.create's subscribe")
     func paramsAreChecked() async throws {
-        let fixture = try await todoFixture()
+        let fixture = try todoFixture()
         let client = fixture.open()
         _ = try await client.result("vm.create", json(#"{"type":"TodoList","id":"l"}"#))
         #expect(try await client.failure("vm.subscribe", json(#"{"instance":"l","patches":"yes"}"#))["code"] == -32602)
@@ -109,7 +109,7 @@ struct PatchSubscriptionTests {
     @Test("random edits: every patch subscriber's materialized value equals vm.get", arguments: [11, 12] as [UInt64])
     func randomEditsMaterialize(seed: UInt64) async throws {
         var rng = SeededGenerator(seed: seed)
-        let fixture = try await todoFixture()
+        let fixture = try todoFixture()
         let writer = fixture.open(), early = fixture.open(), late = fixture.open()
         _ = try await writer.result("vm.create", json(#"{"type":"TodoList","id":"l","args":\#(Self.threeItems)}"#))
         _ = try await early.result("vm.subscribe", json(#"{"instance":"l","patches":true}"#))
