@@ -5,11 +5,11 @@ import Darwin
 #endif
 
 /// Replays a corpus: every regular file below the given directories (recursively) through all
-/// three targets. A defect traps, so a clean run exits 0; an unreadable argument exits 2.
+/// the targets. A defect traps, so a clean run exits 0; an unreadable argument exits 2.
 enum CorpusReplay {
     static func run(directories: [String]) -> Int32 {
         guard !directories.isEmpty else {
-            printError("usage: vmd-fuzz CORPUS-DIR...   (replays every file through frames, json and requests)\n")
+            printError("usage: vmd-fuzz CORPUS-DIR...   (replays every file through every target)\n")
             return 2
         }
         var files: [String] = []

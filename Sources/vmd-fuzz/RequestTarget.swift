@@ -36,6 +36,13 @@ enum RequestTarget {
     static let queue = DispatchQueue(label: "vmd-fuzz.requests")
 
     static func run(_ input: UnsafeRawBufferPointer) {
+        serve(input, usingFastPaths: true) { _ in CheckingSink() }
+    }
+
+    /// Serves `input`'s lines on a fresh server, each connection writing to the sink `makeSink`
+    /// returns for its number (called again when `close` reopens connection 1). With
+    /// `usingFastPaths` false every frame takes the general path (DifferentialTarget.swift).
+    static func serve(_ input: UnsafeRawBufferPointer, usingFastPaths: Bool, makeSink: (Int) -> any ConnectionSink) {
         guard let registry else { preconditionFailure("no catalog") }
         let lines = Array(input).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         queue.sync {
@@ -45,15 +52,16 @@ enum RequestTarget {
                 version: "fuzz", bootId: "00000000000000000000000000000000", pid: Int64(getpid()),
                 startedAt: scheduler.now, socketPath: "/nonexistent/vmd-fuzz.sock", uid: getuid())
             let server = Server(host: host, limits: VMLimits(maxInstances: 64), identity: identity)
+            server.usesFastPaths = usingFastPaths
             let peer = PeerIdentity(pid: getpid(), uid: getuid(), gid: getgid())
             let first = ConnectionID(1)
             let second = ConnectionID(2)
-            server.connectionOpened(first, peer: peer, sink: CheckingSink())
-            server.connectionOpened(second, peer: peer, sink: CheckingSink())
+            server.connectionOpened(first, peer: peer, sink: makeSink(1))
+            server.connectionOpened(second, peer: peer, sink: makeSink(2))
             for line in lines {
                 if line.elementsEqual("close".utf8) {
                     server.connectionClosed(first)
-                    server.connectionOpened(first, peer: peer, sink: CheckingSink())
+                    server.connectionOpened(first, peer: peer, sink: makeSink(1))
                     continue
                 }
                 var frame = Array(line)
@@ -76,6 +84,13 @@ final class CheckingSink: ConnectionSink {
     var pendingBytes: Int { 0 }
 
     func enqueue(message: UnsafeRawBufferPointer) {
+        Self.check(message: message)
+    }
+
+    func close() {}
+
+    /// Traps unless `message` is a JSON-RPC 2.0 message or a non-empty batch of them.
+    static func check(message: UnsafeRawBufferPointer) {
         let value: JSONValue
         do {
             value = try JSONParser.parse(message)
@@ -89,8 +104,6 @@ final class CheckingSink: ConnectionSink {
             Self.check(value)
         }
     }
-
-    func close() {}
 
     private static func check(_ message: JSONValue) {
         precondition(message["jsonrpc"] == "2.0", "not JSON-RPC 2.0: \(message)")

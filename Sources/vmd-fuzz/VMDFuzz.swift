@@ -1,12 +1,14 @@
-// vmd-fuzz: three fuzz targets over what a hostile peer controls (run by .ci/fuzz; README.md,
+// vmd-fuzz: four fuzz targets over what a hostile peer controls (run by .ci/fuzz; README.md,
 // "Benchmarks", lists it with the other reliability checks).
 //
 //   frames    FramingDetector / LineFramer / ContentLengthFramer, then JSONRPCDecoder per frame
 //   json      JSONParser, with a serialize → re-parse round trip on every accepted document
 //   requests  NDJSON lines dispatched through an in-process Server on the catalog
+//   diff      the same lines served twice, by the one-pass readers and by the general path:
+//             any byte of difference in what a connection receives is a defect
 //
 // In a plain `swift build` this is a corpus replayer: `vmd-fuzz DIR...` runs every file under
-// each DIR through all three targets and exits 0 (Tests/IntegrationTests/FuzzCorpusTests.swift
+// each DIR through all four targets and exits 0 (Tests/IntegrationTests/FuzzCorpusTests.swift
 // runs it over Tests/FuzzCorpus). Built by `.ci/fuzz` with `-sanitize=fuzzer,address -D FUZZING`
 // it hands control to libFuzzer, fuzzing the target named by VMD_FUZZ_TARGET.
 //
@@ -34,12 +36,13 @@ enum VMDFuzz {
         case "frames": FrameTarget.run(input)
         case "json": JSONTarget.run(input)
         case "requests": RequestTarget.run(input)
+        case "diff": DifferentialTarget.run(input)
         default: return false
         }
         return true
     }
 
-    static let targetNames = ["frames", "json", "requests"]
+    static let targetNames = ["frames", "json", "requests", "diff"]
 }
 
 #if FUZZING

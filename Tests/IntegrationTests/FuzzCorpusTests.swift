@@ -2,8 +2,8 @@ import Posix
 import Testing
 import VMTestSupport
 
-/// The committed fuzz corpus (Tests/FuzzCorpus) replayed through the three fuzz targets of
-/// `vmd-fuzz` (frames, json, requests): every finding added there stays a test. A target
+/// The committed fuzz corpus (Tests/FuzzCorpus) replayed through the fuzz targets of
+/// `vmd-fuzz` (frames, json, requests, diff): every finding added there stays a test. A target
 /// traps on a defect, which shows here as a signal instead of exit status 0.
 @Suite struct FuzzCorpusTests {
     /// Tests/FuzzCorpus, found from this file's own path.
