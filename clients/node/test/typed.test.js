@@ -110,3 +110,19 @@ test('names that are not identifiers are kept exactly and pass tsc --strict', as
   const checked = await tsc(['odd-names.ts', 'odd-types.d.ts'], ['--noEmit']);
   assert.equal(checked.code, 0, checked.stdout + checked.stderr);
 });
+
+test('the README typed example passes tsc --strict and runs', async (t) => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'clients', 'node', 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
+  assert.equal(blocks.length, 1);
+  const source = blocks[0].replace('./clients/node/src/index.js', 'vmd-client').replace('./gen/vmd-types.js', './vmd-types.js');
+  fs.writeFileSync(path.join(directory, 'readme-typed.ts'), source);
+  if (!requireTsc(t)) return;
+  const checked = await tsc(['readme-typed.ts', 'vmd-types.d.ts'], ['--outDir', 'out']);
+  assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VMD_')));
+  env.VMD_SOCKET = daemon.socketPath;
+  const ran = await run(process.execPath, [path.join(directory, 'out', 'readme-typed.js')], { env, cwd: directory });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.deepEqual(ran.stdout.trim().split('\n'), ['true', 'demo@example.com', 'demo@example.com']);
+});

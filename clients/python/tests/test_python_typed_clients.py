@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -134,3 +135,19 @@ def test_names_that_are_not_python_identifiers_are_escaped_not_dropped(generated
                    "execute_run_now", "execute_lambda", "get_def"]:
         assert "def %s(" % method in source
     assert '_ClassDefRequired = TypedDict("_ClassDefRequired", {"class": str, "ok": bool})' in source
+
+
+def test_the_readme_typed_example_passes_mypy_strict_and_runs(generated: Path, daemon: DaemonProcess) -> None:
+    readme = (PACKAGE_ROOT / "README.md").read_text()
+    blocks = [block for block in re.findall(r"```python\n(.*?)```", readme, re.S) if "from vmd_types import" in block]
+    assert len(blocks) == 1
+    (generated / "readme_typed.py").write_text(blocks[0])
+    require_mypy()
+    checked = mypy(generated, ["vmd_types.py", "readme_typed.py"])
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("VMD_")}
+    environment.update(VMD_SOCKET=daemon.socket_path, PYTHONPATH=os.pathsep.join([str(PACKAGE_ROOT), str(generated)]))
+    ran = subprocess.run([sys.executable, "readme_typed.py"], cwd=generated, env=environment,
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split("\n") == ["True", "demo@example.com", "demo@example.com", ""]
