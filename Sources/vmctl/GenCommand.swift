@@ -6,7 +6,7 @@ import VMProtocol
 /// saved one (`--types FILE`, so a build needs no daemon). The model is ClientGen/GenModel.swift;
 /// one emitter per language spells it. Same input, same bytes.
 enum GenCommand {
-    static let languages = ["python", "typescript"]
+    static let languages = ["python", "typescript", "swift"]
 
     static func run(_ run: Invocation) throws(CommandFailure) {
         let language = run.argument("LANGUAGE")
@@ -17,8 +17,10 @@ enum GenCommand {
         switch language {
         case "python":
             files = PythonEmitter(model: model).files(module: module ?? "vmd_types")
-        default:
+        case "typescript":
             files = TypeScriptEmitter(model: model).files(module: module ?? "vmd-types")
+        default:
+            files = SwiftEmitter(model: model).files(module: module ?? "VMDTypes")
         }
         guard let directory = run.parsed.value("output") else {
             // Standard output: the main file alone (py.typed is empty).

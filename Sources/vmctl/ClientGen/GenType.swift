@@ -78,4 +78,6 @@ struct GenDeclaration: Hashable {
     var name: String
     var summary: String
     var body: Body
+    /// The schema it was read from (emitters that publish a schema, such as Swift's, repeat it).
+    var schema: JSONValue
 }

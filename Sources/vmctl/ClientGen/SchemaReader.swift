@@ -39,9 +39,9 @@ struct SchemaReader {
     private mutating func declare(_ schema: JSONValue, as name: String, scope: Scope) {
         let summary = schema["description"]?.stringValue ?? ""
         if Self.isRecord(schema) {
-            declarations.append(GenDeclaration(name: name, summary: summary, body: .record(fields(of: schema, owner: name, scope: scope))))
+            declarations.append(GenDeclaration(name: name, summary: summary, body: .record(fields(of: schema, owner: name, scope: scope)), schema: schema))
         } else {
-            declarations.append(GenDeclaration(name: name, summary: summary, body: .alias(type(of: schema, hint: name, scope: scope))))
+            declarations.append(GenDeclaration(name: name, summary: summary, body: .alias(type(of: schema, hint: name, scope: scope)), schema: schema))
         }
     }
 
