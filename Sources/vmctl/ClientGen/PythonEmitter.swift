@@ -349,7 +349,8 @@ struct PythonEmitter {
                      + "patches: Optional[bool] = None, timeout: Optional[float] = None) -> " + name + "Subscription:")
             out.indented { out in
                 out.line("\"\"\"`vm.subscribe` to `outputs` (every output this module knows when None).\"\"\"")
-                out.line("chosen: List[str] = list(outputs) if outputs is not None else [" + outputNames.joined(separator: ", ") + "]")
+                let known = outputNames.isEmpty ? "None" : "[" + outputNames.joined(separator: ", ") + "]"
+                out.line("chosen: Optional[List[str]] = list(outputs) if outputs is not None else " + known)
                 out.line("return " + name + "Subscription(" + awaiting + "self.client.subscribe(self.instance, chosen, replay=replay, "
                          + "patches=patches, timeout=timeout))")
             }
