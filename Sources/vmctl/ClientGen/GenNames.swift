@@ -11,7 +11,7 @@ struct GenNames {
         "Date", "Map", "Set", "Json", "JSON", "Int", "Int64", "Double", "Bool", "Character", "Void", "Sendable",
         "Codable", "Hashable", "Equatable", "Client", "AsyncClient", "Output", "Subscription",
         "AsyncSubscription", "Created", "VMClient", "VMSubscription", "JSONValue", "ViewModels",
-        "TypedClient", "TypedInstance", "VMClientError",
+        "TypedClient", "TypedInstance", "VMClientError", "MISSING", "VMOutputEvent", "InstanceScope", "SubscribeOptions",
     ]
 
     private var taken = GenNames.reserved

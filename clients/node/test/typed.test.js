@@ -12,6 +12,8 @@ import { startDaemon, REPO_ROOT } from '../src/testing.js';
 const VMCTL_BIN = process.env.VMCTL_BIN || path.join(REPO_ROOT, '.build', 'debug', 'vmctl');
 const SCRIPTS = path.join(REPO_ROOT, 'clients', 'node', 'test', 'typed');
 const ODD_NAMES = path.join(REPO_ROOT, 'Tests', 'Types', 'odd-names.json');
+/** Examples/Inbox's vm.types, saved (its daemon is not part of this build). */
+const INBOX = path.join(REPO_ROOT, 'Tests', 'Types', 'inbox.json');
 /** One script per catalog type (send-list covers SendList, SendReceipt and SendHistory). */
 const CATALOG_SCRIPTS = ['counter', 'follow', 'login', 'send-list', 'text-field', 'todo-list'];
 const TSC_OPTIONS = ['--strict', '--target', 'es2022', '--module', 'es2022', '--moduleResolution', 'node'];
@@ -56,6 +58,8 @@ before(async () => {
   assert.equal(made.code, 0, made.stderr);
   const odd = await run(VMCTL_BIN, ['gen', 'typescript', '--types', ODD_NAMES, '--module', 'odd-types', '-o', directory]);
   assert.equal(odd.code, 0, odd.stderr);
+  const inbox = await run(VMCTL_BIN, ['gen', 'typescript', '--types', INBOX, '--module', 'inbox-types', '-o', directory]);
+  assert.equal(inbox.code, 0, inbox.stderr);
 });
 
 after(async () => {
@@ -95,6 +99,12 @@ test('a misspelled input and a wrong field type fail the type check', async (t) 
   assert.match(checked.stdout, /Argument of type '"emial"' is not assignable to parameter of type '"password" \| "email"'/);
   assert.match(checked.stdout, /wrong-field-type\.ts\(7,\d+\): error TS2769/);
   assert.match(checked.stdout, /Type 'string' is not assignable to type 'number'/);
+});
+
+test('the Inbox example declarations from its saved vm.types pass tsc --strict with a script', async (t) => {
+  if (!requireTsc(t)) return;
+  const checked = await tsc(['inbox.ts', 'inbox-types.d.ts'], ['--noEmit']);
+  assert.equal(checked.code, 0, checked.stdout + checked.stderr);
 });
 
 test('names that are not identifiers are kept exactly and pass tsc --strict', async (t) => {

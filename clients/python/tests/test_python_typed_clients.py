@@ -21,6 +21,8 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = Path(__file__).resolve().parent / "typed"
 ODD_NAMES = REPO_ROOT / "Tests" / "Types" / "odd-names.json"
+#: Examples/Inbox's vm.types, saved (its daemon is not part of this build).
+INBOX = REPO_ROOT / "Tests" / "Types" / "inbox.json"
 #: One script per catalog type (send_list covers SendList, SendReceipt and SendHistory).
 CATALOG_SCRIPTS = ["counter", "counter_async", "follow", "login", "send_list", "text_field", "todo_list"]
 
@@ -62,12 +64,14 @@ def generated(tmp_path_factory: pytest.TempPathFactory, daemon: DaemonProcess) -
     assert made.returncode == 0, made.stderr
     odd = gen("python", "--types", str(ODD_NAMES), "--module", "odd_types", "-o", str(directory))
     assert odd.returncode == 0, odd.stderr
+    inbox = gen("python", "--types", str(INBOX), "--module", "inbox_types", "-o", str(directory))
+    assert inbox.returncode == 0, inbox.stderr
     for script in SCRIPTS.glob("*.py"):
         (directory / script.name).write_text(script.read_text())
     sys.path.insert(0, str(directory))
     yield directory
     sys.path.remove(str(directory))
-    for name in ["vmd_types", "odd_types", *CATALOG_SCRIPTS, "odd_names"]:
+    for name in ["vmd_types", "odd_types", "inbox_types", *CATALOG_SCRIPTS, "odd_names", "inbox"]:
         sys.modules.pop(name, None)
 
 
@@ -118,6 +122,14 @@ def test_a_misspelled_input_and_a_wrong_field_type_fail_the_type_check(generated
     assert 'wrong_input_name.py:8: error: "Login" has no attribute "send_emial"' in checked.stdout
     assert 'wrong_field_type.py:8: error: Incompatible types (expression has type "str", TypedDict item "id" has type "int")' \
         in checked.stdout
+
+
+def test_the_inbox_example_module_from_its_saved_vm_types_passes_mypy_strict(generated: Path) -> None:
+    require_mypy()
+    checked = mypy(generated, ["inbox_types.py", "inbox.py"])
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    importlib.import_module("inbox")  # builds at run time too ("from" is a key, not a class member)
+    assert '{"id": str, "from": str, "subject": str, "isRead": bool}' in (generated / "inbox_types.py").read_text()
 
 
 def test_names_that_are_not_python_identifiers_are_escaped_not_dropped(generated: Path) -> None:
