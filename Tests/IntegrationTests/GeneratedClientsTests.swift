@@ -43,6 +43,18 @@ struct GeneratedClientsTests {
         #expect(definition.class_ == "x" && definition.a_b == 3)
     }
 
+    @Test("__complete after gen LANGUAGE offers the types not yet named, and files for -o and --types")
+    func genCompletes() throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        func offered(_ words: String...) throws -> [String] { try fixture.vmctl.run(["__complete"] + words).lines }
+        let types = try offered("gen", "python", "Login", "")
+        #expect(types.contains("Counter") && types.contains("TodoList"))
+        #expect(!types.contains("Login"))
+        #expect(try offered("gen", "python", "-o", "") == [":files"])
+        #expect(try offered("gen", "typescript", "--types", "") == [":files"])
+    }
+
     @Test("a Counter proxy sends, gets, executes and reads its typed outputs")
     func counterProxy() async throws {
         let connected = try await ConnectedDaemon.start()
