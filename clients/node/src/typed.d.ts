@@ -61,7 +61,9 @@ export interface TypedCreateOptions<S extends ViewModelShape> {
   subscriptionTimeoutMs?: number | null;
 }
 
-type ExecuteOptions = { timeoutMs?: number; clientTimeoutMs?: number | null };
+/** The client's own options, so an option added to `Client.execute` or `send` is typed here too. */
+type ExecuteOptions = Parameters<Client['execute']>[3];
+type SendOptions = Parameters<Client['send']>[3];
 
 /** One instance of the view-model type `T`, shaped `S`. */
 export interface TypedInstance<S extends ViewModelShape, T extends string = string> {
@@ -70,8 +72,8 @@ export interface TypedInstance<S extends ViewModelShape, T extends string = stri
   readonly type: T;
   /** The subscription `create(type, { subscribe })` opened with the instance. */
   readonly subscription: TypedSubscription<S> | undefined;
-  send<I extends Extract<S['inputsWithDefault'], Named<S['inputs']>>>(input: I, value?: ValueOf<S['inputs'], I>, options?: { notify?: boolean }): Promise<void>;
-  send<I extends Named<S['inputs']>>(input: I, value: ValueOf<S['inputs'], I>, options?: { notify?: boolean }): Promise<void>;
+  send<I extends Extract<S['inputsWithDefault'], Named<S['inputs']>>>(input: I, value?: ValueOf<S['inputs'], I>, options?: SendOptions): Promise<void>;
+  send<I extends Named<S['inputs']>>(input: I, value: ValueOf<S['inputs'], I>, options?: SendOptions): Promise<void>;
   execute<A extends Extract<S['actionsWithOptionalInput'], Named<S['actions']>>>(action: A, value?: InputOf<S, A>, options?: ExecuteOptions): Promise<ResultOf<S, A>>;
   execute<A extends Named<S['actions']>>(action: A, value: InputOf<S, A>, options?: ExecuteOptions): Promise<ResultOf<S, A>>;
   get<O extends Extract<S['states'], Named<S['outputs']>>>(output: O): Promise<ValueOf<S['outputs'], O>>;
