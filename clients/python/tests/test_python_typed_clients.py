@@ -163,3 +163,12 @@ def test_the_readme_typed_example_passes_mypy_strict_and_runs(generated: Path, d
                          capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split("\n") == ["True", "demo@example.com", "demo@example.com", ""]
+
+
+def test_a_file_that_is_not_a_vm_types_result_is_a_usage_error_naming_it(tmp_path: Path) -> None:
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"nope": 1}')
+    made = gen("python", "--types", str(wrong))
+    assert made.returncode == 2
+    assert "%s is not a vm.types result" % wrong in made.stderr
+    assert made.stdout == ""
