@@ -4,9 +4,10 @@ import VMProtocol
 import VMClient
 
 /// `vmctl __complete WORD...`: what the completion scripts offer that only the running
-/// daemon knows: types after `create`, instances after send/get/watch/exec/destroy, then that
-/// instance's inputs, outputs or actions, creation arguments for `--arg`, and the protocol's
-/// methods after `call` (those vmctl knows without asking). Quiet and quick:
+/// daemon knows: types after `create` and `gen LANGUAGE`, instances after
+/// send/get/watch/exec/destroy, then that instance's inputs, outputs or actions, creation
+/// arguments for `--arg`, and the protocol's methods after `call` (those vmctl knows without
+/// asking). Quiet and quick:
 /// no daemon, a slow one, or an error means no candidates, never a message.
 enum DynamicCompletion {
     /// The hidden command's name, which the completion scripts call.
@@ -28,7 +29,7 @@ enum DynamicCompletion {
     static func candidates(_ context: CompletionContext, _ daemon: Daemon) -> [String] {
         if let option = context.optionAwaitingValue {
             switch (context.path, option.long) {
-            case (_, "socket"), (["daemon", "start"], "vmd"):
+            case (_, "socket"), (["daemon", "start"], "vmd"), (["gen"], "output"), (["gen"], "types"):
                 return [":files"]
             case (["create"], "arg"):
                 guard let type = context.positionals.first else { return [] }
@@ -54,6 +55,8 @@ enum DynamicCompletion {
             return daemon.members(of: context.positionals[0], "actions")
         case (["call"], 0):
             return MethodCommands.names
+        case (["gen"], _) where index >= 1:
+            return daemon.typeNames().filter { !context.positionals.dropFirst().contains($0) }
         default:
             return []
         }

@@ -174,6 +174,24 @@ enum VMCtlSpec {
                     .value("timeout", short: "t", valueName: "SECONDS", default: "2", help: "How long to wait for outputs after the last step."),
                 ]),
             CommandSpec(
+                name: "gen", summary: "Generate typed client code from vm.types.",
+                discussion: "Reads the daemon's vm.types (or --types FILE, a saved 'vmctl --json types' result, so a build needs no daemon) and writes typed wrappers: python, a module over vmd_client (sync and asyncio classes, TypedDicts, py.typed) for mypy --strict; typescript, a .d.ts for the Node client's typed(client); swift, proxies over VMClient (a JSONConvertible struct per record, a struct per type with send…, execute…, get… and a typed output enum), for apps that do not link the daemon's types. Same input, same bytes. Names that are not identifiers in the language are escaped, never dropped; wire names stay exact.",
+                examples: [
+                    CommandExample("vmctl gen python -o gen", "Write gen/vmd_types.py and gen/py.typed for every type."),
+                    CommandExample("vmctl gen typescript Login Counter -o gen", "Write gen/vmd-types.d.ts for two types."),
+                    CommandExample("vmctl gen swift Login -o Sources/App --module LoginClient", "Write Sources/App/LoginClient.swift."),
+                    CommandExample("vmctl --json types > types.json; vmctl gen python --types types.json", "Generate from a saved vm.types, to standard output."),
+                ],
+                arguments: [
+                    ArgumentSpec("LANGUAGE", allowedValues: GenCommand.languages, help: "The language to write."),
+                    ArgumentSpec("TYPE", arity: .variadic, help: "Types to generate; every type when none."),
+                ],
+                options: [
+                    .value("output", short: "o", valueName: "DIR", help: "Write the files into DIR (made when missing); standard output when absent."),
+                    .value("types", valueName: "FILE", help: "Read vm.types from FILE instead of the daemon."),
+                    .value("module", valueName: "NAME", help: "The generated module's name (vmd_types, vmd-types, VMDTypes)."),
+                ]),
+            CommandSpec(
                 name: "daemon", summary: "Start, stop or query vmd without a service manager.",
                 subcommands: [
                     CommandSpec(

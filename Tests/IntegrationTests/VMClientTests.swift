@@ -191,8 +191,9 @@ struct VMClientTests {
     }
 }
 
-/// A vmd of the test's own on a temporary socket, and a VMClient connected to it.
-private struct ConnectedDaemon {
+/// A vmd of the test's own on a temporary socket, and a VMClient connected to it (also for
+/// GeneratedClientsTests).
+struct ConnectedDaemon {
     let directory: TemporarySocketDirectory
     let daemon: DaemonProcess
     let client: VMClient

@@ -128,3 +128,6 @@ export class BadTapeError extends Error {}
 export class TapeMismatchError extends Error {}
 /** Replays a tape against a fresh instance; resolves with the number of steps, rejects with the diff. */
 export function replayTape(file: string, options?: { path?: string; settleMs?: number }): Promise<number>;
+
+/** Typed handles for declarations written by `vmctl gen typescript` (typed.d.ts). */
+export * from './typed.js';

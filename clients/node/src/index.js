@@ -690,3 +690,6 @@ export async function connect({ path, timeoutMs = DEFAULT_TIMEOUT_MS, connectTim
 
 // Tapes (PROTOCOL.md, section 17): replay a recorded session as a test.
 export { replayTape, TapeMismatchError, BadTapeError, TAPE_VERSION } from './tapes.js';
+
+// Typed handles for declarations written by `vmctl gen typescript` (README: typed clients).
+export { typed } from './typed.js';

@@ -194,6 +194,8 @@ def test_the_python_readme_examples_run(daemon: DaemonProcess) -> None:
     env["PYTHONPATH"] = str(REPO_ROOT / "clients" / "python")
     for run in (1, 2):
         for source in client_blocks("python", "python"):
+            if "from vmd_types import" in source:
+                continue  # needs `vmctl gen python`'s module: test_python_typed_clients.py runs it
             result = subprocess.run(["python3", "-c", source], cwd=REPO_ROOT, env=env, capture_output=True,
                                     text=True, timeout=WAIT)
             assert result.returncode == 0, (run, source, result.stderr)
