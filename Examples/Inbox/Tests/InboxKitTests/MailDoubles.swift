@@ -2,6 +2,7 @@ import InboxKit
 import ReactiveCore
 import ReactiveTesting
 import Testing
+import Synchronization
 import ViewModelKit
 
 // Mail servers for the tests, and the one helper they share.
@@ -67,4 +68,42 @@ func settle(_ scheduler: TestScheduler, sourceLocation: SourceLocation = #_sourc
 func isTimeout(_ error: (any Error)?) -> Bool {
     guard case .underlyingError(let underlying)? = error as? ActionError else { return false }
     return underlying is ViewModelTimeoutError
+}
+
+/// A chat server on the clock it is given: a search answers after `searchLatency`, a send
+/// after `sendLatency` (or fails with `failure`); `log` says what was asked and cancelled.
+struct FakeChat: ChatService {
+    let clock: any Clock<Duration>
+    var searchLatency: Duration = .zero
+    var sendLatency: Duration = .zero
+    var failure: ActionFailure?
+    let log = Log()
+
+    func search(_ query: String) async throws -> [String] {
+        try await log.run("search", query) { try await clock.sleep(for: searchLatency) }
+        return ["\(query) is fast"]
+    }
+
+    func send(_ text: String) async throws -> String {
+        try await log.run("send", text) { try await clock.sleep(for: sendLatency) }
+        if let failure { throw failure }
+        return "id-\(text)"
+    }
+}
+
+/// What a fake was asked, and which calls were cancelled, in order.
+final class Log: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var entries: [String] { lines.withLock { $0 } }
+
+    func run(_ request: String, _ argument: String, _ wait: () async throws -> Void) async throws {
+        lines.withLock { $0.append("\(request) \(argument)") }
+        do {
+            try await wait()
+        } catch {
+            lines.withLock { $0.append("cancelled \(argument)") }
+            throw error
+        }
+    }
 }
