@@ -63,6 +63,13 @@ public final class ViewModelHarness<VM: ViewModel> {
     public let scheduler: any SerialScheduler
     /// The service calls of this view model and its children (shared with its children).
     let calls: ServiceCallTracker
+    /// Whether ``finish(sourceLocation:)`` requires every recorded event asserted and no
+    /// service call running (ViewModelHarness+Exhaustive.swift).
+    public var exhaustivity = Exhaustivity.off
+    /// The recordings made through this harness, for the exhaustive check.
+    var recordings: [any UnassertedReporting] = []
+    /// Whether the exhaustive check ran (``finish(sourceLocation:)``).
+    var isFinished = false
     private let heldEvents: HeldEvents
     private let opener: HarnessChildOpener
 
@@ -124,7 +131,8 @@ public final class ViewModelHarness<VM: ViewModel> {
 
     /// Records a state output: its current value now, then every new one.
     public func record<Value>(_ output: KeyPath<VM.Ports, State<Value>>) -> Recording<Value> {
-        let recording = Recording<Value>(scheduler: scheduler as? TestScheduler)
+        let recording = Recording<Value>(scheduler: scheduler as? TestScheduler, label: "\(output)")
+        recordings.append(recording)
         ports[keyPath: output].subscribe(recording).disposed(by: bag)
         return recording
     }
@@ -132,7 +140,8 @@ public final class ViewModelHarness<VM: ViewModel> {
     /// Records an event output from now on (and, made before the scheduler's first turn,
     /// what the view model emitted during its `init`).
     public func record<Value>(_ output: KeyPath<VM.Ports, EventOutput<Value>>) -> Recording<Value> {
-        let recording = Recording<Value>(scheduler: scheduler as? TestScheduler)
+        let recording = Recording<Value>(scheduler: scheduler as? TestScheduler, label: "\(output)")
+        recordings.append(recording)
         ports[keyPath: output].subscribe(recording).disposed(by: bag)
         return recording
     }
@@ -141,7 +150,8 @@ public final class ViewModelHarness<VM: ViewModel> {
     /// (an `ActionError` when refused or failed).
     @discardableResult
     public func execute<Value, Element>(_ action: KeyPath<VM.Ports, ActionPort<Value, Element>>, _ value: Value) -> Recording<Element> {
-        let recording = Recording<Element>(scheduler: scheduler as? TestScheduler)
+        let recording = Recording<Element>(scheduler: scheduler as? TestScheduler, label: "\(action)")
+        recordings.append(recording)
         ports[keyPath: action].execute(value).subscribe(recording).disposed(by: bag)
         return recording
     }
@@ -160,6 +170,11 @@ public final class ViewModelHarness<VM: ViewModel> {
     /// The live child `id`, if it is of type `type`.
     public func child<Child: ViewModel>(_ type: Child.Type, id: String) -> ViewModelHarness<Child>? {
         opener.live.first { $0.id == id }?.harness as? ViewModelHarness<Child>
+    }
+
+    deinit {
+        // An exhaustive test that never called `finish()` is checked when the harness goes.
+        if exhaustivity == .on, !isFinished { reportUnasserted(sourceLocation: nil) }
     }
 
     /// Ends the view model's lifetime: its live children are disposed first, then every
