@@ -9,13 +9,21 @@ import ViewModelKit
 ///
 /// A call is *running* from its subscription until its result is in the scheduler's inbox
 /// (*posted*), except while its task sleeps on a ``VirtualClock`` whose wake-up is queued
-/// (*asleep*). It leaves the tracker when its result is delivered or it is disposed.
+/// (*asleep*). It *ends* when its result is delivered or it is disposed, and leaves the
+/// tracker once its task has returned too: a cancelled call runs until its task has seen
+/// the cancellation, so a fake's reaction to it is done by the time ``settle`` returns.
 final class ServiceCallTracker: ServiceCallTracking {
     private struct Call {
         let label: String
         var sleeps = 0
         var isPosted = false
-        var isRunning: Bool { sleeps == 0 && !isPosted }
+        /// Delivered or disposed.
+        var isEnded = false
+        /// The work returned (or threw).
+        var isTaskDone = false
+        var isRunning: Bool { sleeps == 0 && !isPosted && !isTaskDone }
+        var isGone: Bool { isEnded && isTaskDone }
+        var description: String { isEnded ? label + " (cancelled)" : label }
     }
 
     private enum Waiter {
@@ -45,7 +53,7 @@ final class ServiceCallTracker: ServiceCallTracking {
         mutating func change(_ update: (inout Call) -> Void, call id: Int) -> [Waiter] {
             guard var call = calls[id] else { return [] }
             update(&call)
-            calls[id] = call
+            calls[id] = call.isGone ? nil : call
             return changed()
         }
 
@@ -78,7 +86,11 @@ final class ServiceCallTracker: ServiceCallTracking {
     }
 
     func run<Result: Sendable>(_ call: Int, _ work: @Sendable () async throws -> Result) async throws -> Result {
-        try await VirtualClock.$sleepWatcher.withValue(SleepWatcher(tracker: self, call: call)) {
+        defer {
+            let woken = state.withLock { $0.change({ $0.isTaskDone = true }, call: call) }
+            for waiter in woken { waiter.wake() }
+        }
+        return try await VirtualClock.$sleepWatcher.withValue(SleepWatcher(tracker: self, call: call)) {
             try await work()
         }
     }
@@ -90,8 +102,8 @@ final class ServiceCallTracker: ServiceCallTracking {
 
     func end(_ call: Int) {
         let woken = state.withLock { state -> [Waiter] in
-            guard state.calls.removeValue(forKey: call) != nil else { return [] }
-            return state.changed()
+            guard state.calls[call]?.isEnded == false else { return [] }
+            return state.change({ $0.isEnded = true }, call: call)
         }
         for waiter in woken { waiter.wake() }
     }
@@ -106,14 +118,15 @@ final class ServiceCallTracker: ServiceCallTracking {
     /// The calls still running, by label, and the version they were read at.
     func running() -> (labels: [String], version: Int) {
         state.withLock { state in
-            let labels = state.calls.sorted { $0.key < $1.key }.filter { $0.value.isRunning }.map(\.value.label)
+            let labels = state.calls.sorted { $0.key < $1.key }.filter { $0.value.isRunning }.map(\.value.description)
             return (labels, state.version)
         }
     }
 
-    /// Whether any tracked call has not delivered its result yet (asleep ones included).
+    /// The calls that have not delivered their result and were not disposed (asleep ones
+    /// included), by label.
     var unfinished: [String] {
-        state.withLock { state in state.calls.sorted { $0.key < $1.key }.map(\.value.label) }
+        state.withLock { state in state.calls.sorted { $0.key < $1.key }.filter { !$0.value.isEnded }.map(\.value.label) }
     }
 
     /// Waits until something changed after `version`, or `grace` (real time) passed;

@@ -5,7 +5,7 @@ import Testing
 import Synchronization
 import ViewModelKit
 
-// Mail servers for the tests, and the one helper they share.
+// Mail and chat servers for the tests, and the one helper they share.
 
 /// Answers every sync with the same messages, at once.
 struct FixedMail: MailService {
@@ -30,21 +30,15 @@ struct DownMail: MailService {
     }
 }
 
-/// Answers only after `delay` of real time, unless its task is cancelled first; says on
-/// `log` what happened ("started", then "cancelled" or "answered").
+/// Answers after `delay` on the clock it is given, unless its task is cancelled first;
+/// `log` says what it was asked and what was cancelled.
 struct SlowMail: MailService {
+    let clock: any Clock<Duration>
     let delay: Duration
-    let log: AsyncStream<String>.Continuation
+    let log = Log()
 
     func messages(in folder: String, limit: Int) async throws -> [Message] {
-        log.yield("started")
-        do {
-            try await Task.sleep(for: delay)
-        } catch {
-            log.yield("cancelled")
-            throw error
-        }
-        log.yield("answered")
+        try await log.run("sync", folder) { try await clock.sleep(for: delay) }
         return []
     }
 }
@@ -55,14 +49,6 @@ let sampleMessages = [
     Message(id: "m2", from: "grace@example.com", subject: "A moth"),
     Message(id: "m1", from: "alan@example.com", subject: "Numbers", isRead: true),
 ]
-
-/// Lets the async service calls started so far post their results, then runs them on the
-/// test's thread at the current virtual time. Waits with a deadline, never sleeps.
-func settle(_ scheduler: TestScheduler, sourceLocation: SourceLocation = #_sourceLocation) async {
-    let arrived = await scheduler.waitForEnqueued(count: 1)
-    #expect(arrived, "the mail service's answer never came back", sourceLocation: sourceLocation)
-    scheduler.advance()
-}
 
 /// Whether an execution ended because the kit's timeout fired.
 func isTimeout(_ error: (any Error)?) -> Bool {
