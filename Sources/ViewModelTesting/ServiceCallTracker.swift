@@ -21,7 +21,10 @@ final class ServiceCallTracker: ServiceCallTracking {
         var isEnded = false
         /// The work returned (or threw).
         var isTaskDone = false
-        var isRunning: Bool { sleeps == 0 && !isPosted && !isTaskDone }
+        /// Running in real time: neither asleep on the virtual clock nor posted; once ended
+        /// (cancelled), until its task returns. (A task that returned is still running until
+        /// it posted: its result is on its way to the inbox.)
+        var isRunning: Bool { sleeps == 0 && (isEnded ? !isTaskDone : !isPosted) }
         var isGone: Bool { isEnded && isTaskDone }
         var description: String { isEnded ? label + " (cancelled)" : label }
     }
