@@ -13,7 +13,7 @@ public struct ViewModelContext<VM: ViewModel> {
     /// The services injected when the type was registered (or by the test).
     public let services: VM.Services
     /// The instance's scheduler: async work hands its results back through it, and
-    /// ``call(after:timeout:_:)`` puts its delays and timeouts on it.
+    /// ``call(after:timeout:file:line:_:)`` puts its delays and timeouts on it.
     public let scheduler: any SerialScheduler
     /// The instance's lifetime: disposed when the instance is destroyed. Ports put their
     /// bindings here already; add only subscriptions that exist for their side effect.
@@ -80,10 +80,10 @@ public struct ViewModelContext<VM: ViewModel> {
     ///     running `work` is cancelled.
     ///
     /// Disposing the subscription during the latency cancels the timer; afterwards it
-    /// cancels the task. Only the time `work` itself spends awaiting (a real `Task.sleep`, a
-    /// socket) is real time; everything the kit waits for is virtual under test.
-    ///
-    /// Under test, the harness tracks the call (`file`/`line` name it in its messages).
+    /// cancels the task. Everything the kit waits for is virtual under test, and so is what
+    /// `work` sleeps on ``clock``; only other awaiting (a real `Task.sleep`, a socket) is real
+    /// time. Under test the harness tracks the call, named in its messages by `file` and
+    /// `line` (ViewModelTesting's `settle()`).
     public func call<Result: Sendable>(
         after latency: Duration = .zero,
         timeout: Duration? = nil,
@@ -95,7 +95,7 @@ public struct ViewModelContext<VM: ViewModel> {
 
     /// An ``Action`` whose work is an `async` service call, its result hopping back onto
     /// this instance's scheduler. One execution at a time; allowed while `enabledIf`'s
-    /// latest value is `true`. `latency` and `timeout` work as in ``call(after:timeout:_:)``;
+    /// latest value is `true`. `latency` and `timeout` work as in ``call(after:timeout:file:line:_:)``;
     /// a timed-out execution fails with ``ViewModelTimeoutError`` and its task is cancelled.
     public func action<Input: Sendable, Element: Sendable>(
         enabledIf: some ObservableConvertibleType<Bool> = Observable.just(true),
