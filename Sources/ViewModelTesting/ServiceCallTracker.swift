@@ -1,4 +1,3 @@
-import Dispatch
 import ReactiveTesting
 import Synchronization
 import ViewModelKit
@@ -21,6 +20,8 @@ final class ServiceCallTracker: ServiceCallTracking {
         var isEnded = false
         /// The work returned (or threw).
         var isTaskDone = false
+        /// Reported running while virtual time moved synchronously (``reportRunning()``).
+        var isReported = false
         /// Running in real time: neither asleep on the virtual clock nor posted; once ended
         /// (cancelled), until its task returns. (A task that returned is still running until
         /// it posted: its result is on its way to the inbox.)
@@ -29,16 +30,10 @@ final class ServiceCallTracker: ServiceCallTracking {
         var description: String { isEnded ? label + " (cancelled)" : label }
     }
 
-    private enum Waiter {
-        case task(CheckedContinuation<Void, Never>)
-        case thread(DispatchSemaphore)
+    private struct Waiter {
+        let continuation: CheckedContinuation<Void, Never>
 
-        func wake() {
-            switch self {
-            case .task(let continuation): continuation.resume()
-            case .thread(let semaphore): semaphore.signal()
-            }
-        }
+        func wake() { continuation.resume() }
     }
 
     private struct State: ~Copyable {
@@ -157,7 +152,7 @@ final class ServiceCallTracker: ServiceCallTracking {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let registered = state.withLock { state -> Bool in
                 guard state.version == version, state.expired.remove(id) == nil else { return false }
-                state.waiters[id] = .task(continuation)
+                state.waiters[id] = Waiter(continuation: continuation)
                 return true
             }
             if !registered { continuation.resume() }
@@ -165,25 +160,16 @@ final class ServiceCallTracker: ServiceCallTracking {
         return state.withLock { $0.version != version }
     }
 
-    /// Blocks the calling thread until no call is running, at most `grace`; returns the
-    /// labels of those still running (empty when they all stopped in time).
-    func blockUntilQuiet(grace: Duration) -> [String] {
-        let deadline = DispatchTime.now() + .nanoseconds(Int(clamping: grace.totalNanoseconds))
-        while true {
-            let (labels, version) = running()
-            if labels.isEmpty { return [] }
-            let semaphore = DispatchSemaphore(value: 0)
-            let id = state.withLock { state -> Int? in
-                guard state.version == version else { return nil }
-                state.nextWaiter += 1
-                state.waiters[state.nextWaiter] = .thread(semaphore)
-                return state.nextWaiter
+    /// The calls running now that were not reported before, by label; they are reported
+    /// once (the scheduler's synchronous `start()`/`advance`, see ViewModelHarness+Settle.swift).
+    func reportRunning() -> [String] {
+        state.withLock { state in
+            var running: [String] = []
+            for (call, record) in state.calls.sorted(by: { $0.key < $1.key }) where record.isRunning && !record.isReported {
+                state.calls[call]?.isReported = true
+                running.append(record.description)
             }
-            guard let id else { continue }
-            if semaphore.wait(timeout: deadline) == .timedOut {
-                state.withLock { _ = $0.waiters.removeValue(forKey: id) }
-                return running().labels
-            }
+            return running
         }
     }
 

@@ -22,10 +22,10 @@ extension ViewModelHarness {
         Self.serviceClock(on: scheduler, calls: calls).clock
     }
 
-    /// How long, in real time, ``settle(sourceLocation:)`` and the scheduler's synchronous
-    /// `start()`/`advance` wait for a service call that neither answers nor sleeps on the
-    /// virtual clock before it is a test failure (10 s by default: a task can wait that long
-    /// for a thread on a loaded machine). Shared with the children.
+    /// How long, in real time, ``settle(sourceLocation:)`` waits for a service call that
+    /// neither answers nor sleeps on the virtual clock before it is a test failure (10 s by
+    /// default: a task can wait that long for a thread on a loaded machine). Shared with the
+    /// children.
     public var grace: Duration {
         get { calls.grace }
         set { calls.grace = newValue }
@@ -36,16 +36,18 @@ extension ViewModelHarness {
     /// the virtual clock. What is due at the current virtual time runs; the clock does not move.
     ///
     /// A call still running after ``grace`` of real time (awaiting a real socket, a real
-    /// `Task.sleep`) is a test failure naming the call, recorded at `sourceLocation`.
-    public func settle(sourceLocation: SourceLocation = #_sourceLocation) async {
-        guard let scheduler = testScheduler(sourceLocation) else { return }
+    /// `Task.sleep`) is a test failure naming the call, recorded at `sourceLocation`; the
+    /// result says whether the harness settled.
+    @discardableResult
+    public func settle(sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+        guard let scheduler = testScheduler(sourceLocation) else { return false }
         let grace = calls.grace
         while true {
             scheduler.advance()
             let (running, version) = calls.running()
             if running.isEmpty {
                 // A wake-up or a result that arrived since is still to run.
-                if scheduler.pendingEnqueuedCount == 0 { return }
+                if scheduler.pendingEnqueuedCount == 0 { return true }
                 continue
             }
             if scheduler.pendingEnqueuedCount > 0 { continue }
@@ -59,21 +61,22 @@ extension ViewModelHarness {
                     clock it is given (harness.clock, scheduler.virtualClock), not on real time.
                     """,
                     sourceLocation: sourceLocation)
-                return
+                return false
             }
         }
     }
 
     /// Moves virtual time forward by `duration`, settling (``settle(sourceLocation:)``) at
     /// every due time on the way: a fake sleeping 300 ms answers at exactly 300, a 1 s
-    /// timeout fires at exactly 1000.
+    /// timeout fires at exactly 1000. A call that does not settle stops it there (one test
+    /// failure, not one per due time).
     public func advance(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) async {
         guard let scheduler = testScheduler(sourceLocation) else { return }
         let target = scheduler.clock + scheduler.ticks(duration)
-        await settle(sourceLocation: sourceLocation)
+        guard await settle(sourceLocation: sourceLocation) else { return }
         while let next = scheduler.nextScheduledTime, next <= target {
             scheduler.advance(to: next)
-            await settle(sourceLocation: sourceLocation)
+            guard await settle(sourceLocation: sourceLocation) else { return }
         }
         scheduler.advance(to: target)
         await settle(sourceLocation: sourceLocation)
@@ -95,21 +98,21 @@ extension ViewModelHarness {
         return ServiceClock(clock: scheduler.virtualClock, calls: calls)
     }
 
-    /// Makes `scheduler.start()` / `advance(...)` wait (real time, at most the grace) for
-    /// running service calls before virtual time moves, so that a fake answering at once
-    /// is answered, not timed out; past the wait it is a test failure saying what to use.
+    /// Makes the scheduler's synchronous `start()` / `advance(...)` say what to use when
+    /// virtual time moves while a service call still runs in real time, instead of letting
+    /// a timeout fire silently. (It cannot wait for the call: the test's thread, blocked,
+    /// may be the one the call's task needs.) Each call is reported once.
     static func guardSynchronousTime(of scheduler: TestScheduler, calls: ServiceCallTracker) {
         let previous = scheduler.willMoveClock
         scheduler.willMoveClock = { [weak calls] time in
             previous?(time)
-            guard let calls else { return }
-            let stuck = calls.blockUntilQuiet(grace: calls.grace)
-            guard !stuck.isEmpty else { return }
+            guard let running = calls?.reportRunning(), !running.isEmpty else { return }
             Issue.record(
                 """
                 virtual time moved to \(time) while service calls were still running in real \
-                time: \(stuck.joined(separator: ", ")). Use `await harness.settle()` and \
-                `await harness.advance(by:)` instead of the scheduler's start()/advance.
+                time: \(running.joined(separator: ", ")); their answers would come too late. Use \
+                `await harness.settle()` and `await harness.advance(by:)` instead of the \
+                scheduler's start()/advance.
                 """)
         }
     }
