@@ -28,19 +28,22 @@ struct ChatTests {
         #expect(Set(server.log.entries) == ["search sw", "cancelled sw", "search swift"])
     }
 
-    @Test("a send without an answer fails at exactly its timeout and cancels the call")
+    @Test("a send without an answer fails at exactly its timeout and cancels the call; nothing else happens")
     func sendTimesOut() async {
         let server = FakeChat(clock: scheduler.virtualClock, sendLatency: .seconds(5))
         let chat = makeChat(server)
+        chat.exhaustivity = .on
         let failures = chat.record(\.sendFailure)
         let sending = chat.record(\.isSending)
 
-        chat.execute(\.send, "hi")
+        let sent = chat.execute(\.send, "hi")
         await chat.advance(by: .seconds(2))
 
-        #expect(failures.events == [.next(1000, "The chat server did not answer in time.")])
-        #expect(sending.events == [.next(0, false), .next(0, true), .next(1000, false)])
+        failures.expect([.next(1000, "The chat server did not answer in time.")])
+        sending.expect([.next(0, false), .next(0, true), .next(1000, false)])
+        sent.expect([.error(1000, ActionError.underlyingError(ViewModelTimeoutError(timeout: .seconds(1))))])
         #expect(server.log.entries == ["send hi", "cancelled hi"])
+        await chat.finish()
     }
 
     @Test("a server answering at once is answered, not timed out")
