@@ -118,16 +118,10 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
     /// (if it is later).
     public func advance(to time: TestTime) {
         isStopped = false
-        while true {
-            while !isStopped, runNext(upTo: time) {}
-            guard time > clock else { return }
-            if !isStopped, let willMoveClock {
-                willMoveClock(time)
-                // What arrived meanwhile runs at the current time first.
-                if pendingEnqueuedCount > 0 { continue }
-            }
+        while !isStopped, runNext(upTo: time) {}
+        if time > clock {
+            willMoveClock?(time)
             clock = time
-            return
         }
     }
 
@@ -153,14 +147,13 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
     /// due by `limit`; `false` when there was none.
     private func runNext(upTo limit: TestTime) -> Bool {
         moveInboxToQueue()
-        if let willMoveClock, let next = items.first?.time, next > clock, next <= limit {
-            willMoveClock(next)
-            moveInboxToQueue()
-        }
         guard let first = items.first, first.time <= limit else { return false }
         items.removeFirst()
         if first.cancellation.isDisposed { return true }
-        if first.time > clock { clock = first.time }
+        if first.time > clock {
+            willMoveClock?(first.time)
+            clock = first.time
+        }
         first.cancellation.dispose()
         first.action()
         return true
