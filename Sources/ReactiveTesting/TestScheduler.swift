@@ -39,7 +39,14 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
     /// The length of one tick.
     public let resolution: Duration
     /// The current virtual time, in ticks.
-    public private(set) var clock: TestTime
+    public private(set) var clock: TestTime {
+        didSet { sharedClock.store(clock, ordering: .releasing) }
+    }
+    /// ``clock`` for other threads (``VirtualClock/now``).
+    private let sharedClock: Atomic<TestTime>
+    /// Called before virtual time moves forward, with the time it moves to (a harness checks
+    /// that no service call is still running in real time; see ViewModelTesting).
+    package var willMoveClock: ((TestTime) -> Void)?
     private var items: [ScheduledItem] = []
     private var nextOrder = 0
     private var isStopped = false
@@ -48,8 +55,12 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
     /// A scheduler at `initialClock` ticks, one tick lasting `resolution`.
     public init(initialClock: TestTime = 0, resolution: Duration = .milliseconds(1)) {
         self.clock = initialClock
+        self.sharedClock = Atomic(initialClock)
         self.resolution = resolution
     }
+
+    /// ``clock``, readable from any thread.
+    var publishedClock: TestTime { sharedClock.load(ordering: .acquiring) }
 
     // MARK: Scheduler
 
@@ -108,7 +119,10 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
     public func advance(to time: TestTime) {
         isStopped = false
         while !isStopped, runNext(upTo: time) {}
-        if time > clock { clock = time }
+        if time > clock {
+            willMoveClock?(time)
+            clock = time
+        }
     }
 
     /// Advances the clock by `delay` (see ``advance(to:)``).
@@ -120,6 +134,9 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
     public func advance() {
         advance(to: clock)
     }
+
+    /// The time of the earliest scheduled action, if any (enqueued jobs not counted).
+    package var nextScheduledTime: TestTime? { items.first?.time }
 
     /// Stops ``start()`` or ``advance(to:)`` after the current action.
     public func stop() {
@@ -133,7 +150,10 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
         guard let first = items.first, first.time <= limit else { return false }
         items.removeFirst()
         if first.cancellation.isDisposed { return true }
-        if first.time > clock { clock = first.time }
+        if first.time > clock {
+            willMoveClock?(first.time)
+            clock = first.time
+        }
         first.cancellation.dispose()
         first.action()
         return true

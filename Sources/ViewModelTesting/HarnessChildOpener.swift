@@ -18,15 +18,17 @@ final class HarnessChildOpener: ChildOpening {
 
     private let scheduler: any SerialScheduler
     private let services: ChildServices
+    private let calls: ServiceCallTracker
     private var numbers: [String: Int] = [:]
     /// The children built and not destroyed, in creation order.
     private(set) var live: [LiveChild] = []
     /// Every child opened, destroyed ones included, in order.
     private(set) var opened: [(type: String, args: JSONValue, id: String)] = []
 
-    init(scheduler: any SerialScheduler, services: ChildServices) {
+    init(scheduler: any SerialScheduler, services: ChildServices, calls: ServiceCallTracker) {
         self.scheduler = scheduler
         self.services = services
+        self.calls = calls
     }
 
     func openChild(type: String, args: JSONValue, parent: String) throws(ViewModelError) -> String {
@@ -40,7 +42,7 @@ final class HarnessChildOpener: ChildOpening {
             throw .unknownType(type: Child.typeName, known: [])
         }
         let id = record(type: Child.typeName, args: args.jsonValue)
-        let child = ViewModelHarness(type, args: args, services: childServices, scheduler: scheduler, id: id, childServices: services)
+        let child = ViewModelHarness(type, args: args, services: childServices, scheduler: scheduler, id: id, childServices: services, calls: calls)
         live.append(LiveChild(id: id, harness: child))
         return ChildViewModel(id: id, ports: child.ports) { [weak self, weak child] in
             guard let child else { return }

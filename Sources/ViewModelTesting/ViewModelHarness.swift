@@ -1,5 +1,6 @@
 import JSONCore
 import ReactiveCore
+import ReactiveTesting
 import ViewModelKit
 
 /// Builds one view model directly, with test services and a test scheduler, to test it the
@@ -58,20 +59,47 @@ public final class ViewModelHarness<VM: ViewModel> {
     }
     /// `true` once ``dispose()`` ran (or the parent destroyed this child).
     public private(set) var isDisposed = false
+    /// The scheduler the graph lives on.
+    public let scheduler: any SerialScheduler
+    /// The service calls of this view model and its children (shared with its children).
+    let calls: ServiceCallTracker
+    /// Whether ``finish(sourceLocation:)`` requires every recorded event asserted and no
+    /// service call running (ViewModelHarness+Exhaustive.swift).
+    public var exhaustivity = Exhaustivity.off
+    /// The recordings made through this harness, for the exhaustive check.
+    var recordings: [any UnassertedReporting] = []
+    /// Whether the exhaustive check ran (``finish(sourceLocation:)``).
+    var isFinished = false
     private let heldEvents: HeldEvents
     private let opener: HarnessChildOpener
 
     /// Builds `type` with `args` and `services`, its graph on `scheduler`; typed children it
     /// opens get their services from `childServices`.
-    public init(
+    ///
+    /// On a `TestScheduler`, `context.clock` is its ``ReactiveTesting/TestScheduler/virtualClock``
+    /// and the harness tracks the view model's service calls (``settle(sourceLocation:)``).
+    public convenience init(
         _ type: VM.Type, args: VM.Arguments, services: VM.Services, scheduler: any SerialScheduler,
         id: String = "test-1", childServices: ChildServices = ChildServices()
     ) {
+        self.init(type, args: args, services: services, scheduler: scheduler, id: id, childServices: childServices, calls: nil)
+    }
+
+    /// Builds the harness; a child shares its parent's `calls`, a root (`nil`) makes its own.
+    init(
+        _ type: VM.Type, args: VM.Arguments, services: VM.Services, scheduler: any SerialScheduler,
+        id: String, childServices: ChildServices, calls parentCalls: ServiceCallTracker?
+    ) {
         let bag = DisposeBag()
         let heldEvents = HeldEvents()
-        let opener = HarnessChildOpener(scheduler: scheduler, services: childServices)
+        let calls = parentCalls ?? ServiceCallTracker()
+        let opener = HarnessChildOpener(scheduler: scheduler, services: childServices, calls: calls)
         let context = VM.Context(
-            id: id, args: args, services: services, scheduler: scheduler, bag: bag, children: opener)
+            id: id, args: args, services: services, scheduler: scheduler, bag: bag, children: opener,
+            serviceClock: Self.serviceClock(on: scheduler, calls: calls))
+        if parentCalls == nil, let testScheduler = scheduler as? TestScheduler {
+            Self.guardSynchronousTime(of: testScheduler, calls: calls)
+        }
         let built = BuiltViewModel<VM>.build(context: context, heldEvents: heldEvents)
         if heldEvents.isHolding { scheduler.schedule { heldEvents.release() } }
         self.ports = built.ports
@@ -80,6 +108,8 @@ public final class ViewModelHarness<VM: ViewModel> {
         self.id = id
         self.heldEvents = heldEvents
         self.opener = opener
+        self.scheduler = scheduler
+        self.calls = calls
     }
 
     /// Builds `type` with its default arguments (decoded from `{}`).
@@ -101,7 +131,8 @@ public final class ViewModelHarness<VM: ViewModel> {
 
     /// Records a state output: its current value now, then every new one.
     public func record<Value>(_ output: KeyPath<VM.Ports, State<Value>>) -> Recording<Value> {
-        let recording = Recording<Value>()
+        let recording = Recording<Value>(scheduler: scheduler as? TestScheduler, label: "\(output)")
+        recordings.append(recording)
         ports[keyPath: output].subscribe(recording).disposed(by: bag)
         return recording
     }
@@ -109,7 +140,8 @@ public final class ViewModelHarness<VM: ViewModel> {
     /// Records an event output from now on (and, made before the scheduler's first turn,
     /// what the view model emitted during its `init`).
     public func record<Value>(_ output: KeyPath<VM.Ports, EventOutput<Value>>) -> Recording<Value> {
-        let recording = Recording<Value>()
+        let recording = Recording<Value>(scheduler: scheduler as? TestScheduler, label: "\(output)")
+        recordings.append(recording)
         ports[keyPath: output].subscribe(recording).disposed(by: bag)
         return recording
     }
@@ -118,7 +150,8 @@ public final class ViewModelHarness<VM: ViewModel> {
     /// (an `ActionError` when refused or failed).
     @discardableResult
     public func execute<Value, Element>(_ action: KeyPath<VM.Ports, ActionPort<Value, Element>>, _ value: Value) -> Recording<Element> {
-        let recording = Recording<Element>()
+        let recording = Recording<Element>(scheduler: scheduler as? TestScheduler, label: "\(action)")
+        recordings.append(recording)
         ports[keyPath: action].execute(value).subscribe(recording).disposed(by: bag)
         return recording
     }
@@ -137,6 +170,11 @@ public final class ViewModelHarness<VM: ViewModel> {
     /// The live child `id`, if it is of type `type`.
     public func child<Child: ViewModel>(_ type: Child.Type, id: String) -> ViewModelHarness<Child>? {
         opener.live.first { $0.id == id }?.harness as? ViewModelHarness<Child>
+    }
+
+    deinit {
+        // An exhaustive test that never called `finish()` is checked when the harness goes.
+        if exhaustivity == .on, !isFinished { reportUnasserted(sourceLocation: nil) }
     }
 
     /// Ends the view model's lifetime: its live children are disposed first, then every

@@ -12,7 +12,7 @@ struct CounterTests {
     func happyPath() {
         let scheduler = TestScheduler()
         let counter = ViewModelHarness(Counter.self, args: Counter.Arguments(start: 5), scheduler: scheduler)
-        let count = counter.recordTimed(\.count, on: scheduler)
+        let count = counter.record(\.count)
         var reset: Recording<Int>?
         scheduler.scheduleAt(10) { counter.send(\.increment, 2) }
         scheduler.scheduleAt(20) { counter.send(\.decrement, 1) }

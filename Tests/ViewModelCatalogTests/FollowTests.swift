@@ -51,9 +51,9 @@ struct FollowTests {
     private struct Made {
         let follow: ViewModelHarness<Follow>
         let service: RecordingFollowService
-        let isFollowing: TestableObserver<Bool>
-        let isLoading: TestableObserver<Bool>
-        let failure: TestableObserver<String>
+        let isFollowing: Recording<Bool>
+        let isLoading: Recording<Bool>
+        let failure: Recording<String>
     }
 
     private func makeFollow(_ args: Follow.Arguments = Follow.Arguments(), base: (any FollowService)? = nil, scheduler: TestScheduler) -> Made {
@@ -61,9 +61,9 @@ struct FollowTests {
         let follow = ViewModelHarness(Follow.self, args: args, services: { _ in service }, scheduler: scheduler)
         return Made(
             follow: follow, service: service,
-            isFollowing: follow.recordTimed(\.isFollowing, on: scheduler),
-            isLoading: follow.recordTimed(\.isLoading, on: scheduler),
-            failure: follow.recordTimed(\.failure, on: scheduler))
+            isFollowing: follow.record(\.isFollowing),
+            isLoading: follow.record(\.isLoading),
+            failure: follow.record(\.failure))
     }
 
     @Test("the initial request at creation loads isFollowing, with isLoading around it")
@@ -71,7 +71,7 @@ struct FollowTests {
         let scheduler = TestScheduler()
         let made = makeFollow(Follow.Arguments(userId: "ada", latencyMs: 500), scheduler: scheduler)
         scheduler.advance(to: 500)
-        await settle(scheduler)
+        await made.follow.settle()
         #expect(made.isLoading.events == [.next(0, true), .next(500, false)])
         #expect(made.isFollowing.events == [.next(0, false), .next(500, true)])
         #expect(made.failure.events.isEmpty)
@@ -82,7 +82,7 @@ struct FollowTests {
     func initialFalse() async {
         let scheduler = TestScheduler()
         let made = makeFollow(Follow.Arguments(initial: false, latencyMs: 0), scheduler: scheduler)
-        await settle(scheduler)
+        await made.follow.settle()
         #expect(made.isFollowing.values == [false])
         #expect(made.isLoading.values == [true, false])
     }
@@ -92,15 +92,15 @@ struct FollowTests {
         let scheduler = TestScheduler()
         let made = makeFollow(Follow.Arguments(latencyMs: 500), scheduler: scheduler)
         scheduler.advance(to: 500)
-        await settle(scheduler)
+        await made.follow.settle()
         scheduler.advance(to: 600)
         let unfollow = made.follow.execute(\.toggle)
         scheduler.advance(to: 1100)
-        await settle(scheduler)
+        await made.follow.settle()
         scheduler.advance(to: 1200)
         let refollow = made.follow.execute(\.toggle)
         scheduler.advance(to: 1700)
-        await settle(scheduler)
+        await made.follow.settle()
         #expect(made.isFollowing.events == [.next(0, false), .next(500, true), .next(1100, false), .next(1700, true)])
         #expect(made.isLoading.events == [
             .next(0, true), .next(500, false), .next(600, true), .next(1100, false), .next(1200, true), .next(1700, false),
@@ -118,7 +118,7 @@ struct FollowTests {
         let early = made.follow.execute(\.toggle)
         #expect(early.error as? ActionError == .notEnabled)
         scheduler.advance(to: 500)
-        await settle(scheduler)
+        await made.follow.settle()
         #expect(made.service.calls == ["load vmd"])
         #expect(made.failure.events.isEmpty)
     }
@@ -128,7 +128,7 @@ struct FollowTests {
         let scheduler = TestScheduler()
         let made = makeFollow(Follow.Arguments(latencyMs: 300), scheduler: scheduler)
         scheduler.advance(to: 300)
-        await settle(scheduler)
+        await made.follow.settle()
         let first = made.follow.execute(\.toggle)
         let second = made.follow.execute(\.toggle)
         scheduler.advance(to: 350)
@@ -136,10 +136,10 @@ struct FollowTests {
         #expect(second.error as? ActionError == .notEnabled)
         #expect(reload.error as? ActionError == .notEnabled)
         scheduler.advance(to: 600)
-        await settle(scheduler)
+        await made.follow.settle()
         let third = made.follow.execute(\.toggle)
         scheduler.advance(to: 900)
-        await settle(scheduler)
+        await made.follow.settle()
         #expect(first.values == [false])
         #expect(third.values == [true])
         #expect(made.isFollowing.events == [.next(0, false), .next(300, true), .next(600, false), .next(900, true)])
@@ -153,13 +153,13 @@ struct FollowTests {
         let scheduler = TestScheduler()
         let made = makeFollow(Follow.Arguments(latencyMs: 100, failEvery: 2), scheduler: scheduler)
         scheduler.advance(to: 100)
-        await settle(scheduler)
+        await made.follow.settle()
         let failed = made.follow.execute(\.toggle)
         scheduler.advance(to: 200)
-        await settle(scheduler)
+        await made.follow.settle()
         let retried = made.follow.execute(\.toggle)
         scheduler.advance(to: 300)
-        await settle(scheduler)
+        await made.follow.settle()
         let message = "The follow service did not answer; try again. (Simulated: every 2 calls, one fails.)"
         #expect(made.failure.events == [.next(200, message)])
         #expect(made.isLoading.events == [.next(0, true), .next(100, false), .next(100, true), .next(200, false), .next(200, true), .next(300, false)])
@@ -172,15 +172,15 @@ struct FollowTests {
     func failedLoad() async {
         let scheduler = TestScheduler()
         let made = makeFollow(Follow.Arguments(latencyMs: 0), base: FailsFirstCall(), scheduler: scheduler)
-        await settle(scheduler)
+        await made.follow.settle()
         #expect(made.failure.values == ["No connection."])
         #expect(made.isLoading.values == [true, false])
         #expect(made.follow.execute(\.toggle).error as? ActionError == .notEnabled)
         let reload = made.follow.execute(\.reload)
-        await settle(scheduler)
+        await made.follow.settle()
         #expect(reload.values == [false])
         let toggle = made.follow.execute(\.toggle)
-        await settle(scheduler)
+        await made.follow.settle()
         #expect(toggle.values == [true])
         #expect(made.isFollowing.values == [false, true])
         #expect(made.service.calls == ["load vmd", "load vmd", "set true vmd"])

@@ -16,7 +16,7 @@ struct SendListTests {
     func editsTheList() {
         let scheduler = TestScheduler()
         let list = makeSendList(scheduler: scheduler)
-        let recipients = list.recordTimed(\.recipients, on: scheduler)
+        let recipients = list.record(\.recipients)
         scheduler.scheduleAt(10) { list.send(\.addRecipient, "ada@example.com") }
         scheduler.scheduleAt(20) { list.send(\.addRecipient, "  bob@example.com ") }
         scheduler.scheduleAt(30) { list.send(\.addRecipient, "ada@example.com") }
@@ -51,15 +51,15 @@ struct SendListTests {
         let scheduler = TestScheduler()
         let store = MemorySendStore()
         let list = makeSendList(store: store, scheduler: scheduler)
-        let isSending = list.recordTimed(\.isSending, on: scheduler)
-        let navigate = list.recordTimed(\.navigate, on: scheduler)
+        let isSending = list.record(\.isSending)
+        let navigate = list.record(\.navigate)
         list.send(\.addRecipient, "ada@example.com")
         list.send(\.addRecipient, "bob@example.com")
         list.send(\.message, "Dinner at 8?")
         scheduler.advance(to: 10)
         let send = list.execute(\.send, SendRequest())
         #expect(navigate.events.isEmpty)
-        await settle(scheduler)
+        await list.settle()
         let receipt = Navigation(type: "SendReceipt", instance: "sendreceipt-1")
         #expect(isSending.events == [.next(0, false), .next(10, true), .next(10, false)])
         #expect(navigate.events == [.next(10, receipt)])
@@ -84,7 +84,7 @@ struct SendListTests {
         list.send(\.addRecipient, "ada")
         list.send(\.message, "Hello")
         let send = list.execute(\.send, SendRequest())
-        await settle(scheduler)
+        await list.settle()
         let error = try #require(send.error as? ActionError)
         #expect(error.failureMessage == "The store is down; nothing was stored.")
         #expect(navigate.values.isEmpty)
@@ -104,10 +104,10 @@ struct SendListTests {
         let first = list.execute(\.send, SendRequest())
         let second = list.execute(\.send, SendRequest())
         #expect(second.error as? ActionError == .notEnabled)
-        await settle(scheduler)
+        await list.settle()
         #expect(first.values.map(\.uploadId) == [1])
         let third = list.execute(\.send, SendRequest())
-        await settle(scheduler)
+        await list.settle()
         #expect(third.values.map(\.navigation.instance) == ["sendreceipt-2"])
         #expect(await store.stored.map(\.id) == [1, 2])
     }
@@ -124,7 +124,7 @@ struct SendListTests {
         list.send(\.addRecipient, "ada")
         list.send(\.message, "Hello")
         list.execute(\.send, SendRequest())
-        await settle(scheduler)
+        await list.settle()
         #expect(onDiskAtNavigate == #"{"id":1,"message":"Hello","recipients":["ada"]}"# + "\n")
     }
 

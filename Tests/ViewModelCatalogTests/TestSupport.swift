@@ -8,17 +8,9 @@ import ViewModelTesting
 
 // Helpers shared by the catalog's Kickstarter-style tests.
 
-extension ViewModelHarness {
-    /// Records an output (state or event) with the virtual time of each value.
-    func recordTimed<Output: ObservableType>(_ output: KeyPath<VM.Ports, Output>, on scheduler: TestScheduler) -> TestableObserver<Output.Element> {
-        let observer = scheduler.createObserver(Output.Element.self)
-        ports[keyPath: output].subscribe(observer).disposed(by: bag)
-        return observer
-    }
-}
-
-/// Lets the async service calls started so far post their results, then runs them on the
-/// test's thread at the current virtual time. Waits with a deadline, never sleeps.
+/// For tests that drive a `ViewModelHost` (a harness has its own `settle()`): lets the async
+/// service calls started so far post their results, then runs them on the test's thread at
+/// the current virtual time. Waits with a deadline, never sleeps.
 func settle(_ scheduler: TestScheduler, calls: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async {
     let arrived = await scheduler.waitForEnqueued(count: calls)
     #expect(arrived, "the service's results never came back", sourceLocation: sourceLocation)

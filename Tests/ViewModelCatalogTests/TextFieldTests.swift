@@ -12,8 +12,8 @@ struct TextFieldTests {
     func bothSourcesMerge() {
         let scheduler = TestScheduler()
         let field = ViewModelHarness(TextField.self, args: TextField.Arguments(), scheduler: scheduler)
-        let text = field.recordTimed(\.text, on: scheduler)
-        let length = field.recordTimed(\.length, on: scheduler)
+        let text = field.record(\.text)
+        let length = field.record(\.length)
         scheduler.scheduleAt(10) { field.send(\.type, "h") }
         scheduler.scheduleAt(20) { field.send(\.type, "hi") }
         scheduler.scheduleAt(30) { field.send(\.set, "hi") }

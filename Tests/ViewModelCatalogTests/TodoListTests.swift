@@ -14,8 +14,8 @@ struct TodoListTests {
     func happyPath() {
         let scheduler = TestScheduler()
         let list = ViewModelHarness(TodoList.self, args: TodoList.Arguments(), scheduler: scheduler)
-        let items = list.recordTimed(\.items, on: scheduler)
-        let remaining = list.recordTimed(\.remaining, on: scheduler)
+        let items = list.record(\.items)
+        let remaining = list.record(\.remaining)
         scheduler.scheduleAt(10) { list.send(\.add, "milk") }
         scheduler.scheduleAt(20) { list.send(\.add, "bread") }
         scheduler.scheduleAt(30) { list.send(\.toggle, 1) }

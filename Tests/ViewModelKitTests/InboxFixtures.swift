@@ -101,13 +101,16 @@ protocol Fetching: Sendable {
 /// A service that sleeps for real (`Task.sleep`) and reports what happened to it.
 final class SleepingService: Fetching {
     let sleep: Duration
+    /// Sleeps on this clock (a test's virtual clock); on real time when `nil`.
+    let clock: (any Clock<Duration>)?
     let steps: AsyncStream<String>
     /// How many times `fetch` was called.
     let calls = Mutex(0)
     private let report: AsyncStream<String>.Continuation
 
-    init(sleep: Duration) {
+    init(sleep: Duration, on clock: (any Clock<Duration>)? = nil) {
         self.sleep = sleep
+        self.clock = clock
         (steps, report) = AsyncStream.makeStream(of: String.self)
     }
 
@@ -115,7 +118,7 @@ final class SleepingService: Fetching {
         calls.withLock { $0 += 1 }
         report.yield("started")
         do {
-            try await Task.sleep(for: sleep)
+            if let clock { try await clock.sleep(for: sleep) } else { try await Task.sleep(for: sleep) }
         } catch {
             report.yield("cancelled")
             throw error

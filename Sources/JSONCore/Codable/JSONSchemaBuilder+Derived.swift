@@ -22,11 +22,15 @@ extension JSONSchemaBuilder {
     /// - a type that refers to itself (`children: [Node]`) refers back with `$ref`
     ///   (`"#"`, or `"#/$defs/Node"` when it is nested in another type).
     ///
-    /// What the derivation cannot see is left open rather than guessed: a raw-value
-    /// enumeration that is not `CaseIterable`, or an enumeration with associated values,
-    /// becomes its bare JSON type (an object of any members), and a struct holding one as a
-    /// non-optional member no longer rejects unknown members. Conform such types to
-    /// ``JSONSchemaProviding`` (or `CaseIterable`) for a precise schema.
+    /// What the derivation cannot see is not guessed. A raw-value enumeration that is not
+    /// `CaseIterable` (and has no case for the stand-in raw value, `""` or `0`) is its raw
+    /// type, and an enumeration with associated values an object of any members: true,
+    /// if loose, at the root, as elements, as dictionary values and as optional members. As a
+    /// required struct member, though, it stops the struct's `init(from:)`, so every member
+    /// after it would go unseen: its place holds a ``SchemaDerivationProblem`` naming the
+    /// type and the member instead (``derivationProblem(in:)`` finds it; the kit's registry
+    /// refuses the type with it). Conform such types to `CaseIterable` or
+    /// ``JSONSchemaProviding`` for a precise schema.
     public static func schema<T: Decodable>(for type: T.Type) -> JSONValue {
         SchemaProbe.givenSchema(of: T.self) ?? derivedSchema(for: T.self)
     }
@@ -44,10 +48,16 @@ extension JSONSchemaBuilder {
     }
 
     /// `schema` widened to also accept `null`, as `Optional`'s schema is: `"type": [t, "null"]`
-    /// when `schema` names one type, else `anyOf` it and `{"type": "null"}`.
+    /// (and `null` among its `enum` cases) when `schema` names one type, else `anyOf` it and
+    /// `{"type": "null"}`.
     public static func nullable(_ schema: JSONValue) -> JSONValue {
         if case .object(var object) = schema, case .string(let type)? = object["type"] {
             object["type"] = [.string(type), "null"]
+            // An enumeration's list must admit `null` too, or the widened type is a lie.
+            if case .array(var cases)? = object["enum"], !cases.contains(.null) {
+                cases.append(.null)
+                object["enum"] = .array(cases)
+            }
             return .object(object)
         }
         if case .object(let object) = schema, object.isEmpty { return schema }

@@ -14,6 +14,7 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let key = Key(stringValue: Self.mapKey) else {
             // Keys the probe cannot name (an enumeration with associated values): leave it open.
             node.incomplete = true
+            node.hasUnnamedKeys = true
             return []
         }
         node.shape = .map
@@ -32,9 +33,15 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
+    private func member(_ key: Key) -> String {
+        if case .map = node.shape { return "[]" }
+        return "." + key.stringValue
+    }
+
     private func required<T: Decodable>(_ key: Key, _ type: T.Type) throws -> T {
-        let (schema, value) = probe.probe(T.self)
-        record(key, .finished(schema), required: true)
+        let (schema, value) = probe.probe(T.self, member: member(key))
+        let problem = value == nil ? probe.problem(member: member(key), of: T.self) : nil
+        record(key, .finished(problem?.marker ?? schema), required: true)
         guard let value else {
             node.incomplete = true  // init(from:) stops here; later members go unseen
             throw SchemaProbe.NoStandIn()
@@ -43,7 +50,7 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func optional<T: Decodable>(_ key: Key, _ type: T.Type) -> T? {
-        let (schema, _) = probe.probe(T.self)
+        let (schema, _) = probe.probe(T.self, member: member(key))
         record(key, .finished(JSONSchemaBuilder.nullable(schema)), required: false)
         return nil
     }

@@ -25,6 +25,9 @@ final class ProbeNode {
     /// The `init(from:)` stopped early or asked for keys it would not name, so members
     /// beyond `properties` may exist: the object is not closed.
     var incomplete = false
+    /// The `init(from:)` read `allKeys` of keys the probe cannot name (an enumeration with
+    /// associated values).
+    var hasUnnamedKeys = false
 
     static func finished(_ schema: JSONValue) -> ProbeNode {
         let node = ProbeNode()

@@ -37,7 +37,7 @@ struct ProbeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try element(type) }
 
     private mutating func element<T: Decodable>(_ type: T.Type) throws -> T {
-        let (schema, value) = probe.probe(T.self)
+        let (schema, value) = probe.probe(T.self, member: "[]")
         node.elements = .finished(schema)
         currentIndex += 1
         guard let value else { throw SchemaProbe.NoStandIn() }

@@ -12,6 +12,11 @@ final class SchemaProbe {
     /// `$defs` of the root schema: recursive types nested below the root.
     private var definitions: [(name: String, schema: JSONValue)] = []
     private var definitionNames: [ObjectIdentifier: String] = [:]
+    /// The root type's name and the members leading to the type being probed
+    /// (`["Settings", ".status", ".mood"]`), for ``SchemaDerivationProblem``s.
+    private var memberPath: [String] = []
+    /// Why types probed so far could give no stand-in value, when the derivation knows.
+    private var undescribable: [ObjectIdentifier: String] = [:]
 
     /// Thrown when the probe cannot make a stand-in value of a member's type.
     struct NoStandIn: Error {}
@@ -19,12 +24,29 @@ final class SchemaProbe {
     /// The schema of `T`, with `$defs` for nested recursive types; `T`'s own stated schema
     /// (if any) is not used, its members' are.
     func rootSchema<T: Decodable>(of type: T.Type) -> JSONValue {
+        memberPath = [String(describing: T.self)]
         let schema = probe(T.self, root: true).schema
         guard !definitions.isEmpty, case .object(var object) = schema else { return schema }
         var defs = JSONObject(minimumCapacity: definitions.count)
         for definition in definitions { defs[definition.name] = definition.schema }
         object["$defs"] = .object(defs)
         return .object(object)
+    }
+
+    /// The schema of `T` (the type of `member`, written `.name` or `[]`, of the type being
+    /// probed) and, when one could be made, a stand-in value of it.
+    func probe<T: Decodable>(_ type: T.Type, member: String) -> (schema: JSONValue, value: T?) {
+        memberPath.append(member)
+        defer { memberPath.removeLast() }
+        return probe(T.self)
+    }
+
+    /// The problem of a required struct member `member` of type `T` that gave no stand-in
+    /// value: the members after it go unseen, so the struct's schema would lie. `nil` when
+    /// the derivation does not know why (the member's own members are reported there).
+    func problem<T>(member: String, of type: T.Type) -> SchemaDerivationProblem? {
+        guard let reason = undescribable[ObjectIdentifier(T.self)] else { return nil }
+        return SchemaDerivationProblem(member: (memberPath + [member]).joined(), type: String(describing: T.self), reason: reason)
     }
 
     /// The schema of `T` and, when one could be made, a stand-in value of it.
@@ -47,6 +69,11 @@ final class SchemaProbe {
         stack.append(id)
         defer { stack.removeLast() }
         let (node, value) = run(T.self)
+        if value == nil, given == nil, let reason = SchemaDerivationProblem.reason(T.self, node: node) {
+            // No stand-in value: a struct holding one as a required member cannot be probed
+            // past it (``problem(member:of:)``).
+            undescribable[id] = reason
+        }
         let schema = given ?? node.schema
         guard recursive.contains(id), stack.count > 1 else { return (schema, value) }
         if !definitions.contains(where: { $0.name == definitionName(of: T.self) }) {

@@ -13,12 +13,14 @@ public struct ViewModelContext<VM: ViewModel> {
     /// The services injected when the type was registered (or by the test).
     public let services: VM.Services
     /// The instance's scheduler: async work hands its results back through it, and
-    /// ``call(after:timeout:_:)`` puts its delays and timeouts on it.
+    /// ``call(after:timeout:file:line:_:)`` puts its delays and timeouts on it.
     public let scheduler: any SerialScheduler
     /// The instance's lifetime: disposed when the instance is destroyed. Ports put their
     /// bindings here already; add only subscriptions that exist for their side effect.
     public let bag: DisposeBag
     let children: any ChildOpening
+    /// The clock behind ``clock``, and who watches service calls (ViewModelContext+Clock.swift).
+    let serviceClock: ServiceClock
 
     /// A context from its parts (the host and the testing harness build these).
     @usableFromInline package init(
@@ -27,7 +29,8 @@ public struct ViewModelContext<VM: ViewModel> {
         services: VM.Services,
         scheduler: any SerialScheduler,
         bag: DisposeBag,
-        children: any ChildOpening
+        children: any ChildOpening,
+        serviceClock: ServiceClock = .continuous
     ) {
         self.id = id
         self.args = args
@@ -35,6 +38,7 @@ public struct ViewModelContext<VM: ViewModel> {
         self.scheduler = scheduler
         self.bag = bag
         self.children = children
+        self.serviceClock = serviceClock
     }
 
     /// Creates a child instance of the type registered as `type` with `args` (a new scene)
@@ -76,42 +80,48 @@ public struct ViewModelContext<VM: ViewModel> {
     ///     running `work` is cancelled.
     ///
     /// Disposing the subscription during the latency cancels the timer; afterwards it
-    /// cancels the task. Only the time `work` itself spends awaiting (a real `Task.sleep`, a
-    /// socket) is real time; everything the kit waits for is virtual under test.
+    /// cancels the task. Everything the kit waits for is virtual under test, and so is what
+    /// `work` sleeps on ``clock``; only other awaiting (a real `Task.sleep`, a socket) is real
+    /// time. Under test the harness tracks the call, named in its messages by `file` and
+    /// `line` (ViewModelTesting's `settle()`).
     public func call<Result: Sendable>(
         after latency: Duration = .zero,
         timeout: Duration? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
         _ work: @escaping @Sendable () async throws -> Result
     ) -> Observable<Result> {
-        Self.call(on: scheduler, after: latency, timeout: timeout, work)
+        Self.call(named: "context.call at \(file):\(line)", on: scheduler, serviceClock, after: latency, timeout: timeout, work)
     }
 
     /// An ``Action`` whose work is an `async` service call, its result hopping back onto
     /// this instance's scheduler. One execution at a time; allowed while `enabledIf`'s
-    /// latest value is `true`. `latency` and `timeout` work as in ``call(after:timeout:_:)``;
+    /// latest value is `true`. `latency` and `timeout` work as in ``call(after:timeout:file:line:_:)``;
     /// a timed-out execution fails with ``ViewModelTimeoutError`` and its task is cancelled.
     public func action<Input: Sendable, Element: Sendable>(
         enabledIf: some ObservableConvertibleType<Bool> = Observable.just(true),
         after latency: Duration = .zero,
         timeout: Duration? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
         _ work: @escaping @Sendable (Input) async throws -> Element
     ) -> Action<Input, Element> {
-        let scheduler = scheduler
-        if latency <= .zero, timeout == nil {
-            return Action(enabledIf: enabledIf.asObservable(), scheduler: scheduler, work: work)
-        }
+        let label = "context.action at \(file):\(line)"
+        let (scheduler, serviceClock) = (scheduler, serviceClock)
         return Action(enabledIf: enabledIf.asObservable()) { input in
-            Self.call(on: scheduler, after: latency, timeout: timeout) { try await work(input) }
+            Self.call(named: label, on: scheduler, serviceClock, after: latency, timeout: timeout) { try await work(input) }
         }
     }
 
-    private static func call<Result: Sendable>(
+    /// ``call(after:timeout:file:line:_:)``'s observable on `scheduler`, the call named `label`
+    /// (for `serviceClock`'s tracker).
+    static func call<Result: Sendable>(
+        named label: String,
         on scheduler: any SerialScheduler,
+        _ serviceClock: ServiceClock,
         after latency: Duration,
         timeout: Duration?,
         _ work: @escaping @Sendable () async throws -> Result
     ) -> Observable<Result> {
-        var call = Observable.fromAsync(scheduler: scheduler, work)
+        var call = serviceClock.observe(label, on: scheduler, work)
         if latency > .zero {
             let started = call
             call = Observable.just(()).delay(latency, scheduler: scheduler).flatMap { started }

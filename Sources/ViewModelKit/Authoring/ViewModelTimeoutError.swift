@@ -1,7 +1,7 @@
 import JSONCore
 
-/// A service call made with ``ViewModelContext/call(after:timeout:_:)`` or an action made
-/// with ``ViewModelContext/action(enabledIf:after:timeout:_:)`` took longer than its
+/// A service call made with ``ViewModelContext/call(after:timeout:file:line:_:)`` or an action made
+/// with ``ViewModelContext/action(enabledIf:after:timeout:file:line:_:)`` took longer than its
 /// `timeout` (measured on the instance's scheduler); its task was cancelled.
 ///
 /// `vm.execute` answers `actionFailed` with `data.error = {"message": …, "timeoutMs": …}`.

@@ -40,6 +40,9 @@ public struct ViewModelRegistry: Sendable {
         let description = Self.describe(VM.self, ports: found)
 
         func compile(_ schema: JSONValue, _ what: String) throws(ViewModelDefinitionError) -> ValueRule {
+            if let problem = JSONSchemaBuilder.derivationProblem(in: schema) {
+                throw ViewModelDefinitionError(type: name, problem: "the schema of \(what) cannot be derived: \(problem)")
+            }
             do throws(JSONSchemaError) {
                 return try ValueRule(schema: schema)
             } catch {

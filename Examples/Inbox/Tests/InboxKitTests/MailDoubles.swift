@@ -2,9 +2,10 @@ import InboxKit
 import ReactiveCore
 import ReactiveTesting
 import Testing
+import Synchronization
 import ViewModelKit
 
-// Mail servers for the tests, and the one helper they share.
+// Mail and chat servers for the tests, and the one helper they share.
 
 /// Answers every sync with the same messages, at once.
 struct FixedMail: MailService {
@@ -29,21 +30,15 @@ struct DownMail: MailService {
     }
 }
 
-/// Answers only after `delay` of real time, unless its task is cancelled first; says on
-/// `log` what happened ("started", then "cancelled" or "answered").
+/// Answers after `delay` on the clock it is given, unless its task is cancelled first;
+/// `log` says what it was asked and what was cancelled.
 struct SlowMail: MailService {
+    let clock: any Clock<Duration>
     let delay: Duration
-    let log: AsyncStream<String>.Continuation
+    let log = Log()
 
     func messages(in folder: String, limit: Int) async throws -> [Message] {
-        log.yield("started")
-        do {
-            try await Task.sleep(for: delay)
-        } catch {
-            log.yield("cancelled")
-            throw error
-        }
-        log.yield("answered")
+        try await log.run("sync", folder) { try await clock.sleep(for: delay) }
         return []
     }
 }
@@ -55,16 +50,46 @@ let sampleMessages = [
     Message(id: "m1", from: "alan@example.com", subject: "Numbers", isRead: true),
 ]
 
-/// Lets the async service calls started so far post their results, then runs them on the
-/// test's thread at the current virtual time. Waits with a deadline, never sleeps.
-func settle(_ scheduler: TestScheduler, sourceLocation: SourceLocation = #_sourceLocation) async {
-    let arrived = await scheduler.waitForEnqueued(count: 1)
-    #expect(arrived, "the mail service's answer never came back", sourceLocation: sourceLocation)
-    scheduler.advance()
-}
-
 /// Whether an execution ended because the kit's timeout fired.
 func isTimeout(_ error: (any Error)?) -> Bool {
     guard case .underlyingError(let underlying)? = error as? ActionError else { return false }
     return underlying is ViewModelTimeoutError
+}
+
+/// A chat server on the clock it is given: a search answers after `searchLatency`, a send
+/// after `sendLatency` (or fails with `failure`); `log` says what was asked and cancelled.
+struct FakeChat: ChatService {
+    let clock: any Clock<Duration>
+    var searchLatency: Duration = .zero
+    var sendLatency: Duration = .zero
+    var failure: ActionFailure?
+    let log = Log()
+
+    func search(_ query: String) async throws -> [String] {
+        try await log.run("search", query) { try await clock.sleep(for: searchLatency) }
+        return ["\(query) is fast"]
+    }
+
+    func send(_ text: String) async throws -> String {
+        try await log.run("send", text) { try await clock.sleep(for: sendLatency) }
+        if let failure { throw failure }
+        return "id-\(text)"
+    }
+}
+
+/// What a fake was asked, and which calls were cancelled, in order.
+final class Log: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var entries: [String] { lines.withLock { $0 } }
+
+    func run(_ request: String, _ argument: String, _ wait: () async throws -> Void) async throws {
+        lines.withLock { $0.append("\(request) \(argument)") }
+        do {
+            try await wait()
+        } catch {
+            lines.withLock { $0.append("cancelled \(argument)") }
+            throw error
+        }
+    }
 }
