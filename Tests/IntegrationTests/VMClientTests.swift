@@ -192,7 +192,7 @@ struct VMClientTests {
 }
 
 /// A vmd of the test's own on a temporary socket, and a VMClient connected to it.
-private struct ConnectedDaemon {
+struct ConnectedDaemon {
     let directory: TemporarySocketDirectory
     let daemon: DaemonProcess
     let client: VMClient

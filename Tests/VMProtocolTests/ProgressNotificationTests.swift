@@ -1,5 +1,4 @@
 import JSONCore
-import JSONRPC
 import Testing
 import VMProtocol
 
