@@ -51,9 +51,6 @@ public final class Action<Input, Element> {
     public typealias ReportingWorkFactory = (Input, ActionProgressReporter) -> Observable<Element>
 
     @usableFromInline let work: ActionWork<Input, Element>
-    /// The executions besides ``current`` of a strategy other than `exclusive`; `nil` for an
-    /// exclusive action (a `let`: no exclusivity check, 8 bytes).
-    @usableFromInline let lanes: ActionLanes<Element>?
     // Assigned in the inlinable `init` rather than by an initial value: initial values are
     // out-of-line generic functions that look type metadata up at run time for every action.
     @usableFromInline let elementsSubject: PublishSubject<Element>
@@ -131,6 +128,15 @@ public final class Action<Input, Element> {
     /// How a second execution is treated.
     public var strategy: ActionStrategy { lanes?.strategy ?? .exclusive }
 
+    /// The executions besides ``current`` of a strategy other than `exclusive`, kept with the
+    /// rare subjects so that an exclusive action (most of them) is no bigger for it; `nil` for
+    /// an exclusive action, found without a cast.
+    @inlinable var lanes: ActionLanes<Element>? {
+        guard let lanes = rareSubjects?.lanes else { return nil }
+        // Always this type: `init` is the only code storing it.
+        return lanes as? ActionLanes<Element>
+    }
+
     /// Each execution's observable, as it starts (each replays its execution).
     public var executionObservables: Observable<Observable<Element>> {
         let rare = madeRareSubjects()
@@ -197,7 +203,6 @@ public final class Action<Input, Element> {
     /// The initializer behind the public ones; a `nil` source is always `true`.
     @inlinable init(enabledIfSource: Observable<Bool>?, work: ActionWork<Input, Element>, strategy: ActionStrategy) {
         self.work = work
-        lanes = strategy.kind == .exclusive ? nil : ActionLanes(strategy: strategy)
         elementsSubject = PublishSubject()
         errorsSubject = nil
         executingSubject = nil
@@ -206,6 +211,11 @@ public final class Action<Input, Element> {
         current = nil
         enabledIfValue = false
         lastEnabledSent = false
+        if strategy.kind != .exclusive {
+            let rare = ActionRareSubjects()
+            rare.lanes = ActionLanes<Element>(strategy: strategy)
+            rareSubjects = rare
+        }
         // A `just` (the default `.just(true)`) emits its element while it is subscribed, then
         // completes, so the subscription below would take its value and end at once. Taking
         // the value directly is the same, without the subscriber, its closure and the weak
