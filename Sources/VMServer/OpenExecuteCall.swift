@@ -15,6 +15,8 @@ final class OpenExecuteCall {
     let sendsProgress: Bool
     /// `resetTimeoutOnProgress: true` with a `timeoutMs`: each progress restarts the timer.
     let progressResetsTimeout: Bool
+    /// What each of its `vm.progress` starts with, made at the first one.
+    var progressPrefix: [UInt8]?
     /// Disposing it cancels the action's work.
     var execution: (any Disposable)?
     var timer: (any Disposable)?

@@ -65,10 +65,11 @@ extension Server {
         if pending.progressResetsTimeout, pending.timer != nil { startTimer(of: pending) }
         let session = pending.call.session
         guard pending.sendsProgress, let id = pending.call.id, session.isOpen else { return }
+        let prefix = pending.progressPrefix ?? VMProgressNotification.prefix(request: id, instance: pending.instance, action: pending.action)
+        pending.progressPrefix = prefix
         outbox.send(to: session) { buffer in
             VMProgressNotification.append(
-                request: id, instance: pending.instance, action: pending.action,
-                completed: progress.completed, total: progress.total, message: progress.message, to: &buffer)
+                prefix: prefix, completed: progress.completed, total: progress.total, message: progress.message, to: &buffer)
         }
     }
 

@@ -13,15 +13,44 @@ public enum VMProgressNotification {
         request: RequestID, instance: String, action: String,
         completed: Double, total: Double?, message: String?, to buffer: inout [UInt8]
     ) {
+        append(prefix: prefix(request: request, instance: instance, action: action),
+               completed: completed, total: total, message: message, to: &buffer)
+    }
+
+    /// The bytes every `vm.progress` of one request starts with, through `"completed":`: made
+    /// once per request, so each notification writes only what changes (the daemon's path).
+    public static func prefix(request: RequestID, instance: String, action: String) -> [UInt8] {
+        var buffer: [UInt8] = []
         JSONRPCEncoder.appendNotification(method: name, to: &buffer) { params in
             params.key(ascii: "request")
             request.encode(into: &params.buffer)
             params.member(ascii: "instance", string: instance)
             params.member(ascii: "action", string: action)
-            params.member("completed", number(completed))
-            if let total { params.member("total", number(total)) }
-            if let message { params.member(ascii: "message", string: message) }
+            params.key(ascii: "completed")
         }
+        // Without the params object's and the message's closing braces, which `append` writes.
+        buffer.removeLast(2)
+        return buffer
+    }
+
+    /// Appends one notification after its request's ``prefix(request:instance:action:)``.
+    public static func append(prefix: [UInt8], completed: Double, total: Double?, message: String?, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: prefix)
+        appendNumber(completed, to: &buffer)
+        if let total {
+            buffer.append(contentsOf: #","total":"#.utf8)
+            appendNumber(total, to: &buffer)
+        }
+        if let message {
+            buffer.append(contentsOf: #","message":"#.utf8)
+            JSONSerializer.appendString(message, to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    private static func appendNumber(_ value: Double, to buffer: inout [UInt8]) {
+        JSONSerializer.append(number(value), to: &buffer)
     }
 
     /// A count as JSON: an integer when it is a whole number that fits, else a double.
