@@ -13,9 +13,9 @@ import ReactiveCore
 /// ports.submit.bind(signIn, with: credentials)   // executes with the latest credentials
 /// ```
 ///
-/// The action's rules apply unchanged: disabled while its `enabledIf` is false or while it
-/// runs, errors reported as `ActionError`, and disposing an execution cancels it. An
-/// unbound port is never enabled.
+/// The action's rules apply unchanged: disabled while its `enabledIf` is false or (with the
+/// default `exclusive` strategy) while it runs, errors reported as `ActionError`, and
+/// disposing an execution cancels it. An unbound port is never enabled.
 public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     /// Its summary, schemas and wire name: the ones its type's layout shares among all
     /// instances (see PortFacts.swift), or its own when made outside an instance.
