@@ -2,10 +2,11 @@ import JSONCore
 import Testing
 import VMTestSupport
 
-/// Long actions over the real socket (PROTOCOL.md §8, O12): `vm.progress` before the reply
-/// and never after, none unless asked, cancellation, the `latest` strategy.
-@Suite("Long actions over the socket: progress, cancel, latest")
-struct LongActionTests {
+/// Long actions over each transport (the in-memory server and the real `vmd` on its socket;
+/// PROTOCOL.md §8, O12): `vm.progress` before the reply and never after, none unless asked,
+/// cancellation, the `latest` strategy.
+@Suite("Long actions over both transports: progress, cancel, latest")
+struct LongActionsOverBothTransportsTests {
     /// A SendList with a recipient and a message, ready to `send`, uploading for `uploadMs`.
     private func readySendList(_ session: RPCSession, id: String, uploadMs: Int) async throws {
         try await session.result("vm.create", ["type": "SendList", "id": .string(id), "args": ["uploadMs": .integer(Int64(uploadMs))]])
@@ -30,9 +31,9 @@ struct LongActionTests {
         #expect(next["id"] == ping, "unexpected message: \(next.encodedString())")
     }
 
-    @Test("with progress: true, every vm.progress comes before the reply, completed never decreasing, none after")
-    func progressComesBeforeTheReply() async throws {
-        let vmd = try await SocketDaemon.start()
+    @Test("with progress: true, every vm.progress comes before the reply, completed never decreasing, none after", arguments: RPCTransport.allCases)
+    func progressComesBeforeTheReply(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -50,9 +51,9 @@ struct LongActionTests {
         try await nothingElseArrives(on: session)
     }
 
-    @Test("without progress, the same execution writes no vm.progress")
-    func noProgressUnlessAsked() async throws {
-        let vmd = try await SocketDaemon.start()
+    @Test("without progress, the same execution writes no vm.progress", arguments: RPCTransport.allCases)
+    func noProgressUnlessAsked(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -64,9 +65,9 @@ struct LongActionTests {
         try await nothingElseArrives(on: session)
     }
 
-    @Test("$/cancelRequest ends the progress with the one requestCancelled reply, nothing after")
-    func cancelEndsProgressWithOneReply() async throws {
-        let vmd = try await SocketDaemon.start()
+    @Test("$/cancelRequest ends the progress with the one requestCancelled reply, nothing after", arguments: RPCTransport.allCases)
+    func cancelEndsProgressWithOneReply(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -84,9 +85,9 @@ struct LongActionTests {
         #expect(try await session.get("s", "isSending") == false)
     }
 
-    @Test("resetTimeoutOnProgress keeps a reporting execution alive past timeoutMs; without it, it times out")
-    func progressResetsTheTimeout() async throws {
-        let vmd = try await SocketDaemon.start()
+    @Test("resetTimeoutOnProgress keeps a reporting execution alive past timeoutMs; without it, it times out", arguments: RPCTransport.allCases)
+    func progressResetsTheTimeout(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
@@ -99,17 +100,15 @@ struct LongActionTests {
         #expect(cut.errorCodeAndName == (-31009, "actionTimedOut"))
     }
 
-    @Test("latest: the first of two quick searches is answered actionSuperseded, the second with its results, one reply each")
-    func latestSupersedesTheFirstSearch() async throws {
-        let vmd = try await SocketDaemon.start()
+    @Test("latest: the first of two quick searches is answered actionSuperseded, the second with its results, one reply each", arguments: RPCTransport.allCases)
+    func latestSupersedesTheFirstSearch(over transport: RPCTransport) async throws {
+        let vmd = try await transport.start()
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
         try await session.result("vm.create", ["type": "Search", "id": "q", "args": ["latencyMs": 300]])
-        try await session.send("""
-            {"jsonrpc":"2.0","id":1,"method":"vm.execute","params":{"instance":"q","action":"search","value":"berry"}}
-            {"jsonrpc":"2.0","id":2,"method":"vm.execute","params":{"instance":"q","action":"search","value":"lemon"}}
-            """)
+        try await session.send(#"{"jsonrpc":"2.0","id":1,"method":"vm.execute","params":{"instance":"q","action":"search","value":"berry"}}"#)
+        try await session.send(#"{"jsonrpc":"2.0","id":2,"method":"vm.execute","params":{"instance":"q","action":"search","value":"lemon"}}"#)
         let first = try await session.nextMessage()
         #expect(first["id"] == 1)
         #expect(first.errorCodeAndName == (-31017, "actionSuperseded"))
