@@ -9,6 +9,7 @@ extension ClientCore {
         case reply(CheckedContinuation<JSONValue, any Error>, Result<JSONValue, any Error>)
         case subscription(SubscriptionSink, VMSubscriptionEvent, last: Bool)
         case monitor(MonitorSink, VMMonitorMessage)
+        case progress(ProgressSink, VMProgressNotification.Params)
         case failOpening(Opening, any Error)
         case event(VMClientEvent)
         /// A subscription was opened: watch for its consumer giving up.
@@ -37,6 +38,7 @@ extension ClientCore {
                 sink.yield(event)
                 if last { sink.finish() }
             case .monitor(let sink, let message): sink.yield(message)
+            case .progress(let sink, let progress): sink.yield(progress)
             case .failOpening(let opening, let error): Self.finish(opening, throwing: error)
             case .event(let event): events.yield(event)
             case .opened(let opening, let id): abandonOnCancel(opening, id: id)
@@ -48,6 +50,8 @@ extension ClientCore {
     private static func decide(_ message: ClientWire.Incoming, _ state: inout State, into deliveries: inout [Delivery]) {
         switch message {
         case .response(let id, let outcome):
+            // No progress after the reply (PROTOCOL.md O12): its receiver is done.
+            state.progress[id] = nil
             guard let waiter = state.pending.removeValue(forKey: id) else { return }
             switch waiter {
             case .reconnectProbe, .sessionOpen, .sessionResume, .resumeSentinel:
@@ -126,6 +130,13 @@ extension ClientCore {
     ) {
         let unclaimed = Delivery.event(.notification(method: method, params: params))
         switch method {
+        case VMProgressNotification.name:
+            guard let id = params["request"]?.int64Value, let sink = state.progress[id],
+                  let progress = try? VMProgressNotification.Params(json: params) else {
+                deliveries.append(unclaimed)
+                return
+            }
+            deliveries.append(.progress(sink, progress))
         case VMOutputNotification.name, VMOverflowNotification.name, VMClosedNotification.name:
             guard let id = params["subscription"]?.stringValue, let sink = state.subscriptions[id] else {
                 deliveries.append(unclaimed)

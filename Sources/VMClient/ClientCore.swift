@@ -14,6 +14,7 @@ import Synchronization
 final class ClientCore: Sendable {
     typealias SubscriptionSink = AsyncThrowingStream<VMSubscriptionEvent, any Error>.Continuation
     typealias MonitorSink = AsyncThrowingStream<VMMonitorMessage, any Error>.Continuation
+    typealias ProgressSink = AsyncStream<VMProgressNotification.Params>.Continuation
 
     /// What a successful reply opens, registered while the reply is routed so that the
     /// notifications right behind it (O1, O2) find their stream.
@@ -61,6 +62,8 @@ final class ClientCore: Sendable {
         /// shares storage with the value handed to the application.
         var lastValues: [String: [String: JSONValue]] = [:]
         var monitors: [String: MonitorSink] = [:]
+        /// The `vm.progress` receivers of pending `vm.execute` calls, by request id.
+        var progress: [Int64: ProgressSink] = [:]
         /// Bytes queued by callers and not yet handed to the kernel.
         var outbound: [UInt8] = []
         /// A flush job is queued or running (so callers do not wake the loop twice).
@@ -93,12 +96,16 @@ final class ClientCore: Sendable {
     /// Sends a request and waits for its reply. Cancelling the calling task sends
     /// `$/cancelRequest` for it (the daemon then answers a pending `vm.execute` with
     /// requestCancelled; other methods answer at once anyway).
-    func call(_ method: String, _ params: JSONValue?, opening: Opening? = nil) async throws -> JSONValue {
+    /// `progress` receives the call's `vm.progress` notifications, all before it returns.
+    func call(_ method: String, _ params: JSONValue?, opening: Opening? = nil, progress: ProgressSink? = nil) async throws -> JSONValue {
         try Task.checkCancellation()
         let id = state.withLock { state in
             defer { state.nextID += 1 }
+            if let progress { state.progress[state.nextID] = progress }
             return state.nextID
         }
+        // However the call ends (a reply, a drop, a close), its receiver is let go.
+        defer { if progress != nil { _ = state.withLock { $0.progress.removeValue(forKey: id) } } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
                 let bytes = ClientWire.request(id: id, method: method, params: params)

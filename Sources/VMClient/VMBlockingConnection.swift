@@ -1,6 +1,7 @@
 import JSONCore
 import JSONRPC
 import Posix
+import VMProtocol
 
 /// A blocking, single-threaded connection for one-shot programs such as `vmctl`.
 ///
@@ -72,6 +73,64 @@ public final class VMBlockingConnection {
                     if answer == nil, case .failure = outcome { answer = outcome }
                 case .notification(let method, let params):
                     queued.append((method, params))
+                }
+            }
+            switch answer {
+            case .success(let result)?: return result
+            case .failure(let error)?: throw .remote(error)
+            case nil: continue
+            }
+        }
+    }
+
+    /// Runs `vm.execute` with `params` and waits for its reply, handing the `vm.progress` of
+    /// this call to `onProgress` as they come (progress is asked for when `onProgress` is
+    /// given; they all come before the reply, PROTOCOL.md O12). Other notifications are kept
+    /// for ``nextNotification(timeout:)``.
+    ///
+    /// `shouldCancel` is asked at least every `pollInterval` while waiting; the first time
+    /// it answers `true`, `$/cancelRequest` is sent for this call, whose one reply is then
+    /// `requestCancelled` (thrown as ``VMClientError/remote(_:)``) unless it finished first.
+    @discardableResult
+    public func execute(
+        _ params: VMExecuteMethod.Params,
+        pollInterval: Duration = .milliseconds(100),
+        onProgress: ((VMProgressNotification.Params) -> Void)? = nil,
+        cancelWhen shouldCancel: () -> Bool = { false }
+    ) throws(VMClientError) -> JSONValue {
+        var params = params
+        if onProgress != nil { params.progress = true }
+        let id = nextID
+        nextID += 1
+        try write(ClientWire.request(id: id, method: VMExecuteMethod.name, params: params.jsonValue))
+        var cancelSent = false
+        while true {
+            if !cancelSent, shouldCancel() {
+                try notify(CancelRequestNotification.name, ["id": .integer(id)])
+                cancelSent = true
+            }
+            let messages: [ClientWire.Incoming]
+            do {
+                messages = try readMessages(until: MonotonicClock.nanoseconds() &+ Self.nanoseconds(pollInterval))
+            } catch .timedOut {
+                continue
+            }
+            var answer: Result<JSONValue, VMRemoteError>? = nil
+            for message in messages {
+                switch message {
+                case .response(let answered, let outcome) where answered == id:
+                    answer = outcome
+                case .response, .invalid:
+                    continue
+                case .unmatchedResponse(let outcome):
+                    if answer == nil, case .failure = outcome { answer = outcome }
+                case .notification(let method, let notification):
+                    if answer == nil, method == VMProgressNotification.name, notification["request"] == .integer(id),
+                       let progress = try? VMProgressNotification.Params(json: notification) {
+                        onProgress?(progress)
+                    } else {
+                        queued.append((method, notification))
+                    }
                 }
             }
             switch answer {

@@ -117,6 +117,28 @@ extension VMClient {
         }
     }
 
+    /// `vm.execute` with its progress: starts the execution now and returns at once; iterate
+    /// its ``VMExecution/progress`` (which ends with the reply), then await its
+    /// ``VMExecution/value``. `resetTimeoutOnProgress` restarts `timeoutMs` at each progress.
+    public func startExecute(
+        instance: String, action: String, value: JSONValue? = nil, timeoutMs: Int? = nil, resetTimeoutOnProgress: Bool = false
+    ) -> VMExecution {
+        let params = VMExecuteMethod.Params(
+            instance: instance, action: action, value: value, timeoutMs: timeoutMs.map(Int64.init),
+            progress: true, resetTimeoutOnProgress: resetTimeoutOnProgress)
+        let (stream, sink) = AsyncStream<VMProgressNotification.Params>.makeStream(
+            bufferingPolicy: .bufferingNewest(VMExecution.progressBuffer))
+        let core = self.core
+        let task = Task {
+            defer { sink.finish() }
+            let result = try await core.call(VMExecuteMethod.name, params.jsonValue, progress: sink)
+            return try decodeResult(of: VMExecuteMethod.name) { () throws(JSONDecodingError) in
+                try VMExecuteMethod.Result(json: result).value
+            }
+        }
+        return VMExecution(progress: stream, task: task)
+    }
+
     /// `vm.get`: the current value of a state output.
     public func get(instance: String, output: String) async throws -> JSONValue {
         let result = try await call(VMGetMethod.name, VMGetMethod.Params(instance: instance, output: output).jsonValue)

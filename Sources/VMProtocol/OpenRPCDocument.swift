@@ -717,7 +717,7 @@ public enum OpenRPCDocument {
     {
       "name": "vm.execute",
       "summary": "Run an action and wait for its element.",
-      "description": "Runs the action with value (validated against its input schema) and replies with its element. An action is enabled only when its view model says so, and never while it is already running (one execution at a time). timeoutMs counts from the start; on expiry the execution is cancelled and the call fails with actionTimedOut. $/cancelRequest with this call's id cancels it: the reply is then requestCancelled. Exactly one reply in every case. A slow action never blocks other calls on the instance, other instances or other connections.",
+      "description": "Runs the action with value (validated against its input schema) and replies with its element. What a second execution does while one runs is the action's strategy, chosen by its view model: exclusive (the default) refuses it with actionNotEnabled, latest cancels the running one, which is answered actionSuperseded, queue runs it after the others, concurrent runs it at once. timeoutMs counts from the start (or, with resetTimeoutOnProgress, from the latest progress); on expiry the execution is cancelled and the call fails with actionTimedOut. With progress: true the daemon sends vm.progress notifications carrying this call's id before the reply, never after it. $/cancelRequest with this call's id cancels it: the reply is then requestCancelled. Exactly one reply in every case. A slow action never blocks other calls on the instance, other instances or other connections.",
       "tags": [
         {
           "name": "vm"
@@ -757,6 +757,22 @@ public enum OpenRPCDocument {
             "minimum": 1,
             "maximum": 2147483647
           }
+        },
+        {
+          "name": "progress",
+          "description": "Send vm.progress notifications for this execution (a request only: a notification has no id to carry). Default: false.",
+          "required": false,
+          "schema": {
+            "type": "boolean"
+          }
+        },
+        {
+          "name": "resetTimeoutOnProgress",
+          "description": "Each progress the action reports restarts timeoutMs, so a long execution that keeps reporting is not timed out. Default: false.",
+          "required": false,
+          "schema": {
+            "type": "boolean"
+          }
         }
       ],
       "result": {
@@ -777,6 +793,9 @@ public enum OpenRPCDocument {
         },
         {
           "$ref": "#/components/errors/actionNotEnabled"
+        },
+        {
+          "$ref": "#/components/errors/actionSuperseded"
         },
         {
           "$ref": "#/components/errors/actionFailed"
@@ -837,6 +856,33 @@ public enum OpenRPCDocument {
             "name": "result",
             "value": {
               "value": "demo@example.com"
+            }
+          }
+        },
+        {
+          "name": "send with progress",
+          "params": [
+            {
+              "name": "instance",
+              "value": "sendlist-1"
+            },
+            {
+              "name": "action",
+              "value": "send"
+            },
+            {
+              "name": "value",
+              "value": "hello"
+            },
+            {
+              "name": "progress",
+              "value": true
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "value": "hello"
             }
           }
         }
@@ -1599,7 +1645,8 @@ public enum OpenRPCDocument {
           "notStateOutput",
           "shuttingDown",
           "permissionDenied",
-          "unknownSession"
+          "unknownSession",
+          "actionSuperseded"
         ]
       },
       "ErrorData": {
@@ -1801,6 +1848,28 @@ public enum OpenRPCDocument {
               "properties": {
                 "name": {
                   "const": "actionNotEnabled"
+                }
+              }
+            },
+            "then": {
+              "properties": {
+                "instance": {
+                  "type": "string"
+                },
+                "action": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "action"
+              ]
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "name": {
+                  "const": "actionSuperseded"
                 }
               }
             },
@@ -2284,6 +2353,26 @@ public enum OpenRPCDocument {
                 "data": {
                   "properties": {
                     "name": {
+                      "const": "actionSuperseded"
+                    }
+                  }
+                }
+              }
+            },
+            "then": {
+              "properties": {
+                "code": {
+                  "const": -31017
+                }
+              }
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "data": {
+                  "properties": {
+                    "name": {
                       "const": "actionFailed"
                     }
                   }
@@ -2738,6 +2827,42 @@ public enum OpenRPCDocument {
             "$ref": "#/components/schemas/ErrorObject"
           }
         }
+      },
+      "vm.progress": {
+        "description": "Params of vm.progress: how far the execution started by the vm.execute request whose id is request has come. Sent only when that request asked for progress, always before its reply, completed never decreasing.",
+        "type": "object",
+        "required": [
+          "request",
+          "instance",
+          "action",
+          "completed"
+        ],
+        "properties": {
+          "request": {
+            "$ref": "#/components/schemas/RequestId"
+          },
+          "instance": {
+            "$ref": "#/components/schemas/InstanceId"
+          },
+          "action": {
+            "$ref": "#/components/schemas/MemberName"
+          },
+          "completed": {
+            "description": "Units done so far; never smaller than in the previous vm.progress of this request.",
+            "type": "number",
+            "minimum": 0
+          },
+          "total": {
+            "description": "Units in all, when the action knows it.",
+            "type": "number",
+            "minimum": 0
+          },
+          "message": {
+            "description": "What the action is doing now, for a person.",
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
       },
       "daemon.message": {
         "description": "Params of daemon.message: one message a connection received or the daemon sent on it. daemon.message notifications themselves are never reported.",
@@ -3338,6 +3463,15 @@ public enum OpenRPCDocument {
         "data": {
           "name": "unknownSession"
         }
+      },
+      "actionSuperseded": {
+        "code": -31017,
+        "message": "Action \"search\" of search-1 was superseded by a newer execution of it; only the newest one answers with a result.",
+        "data": {
+          "name": "actionSuperseded",
+          "instance": "search-1",
+          "action": "search"
+        }
       }
     }
   },
@@ -3439,6 +3573,25 @@ public enum OpenRPCDocument {
               "got": "string"
             }
           }
+        }
+      ]
+    },
+    {
+      "name": "vm.progress",
+      "direction": "daemonToClient",
+      "summary": "How far a vm.execute that asked for progress has come.",
+      "description": "Sent only for a vm.execute request with progress: true, each before that request's reply and none after it; completed never decreases.",
+      "params": {
+        "$ref": "#/components/schemas/vm.progress"
+      },
+      "examples": [
+        {
+          "request": 7,
+          "instance": "sendlist-1",
+          "action": "send",
+          "completed": 40,
+          "total": 100,
+          "message": "uploading"
         }
       ]
     },

@@ -15,6 +15,6 @@ public enum VMMethods {
     /// Notifications, in `x-notifications`' order.
     public static let notifications: [String] = [
         VMOutputNotification.name, VMClosedNotification.name, VMOverflowNotification.name,
-        VMErrorNotification.name, DaemonMessageNotification.name, CancelRequestNotification.name,
+        VMErrorNotification.name, VMProgressNotification.name, DaemonMessageNotification.name, CancelRequestNotification.name,
     ]
 }

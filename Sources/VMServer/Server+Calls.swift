@@ -22,12 +22,17 @@ extension Server {
     func execute(_ call: Call) throws -> Outcome {
         let params = try VMExecuteMethod.Params(call.params)
         let instance = try host.instance(params.instance)
-        let pending = OpenExecuteCall(call: call, instance: params.instance, action: params.action, timeoutMs: params.timeoutMs)
+        let pending = OpenExecuteCall(
+            call: call, instance: params.instance, action: params.action, timeoutMs: params.timeoutMs,
+            sendsProgress: params.progress, progressResetsTimeout: params.resetTimeoutOnProgress)
         call.session.pendingExecutions.append(pending)
         let execution: any Disposable
+        // Only a call that asked pays for a progress observer.
+        let onProgress: ((ActionProgress) -> Void)? = pending.observesProgress
+            ? { [weak self] progress in self?.progressed(pending, progress) } : nil
         do {
             // The completion may run before `execute` returns (a disabled action answers at once).
-            execution = try instance.execute(action: params.action, value: params.value) { [weak self] result in
+            execution = try instance.execute(action: params.action, value: params.value, progress: onProgress) { [weak self] result in
                 self?.complete(pending, result.mapError { $0 as any Error })
             }
         } catch {
@@ -37,13 +42,35 @@ extension Server {
         }
         guard !pending.isFinished else { return .pending }
         pending.execution = execution
-        if let timeoutMs = params.timeoutMs {
-            pending.timer = scheduler.schedule(after: .milliseconds(timeoutMs)) { [weak self] in
-                guard let self, pending.cancelExecution() else { return }
-                answer(pending, .failure(WireError.actionTimedOut(instance: pending.instance, action: pending.action, timeoutMs: timeoutMs)))
-            }
-        }
+        startTimer(of: pending)
         return .pending
+    }
+
+    /// Starts (or restarts) the `timeoutMs` count of `pending`, if it has one.
+    private func startTimer(of pending: OpenExecuteCall) {
+        guard let timeoutMs = pending.timeoutMs else { return }
+        pending.timer?.dispose()
+        pending.timer = scheduler.schedule(after: .milliseconds(timeoutMs)) { [weak self] in
+            guard let self, pending.cancelExecution() else { return }
+            answer(pending, .failure(WireError.actionTimedOut(instance: pending.instance, action: pending.action, timeoutMs: timeoutMs)))
+        }
+    }
+
+    /// The action reported progress for `pending` (on the loop, before its completion):
+    /// `vm.progress` if the call asked for it, and a fresh timeout if progress resets it.
+    /// Nothing once the call was answered, so no progress follows its reply.
+    private func progressed(_ pending: OpenExecuteCall, _ progress: ActionProgress) {
+        guard !pending.isFinished else { return }
+        // Only once the timer exists: progress reported while `execute` starts needs no reset.
+        if pending.progressResetsTimeout, pending.timer != nil { startTimer(of: pending) }
+        let session = pending.call.session
+        guard pending.sendsProgress, let id = pending.call.id, session.isOpen else { return }
+        let prefix = pending.progressPrefix ?? VMProgressNotification.prefix(request: id, instance: pending.instance, action: pending.action)
+        pending.progressPrefix = prefix
+        outbox.send(to: session) { buffer in
+            VMProgressNotification.append(
+                prefix: prefix, completed: progress.completed, total: progress.total, message: progress.message, to: &buffer)
+        }
     }
 
     func cancelRequest(_ call: Call) throws(WireError) -> Outcome {

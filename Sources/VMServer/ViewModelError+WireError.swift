@@ -16,6 +16,7 @@ extension ViewModelError: WireErrorConvertible {
         case .unknownAction: .unknownAction
         case .invalidValue: .invalidValue
         case .actionNotEnabled: .actionNotEnabled
+        case .actionSuperseded: .actionSuperseded
         case .actionFailed: .actionFailed
         case .instanceExists: .instanceExists
         case .notStateOutput: .notStateOutput

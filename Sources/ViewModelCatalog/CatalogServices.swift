@@ -8,6 +8,8 @@ public struct CatalogServices: Sendable {
     /// SendList's store; `nil` means the built-in ``FileSendStore`` in the configuration's
     /// state directory.
     public var sendStore: (any SendStore)?
+    /// Search's index; built-in: ``InMemorySearchIndex`` over a list of fruits.
+    public var search: any SearchIndex = InMemorySearchIndex()
 
     public init(
         auth: any AuthService = DemoAuthService(),

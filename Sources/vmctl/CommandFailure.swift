@@ -9,6 +9,8 @@ enum ExitStatus: Int32 {
     case usage = 2
     /// No daemon could be reached.
     case unreachable = 3
+    /// Ctrl-C stopped the command (128 + SIGINT, as shells report it).
+    case interrupted = 130
 }
 
 /// Why a command stopped: the exit status and what standard error says.
@@ -29,6 +31,9 @@ struct CommandFailure: Error {
         CommandFailure(status: .usage, message: error.message,
                        hints: ["usage: \(error.usage)", "Run '\(error.commandPath.count > 1 ? "vmctl help " + error.commandPath.dropFirst().joined(separator: " ") : "vmctl --help")' for more information."])
     }
+
+    /// Ctrl-C cancelled the command's work in the daemon.
+    static let interrupted = CommandFailure(status: .interrupted, message: "cancelled: Ctrl-C cancelled the action in the daemon")
 
     /// What a client error means to a person, with how to fix it.
     static func client(_ error: VMClientError, at location: VMSocketLocation) -> CommandFailure {

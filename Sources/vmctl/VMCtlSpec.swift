@@ -86,10 +86,13 @@ enum VMCtlSpec {
                 ]),
             CommandSpec(
                 name: "exec", summary: "Run an action and print its value.",
-                discussion: "Waits for the action to finish (Ctrl-C cancels it in the daemon too).",
+                discussion: "Waits for the action to finish; Ctrl-C cancels it in the daemon ($/cancelRequest) and exits 130. "
+                    + "The action's progress goes to standard error: a bar with a percentage on a terminal, one line per report otherwise, "
+                    + "the vm.progress params as JSON lines with --json (standard output keeps only the result).",
                 examples: [
                     CommandExample("vmctl exec c1 reset", "Reset the counter; prints 0."),
                     CommandExample("vmctl exec login submit --timeout-ms 5000", "Sign in, giving up after 5 s."),
+                    CommandExample("vmctl exec outbox send --timeout-ms 2000 --reset-timeout-on-progress", "Send, giving up after 2 s without progress."),
                 ],
                 arguments: [
                     instanceArgument,
@@ -98,6 +101,8 @@ enum VMCtlSpec {
                 ],
                 options: [
                     .value("timeout-ms", valueName: "N", help: "Cancel the action unless it finishes within N milliseconds."),
+                    .flag("reset-timeout-on-progress", help: "Restart --timeout-ms at each progress the action reports."),
+                    .flag("no-progress", help: "Do not ask for the action's progress."),
                 ]),
             CommandSpec(
                 name: "get", summary: "Print the current value of a state output.",

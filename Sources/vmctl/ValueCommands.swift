@@ -1,4 +1,5 @@
 import JSONCore
+import Posix
 import VMProtocol
 import VMClient
 
@@ -22,7 +23,25 @@ enum ValueCommands {
             guard timeout >= 1 else { throw .usage("invalid value '\(timeout)' for --timeout-ms: expected at least 1", run.parsed) }
             params.timeoutMs = Int64(timeout)
         }
-        let result = try run.call(VMExecuteMethod.self, params.jsonValue)
+        params.resetTimeoutOnProgress = run.parsed.flag("reset-timeout-on-progress")
+        let display = ProgressDisplay(style: run.json ? .jsonLines : ProgressDisplay.Style.forStandardError())
+        // Ctrl-C cancels the execution in the daemon; its one reply then ends the command.
+        let interrupt = try? CaughtSignal(.interrupt)
+        let connection = try run.connect()
+        let result: JSONValue
+        do {
+            result = try connection.execute(
+                params,
+                onProgress: run.parsed.flag("no-progress") ? nil : { display.show($0) },
+                cancelWhen: { interrupt?.hasArrived ?? false })
+        } catch {
+            display.finish()
+            if interrupt?.hasArrived == true, case .remote(let remote) = error, remote.name == "requestCancelled" {
+                throw .interrupted
+            }
+            throw .client(error, at: run.location)
+        }
+        display.finish()
         run.print(result) { console in console.line(ValueText.plain(result["value"] ?? .null)) }
     }
 

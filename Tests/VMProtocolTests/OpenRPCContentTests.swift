@@ -11,7 +11,7 @@ enum ContractV1 {
     ]
 
     static let notifications = [
-        "vm.output", "vm.closed", "vm.overflow", "vm.error", "daemon.message", "$/cancelRequest",
+        "vm.output", "vm.closed", "vm.overflow", "vm.error", "vm.progress", "daemon.message", "$/cancelRequest",
     ]
 
     /// The codes and names of VMProtocol's one error table, ``VMErrorCode``, in its order.

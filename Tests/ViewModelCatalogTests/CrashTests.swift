@@ -37,7 +37,7 @@ struct CrashTests {
         let stateDirectory = dir.path
         await #expect(processExitsWith: .signal(SIGKILL)) { [stateDirectory = stateDirectory as String] in
             let scheduler = TestScheduler()
-            let list = ViewModelHarness(SendList.self, args: NoArguments(), services: FileSendStore(stateDirectory: stateDirectory), scheduler: scheduler)
+            let list = ViewModelHarness(SendList.self, args: SendList.Arguments(), services: FileSendStore(stateDirectory: stateDirectory), scheduler: scheduler)
             // The acknowledged send: its navigate event is where the daemon would reply.
             list.ports.navigate.subscribe(onNext: { _ in kill(getpid(), SIGKILL) }).disposed(by: list.bag)
             list.send(\.addRecipient, "ada")

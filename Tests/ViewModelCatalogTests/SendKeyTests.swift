@@ -65,7 +65,7 @@ struct SendKeyTests {
         defer { dir.remove() }
         let scheduler = TestScheduler()
         let store = FileSendStore(stateDirectory: dir.path)
-        let list = ViewModelHarness(SendList.self, args: NoArguments(), services: store, scheduler: scheduler)
+        let list = ViewModelHarness(SendList.self, args: SendList.Arguments(), services: store, scheduler: scheduler)
         list.send(\.addRecipient, "ada")
         list.send(\.message, "Hello")
         let first = list.execute(\.send, SendRequest(key: "k-1"))

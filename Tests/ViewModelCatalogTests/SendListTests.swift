@@ -8,8 +8,8 @@ import ViewModelTesting
 
 @Suite("SendList: a list edited by scan, a durable send, then a receipt scene")
 struct SendListTests {
-    private func makeSendList(store: any SendStore = MemorySendStore(), scheduler: TestScheduler) -> ViewModelHarness<SendList> {
-        ViewModelHarness(SendList.self, args: NoArguments(), services: store, scheduler: scheduler)
+    private func makeSendList(store: any SendStore = MemorySendStore(), uploadMs: Int = 0, scheduler: TestScheduler) -> ViewModelHarness<SendList> {
+        ViewModelHarness(SendList.self, args: SendList.Arguments(uploadMs: uploadMs), services: store, scheduler: scheduler)
     }
 
     @Test("recipients are added and removed, trimmed, without duplicates, publishing changes only")
@@ -138,6 +138,46 @@ struct SendListTests {
         #expect(!schema.isValid(.string(String(repeating: "a", count: 255))))
     }
 
+    @Test("with uploadMs, send reports the upload's progress in percent on virtual time, before its result")
+    func sendReportsUploadProgress() async throws {
+        let scheduler = TestScheduler()
+        let list = makeSendList(uploadMs: 1000, scheduler: scheduler)
+        let isSending = list.recordTimed(\.isSending, on: scheduler)
+        list.send(\.addRecipient, "ada@example.com")
+        list.send(\.message, "Hello")
+        var progress: [Recorded<String>] = []
+        var results: [Recorded<SendResult>] = []
+        scheduler.scheduleAt(100) {
+            _ = list.ports.send.execute(SendRequest(), onProgress: { report in
+                progress.append(Recorded(time: scheduler.clock, value: "\(Int(report.completed))/\(Int(report.total ?? 0)) \(report.message ?? "")"))
+            }).subscribe(onNext: { results.append(Recorded(time: scheduler.clock, value: $0)) })
+        }
+        scheduler.advance(to: 1100)
+        #expect(progress.map(\.time) == [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100])
+        #expect(progress.first?.value == "0/100 uploading")
+        #expect(progress.dropFirst().dropLast().map(\.value) == (1...9).map { "\($0 * 10)/100 uploading" })
+        #expect(progress.last?.value == "100/100 uploaded")
+        #expect(results.isEmpty)
+        await settle(scheduler)
+        #expect(results.map(\.time) == [1100])
+        #expect(results.first?.value.uploadId == 1)
+        #expect(isSending.events == [.next(0, false), .next(100, true), .next(1100, false)])
+        #expect(progress.count == 11)
+    }
+
+    @Test("without uploadMs, send reports no progress")
+    func sendWithoutUploadReportsNothing() async throws {
+        let scheduler = TestScheduler()
+        let list = makeSendList(scheduler: scheduler)
+        list.send(\.addRecipient, "ada@example.com")
+        list.send(\.message, "Hello")
+        var reports = 0
+        let send = list.ports.send.execute(SendRequest(), onProgress: { _ in reports += 1 }).subscribe(onNext: { _ in })
+        await settle(scheduler)
+        send.dispose()
+        #expect(reports == 0)
+    }
+
     @Test("vm.types describes SendList and SendReceipt completely")
     func descriptions() throws {
         let recipient = #"{"type":"string","minLength":1,"maxLength":254,"pattern":"\\S"}"#
@@ -145,7 +185,7 @@ struct SendListTests {
         let summary = #"Upload the message and recipients, then open a SendReceipt scene. Pass {\"key\": K} to send at most once per key K (a retry after a lost answer or a daemon restart answers with the first upload)."#
         #expect(try describe(SendList.self) == """
         {"name":"SendList","summary":"A sending list: recipients and a message, uploaded to a store, then a receipt scene.",\
-        "args":{"type":"object","properties":{},"additionalProperties":false},\
+        "args":{"type":"object","properties":{"uploadMs":{"type":"integer","minimum":0,"maximum":600000,"default":0}},"additionalProperties":false},\
         "inputs":[\
         {"name":"addRecipient","summary":"Add a recipient (surrounding spaces are ignored).","schema":\(recipient)},\
         {"name":"removeRecipient","summary":"Remove a recipient (surrounding spaces are ignored).","schema":\(recipient)},\

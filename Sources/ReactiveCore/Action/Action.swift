@@ -2,12 +2,22 @@
 /// ReactiveSwift's fixes where Action misbehaves.
 ///
 /// Rules (all tested):
-/// - **One execution at a time.** ``execute(_:)`` while executing, or while ``enabledIf``'s
-///   latest value is `false`, does not run the work: it emits ``ActionError/notEnabled`` on
-///   ``errors`` and returns an observable failing with it.
+/// - **One execution at a time** by default. ``execute(_:)`` while executing, or while
+///   ``enabledIf``'s latest value is `false`, does not run the work: it emits
+///   ``ActionError/notEnabled`` on ``errors`` and returns an observable failing with it.
+///   Another ``ActionStrategy`` changes what a second execution does: `latest` supersedes the
+///   running one (which fails with ``ActionError/superseded``, not sent to ``errors``: it is
+///   the caller's doing, like a disposal), `queue` runs it after the others, `concurrent`
+///   runs it at once; each has a documented bound past which `execute` is refused.
+/// - **Progress.** Work made with a reporter (``init(strategy:enabledIf:reportingWork:)``,
+///   or the `async` form) reports ``ActionProgress``; each report reaches ``progress`` and the
+///   `onProgress` of ``execute(_:onProgress:)``, in order, with `completed` never decreasing,
+///   and only while its execution runs: never after its last element and end.
 /// - **Enabled starts `false`** until `enabledIf` emits. The default `enabledIf`
 ///   (`.just(true)`) emits while `init` subscribes to it, so a default action is enabled as soon
-///   as it exists. ``enabled`` is `enabledIf && !executing`, replayed and distinct.
+///   as it exists. ``enabled`` is `enabledIf && !executing` (`exclusive`), `enabledIf` (`latest`),
+///   `enabledIf` and room in the queue or the running set (`queue`, `concurrent`), replayed
+///   and distinct.
 /// - **Every element reaches ``elements``**, including those the work emits synchronously
 ///   inside `execute`; the observable `execute` returns replays the whole execution to any
 ///   subscriber, however late.
@@ -37,8 +47,10 @@
 public final class Action<Input, Element> {
     /// Creates the work observable for one input.
     public typealias WorkFactory = (Input) -> Observable<Element>
+    /// Creates the work observable for one input, given the reporter of its execution's progress.
+    public typealias ReportingWorkFactory = (Input, ActionProgressReporter) -> Observable<Element>
 
-    @usableFromInline let workFactory: WorkFactory
+    @usableFromInline let work: ActionWork<Input, Element>
     // Assigned in the inlinable `init` rather than by an initial value: initial values are
     // out-of-line generic functions that look type metadata up at run time for every action.
     @usableFromInline let elementsSubject: PublishSubject<Element>
@@ -103,6 +115,28 @@ public final class Action<Input, Element> {
         return subject.asObservable()
     }
 
+    /// The progress of every execution, as its work reports it (concurrent executions'
+    /// reports interleave; ``execute(_:onProgress:)`` gives one execution's).
+    public var progress: Observable<ActionProgress> {
+        let rare = madeRareSubjects()
+        if let progress = rare.progress { return progress.asObservable() }
+        let subject = PublishSubject<ActionProgress>()
+        rare.progress = subject
+        return subject.asObservable()
+    }
+
+    /// How a second execution is treated.
+    public var strategy: ActionStrategy { lanes?.strategy ?? .exclusive }
+
+    /// The executions besides ``current`` of a strategy other than `exclusive`, kept with the
+    /// rare subjects so that an exclusive action (most of them) is no bigger for it; `nil` for
+    /// an exclusive action, found without a cast.
+    @inlinable var lanes: ActionLanes<Element>? {
+        guard let lanes = rareSubjects?.lanes else { return nil }
+        // Always this type: `init` is the only code storing it.
+        return lanes as? ActionLanes<Element>
+    }
+
     /// Each execution's observable, as it starts (each replays its execution).
     public var executionObservables: Observable<Observable<Element>> {
         let rare = madeRareSubjects()
@@ -127,28 +161,48 @@ public final class Action<Input, Element> {
         return made
     }
 
-    /// Whether an execution is running now.
+    /// Whether an execution is running (or, for `queue`, about to start) now.
     @inlinable public var isExecuting: Bool { current != nil }
 
-    /// Whether `execute` would run the work now.
-    @inlinable public var isEnabled: Bool { enabledIfValue && current == nil }
+    /// Whether `execute` would accept an execution now.
+    @inlinable public var isEnabled: Bool {
+        guard enabledIfValue else { return false }
+        guard let lanes else { return current == nil }
+        return lanes.admitsAnother(current: current)
+    }
 
     /// An action running `workFactory(input)` for each execution, allowed while `enabledIf`'s
     /// latest value is `true`.
     @inlinable public convenience init(enabledIf: Observable<Bool> = .just(true), workFactory: @escaping WorkFactory) {
-        self.init(enabledIfSource: enabledIf, workFactory: workFactory)
+        self.init(enabledIfSource: enabledIf, work: .plain(workFactory), strategy: .exclusive)
+    }
+
+    /// An action running `workFactory(input)` for each execution with `strategy`, allowed
+    /// while `enabledIf`'s latest value is `true`.
+    public convenience init(strategy: ActionStrategy, enabledIf: Observable<Bool> = .just(true), workFactory: @escaping WorkFactory) {
+        self.init(enabledIfSource: enabledIf, work: .plain(workFactory), strategy: strategy)
+    }
+
+    /// An action whose work reports its progress through the reporter it is given (one per
+    /// execution), with `strategy`, allowed while `enabledIf`'s latest value is `true`.
+    public convenience init(
+        strategy: ActionStrategy = .exclusive,
+        enabledIf: Observable<Bool> = .just(true),
+        reportingWork: @escaping ReportingWorkFactory
+    ) {
+        self.init(enabledIfSource: enabledIf, work: .reporting(reportingWork), strategy: strategy)
     }
 
     /// An action running `workFactory(input)` for each execution, allowed whenever it is not
     /// executing: the same as `init(enabledIf: .just(true), workFactory:)`, which is what a call
     /// without `enabledIf` picks, without making the `just` for each action.
     @inlinable public convenience init(workFactory: @escaping WorkFactory) {
-        self.init(enabledIfSource: nil, workFactory: workFactory)
+        self.init(enabledIfSource: nil, work: .plain(workFactory), strategy: .exclusive)
     }
 
     /// The initializer behind the public ones; a `nil` source is always `true`.
-    @inlinable init(enabledIfSource: Observable<Bool>?, workFactory: @escaping WorkFactory) {
-        self.workFactory = workFactory
+    @inlinable init(enabledIfSource: Observable<Bool>?, work: ActionWork<Input, Element>, strategy: ActionStrategy) {
+        self.work = work
         elementsSubject = PublishSubject()
         errorsSubject = nil
         executingSubject = nil
@@ -157,6 +211,11 @@ public final class Action<Input, Element> {
         current = nil
         enabledIfValue = false
         lastEnabledSent = false
+        if strategy.kind != .exclusive {
+            let rare = ActionRareSubjects()
+            rare.lanes = ActionLanes<Element>(strategy: strategy)
+            rareSubjects = rare
+        }
         // A `just` (the default `.just(true)`) emits its element while it is subscribed, then
         // completes, so the subscription below would take its value and end at once. Taking
         // the value directly is the same, without the subscriber, its closure and the weak
@@ -189,6 +248,7 @@ public final class Action<Input, Element> {
     deinit {
         enabledIfSubscription?.dispose()
         current?.workSubscription.dispose()
+        lanes?.disposeAll()
     }
 
     /// Starts an execution for `input` now, and returns its observable: it replays all the
@@ -196,14 +256,21 @@ public final class Action<Input, Element> {
     /// before the end cancels the execution (see the type's rules).
     @discardableResult @inlinable
     public func execute(_ input: Input) -> Observable<Element> {
+        execute(input, onProgress: nil)
+    }
+
+    /// Starts an execution for `input` (or, for a `queue`, queues it), telling `onProgress`
+    /// of its progress, and returns its observable (see ``execute(_:)``).
+    ///
+    /// `onProgress` is called on the graph's thread for each report of this execution's work,
+    /// `completed` never decreasing, and never after the execution's observable ended.
+    @discardableResult @inlinable
+    public func execute(_ input: Input, onProgress: ((ActionProgress) -> Void)?) -> Observable<Element> {
         guard isEnabled else {
             errorsSubject?.on(.next(.notEnabled))
             return .error(ActionError.notEnabled)
         }
-        let execution = Execution<Element>()
-        current = execution
-        executingSubject?.on(.next(true))
-        updateEnabled()
+        let execution = Execution<Element>(onProgress: onProgress)
         let observable = Observable<Element>.make { [weak self, execution] observer in
             execution.subscriberCount += 1
             let subscription = execution.replay.subscribe(observer)
@@ -215,8 +282,63 @@ public final class Action<Input, Element> {
                 }
             }
         }
+        if let lanes, let running = current {
+            accept(execution, input: input, observable: observable, besides: running, in: lanes)
+            return observable
+        }
+        current = execution
+        lanes?.running.append(execution)
+        executingSubject?.on(.next(true))
+        updateEnabled()
+        start(execution, input: input, observable: observable)
+        return observable
+    }
+
+    /// Accepts `execution` while `running` runs, as the strategy says.
+    @usableFromInline func accept(
+        _ execution: Execution<Element>, input: Input, observable: Observable<Element>,
+        besides running: Execution<Element>, in lanes: ActionLanes<Element>
+    ) {
+        switch lanes.strategy.kind {
+        case .exclusive:
+            // Refused by `isEnabled` before this point.
+            return
+        case .latest:
+            // The new execution is current before the old one hears it was superseded, so
+            // `executing` stays true and an execute from that observer supersedes this one.
+            current = execution
+            running.isFinished = true
+            running.workSubscription.dispose()
+            running.replay.on(.error(ActionError.superseded))
+            guard !execution.isFinished else { return }
+            start(execution, input: input, observable: observable)
+        case .queue:
+            execution.pendingStart = { [weak self, execution] in
+                self?.start(execution, input: input, observable: observable)
+            }
+            lanes.waiting.append(execution)
+            updateEnabled()
+        case .concurrent:
+            current = execution
+            lanes.running.append(execution)
+            updateEnabled()
+            start(execution, input: input, observable: observable)
+        }
+    }
+
+    /// Runs the work of an accepted execution.
+    @inlinable func start(_ execution: Execution<Element>, input: Input, observable: Observable<Element>) {
+        execution.pendingStart = nil
         if let executions = executionSubject { executions.on(.next(observable)) }
-        let work = workFactory(input)
+        let work: Observable<Element>
+        switch self.work {
+        case .plain(let factory):
+            work = factory(input)
+        case .reporting(let factory):
+            work = factory(input, ActionProgressReporter { [weak self, execution] progress in
+                self?.deliver(progress, of: execution)
+            })
+        }
         execution.workSubscription.setDisposable(work.subscribe(erased: AnyObserver { [weak self, execution] event in
             guard let self, !execution.isFinished else { return }
             switch event {
@@ -232,17 +354,36 @@ public final class Action<Input, Element> {
                 errorsSubject?.on(.next(failure))
                 finish(execution)
                 execution.replay.on(.error(failure))
+                startQueued()
             case .completed:
                 finish(execution)
                 execution.replay.on(.completed)
+                startQueued()
             }
         }))
-        return observable
+    }
+
+    /// Passes a report of `execution`'s work on, unless the execution ended.
+    @usableFromInline func deliver(_ reported: ActionProgress, of execution: Execution<Element>) {
+        guard !execution.isFinished else { return }
+        var progress = reported
+        if progress.completed < execution.lastCompleted { progress.completed = execution.lastCompleted }
+        execution.lastCompleted = progress.completed
+        execution.onProgress?(progress)
+        if let subject = rareSubjects?.progress { subject.on(.next(progress)) }
     }
 
     @inlinable func cancel(_ execution: Execution<Element>) {
         finish(execution)
         execution.replay.on(.completed)
+        startQueued()
+    }
+
+    /// Starts the queued execution that became current when the previous one finished, once
+    /// that one's observable has ended (so their replies keep their order).
+    @inlinable func startQueued() {
+        guard let next = current, let start = next.pendingStart else { return }
+        start()
     }
 
     /// Ends `execution`: it no longer counts as running, and it lets go of its work.
@@ -256,9 +397,38 @@ public final class Action<Input, Element> {
     @inlinable func finish(_ execution: Execution<Element>) {
         execution.isFinished = true
         execution.workSubscription.dispose()
+        if let lanes {
+            finish(execution, in: lanes)
+            return
+        }
         guard current === execution else { return }
         current = nil
         executingSubject?.on(.next(false))
+        updateEnabled()
+    }
+
+    /// ``finish(_:)`` for a strategy other than `exclusive`.
+    @usableFromInline func finish(_ execution: Execution<Element>, in lanes: ActionLanes<Element>) {
+        execution.pendingStart = nil
+        let wasExecuting = current != nil
+        switch lanes.strategy.kind {
+        case .exclusive, .latest:
+            break
+        case .queue:
+            if current === execution, !lanes.waiting.isEmpty {
+                // The next one becomes current at once (still executing; nothing can jump the
+                // queue) and starts after this one's observable ended (`startQueued`).
+                current = lanes.waiting.removeFirst()
+                updateEnabled()
+                return
+            }
+            lanes.waiting.removeAll { $0 === execution }
+        case .concurrent:
+            lanes.running.removeAll { $0 === execution }
+            if current === execution { current = lanes.running.last }
+        }
+        if current === execution { current = nil }
+        if wasExecuting, current == nil { executingSubject?.on(.next(false)) }
         updateEnabled()
     }
 
@@ -269,16 +439,6 @@ public final class Action<Input, Element> {
             if let enabled = rareSubjects?.enabled { enabled.on(.next(isEnabled)) }
         }
     }
-}
-
-/// One run of an action's work.
-@usableFromInline final class Execution<Element> {
-    @usableFromInline let replay = ReplaySubject<Element>.createUnbounded()
-    @usableFromInline let workSubscription = SingleAssignmentDisposable()
-    @usableFromInline var subscriberCount = 0
-    @usableFromInline var isFinished = false
-
-    @inlinable init() {}
 }
 
 extension Action where Input: Sendable, Element: Sendable {
@@ -294,6 +454,25 @@ extension Action where Input: Sendable, Element: Sendable {
     ) {
         self.init(enabledIf: enabledIf) { input in
             Observable.fromAsync(scheduler: scheduler) { try await work(input) }
+        }
+    }
+
+    /// An action whose work is a Swift `async` function reporting its progress, with
+    /// `strategy`.
+    ///
+    /// Each execution runs `work(input, reporter)` in a `Task`; reports and the result hop
+    /// back to the graph through `scheduler` in the order they were made, so every report made
+    /// before `work` returns arrives before the result. Disposing (or superseding) the
+    /// execution cancels the task; reports made afterwards are dropped.
+    public convenience init(
+        strategy: ActionStrategy = .exclusive,
+        enabledIf: Observable<Bool> = .just(true),
+        scheduler: any SerialScheduler,
+        work: @escaping @Sendable (Input, AsyncProgressReporter) async throws -> Element
+    ) {
+        self.init(strategy: strategy, enabledIf: enabledIf) { input, reporter in
+            let progress = AsyncProgressReporter(scheduler: scheduler, reporter: reporter)
+            return Observable.fromAsync(scheduler: scheduler) { try await work(input, progress) }
         }
     }
 }

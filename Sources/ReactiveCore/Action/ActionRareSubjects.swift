@@ -1,6 +1,6 @@
 /// The subjects of an ``Action`` that almost no view model observes (``Action/enabled``,
-/// ``Action/executionObservables``; none in this repository's catalog), made on the first read
-/// of either.
+/// ``Action/executionObservables``, ``Action/progress``), made on the first read of any, and
+/// the executions of a strategy other than `exclusive` (made with such an action).
 ///
 /// One reference to this object instead of two optional subjects keeps the action 8 bytes
 /// smaller: 82 bytes, a 96-byte malloc chunk instead of 112, for every action of every
@@ -15,9 +15,16 @@
 @usableFromInline final class ActionRareSubjects {
     @exclusivity(unchecked) @usableFromInline var enabled: BehaviorSubject<Bool>?
     @exclusivity(unchecked) @usableFromInline var executions: AnyObject?
+    /// Checked exclusivity: read only by actions whose work reports progress.
+    @usableFromInline var progress: PublishSubject<ActionProgress>?
+    /// The action's `ActionLanes<Element>` (see `Action.lanes`); checked exclusivity, read
+    /// only by actions whose strategy is not `exclusive`.
+    @usableFromInline var lanes: AnyObject?
 
     @inlinable init() {
         enabled = nil
         executions = nil
+        progress = nil
+        lanes = nil
     }
 }

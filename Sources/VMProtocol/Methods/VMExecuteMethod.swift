@@ -1,6 +1,7 @@
 import JSONCore
 
-/// `vm.execute {instance, action, value?, timeoutMs?}` → `{value}`.
+/// `vm.execute {instance, action, value?, timeoutMs?, progress?, resetTimeoutOnProgress?}` →
+/// `{value}`, after the `vm.progress` notifications it asked for.
 public enum VMExecuteMethod: VMMethod {
     public static let name = "vm.execute"
 
@@ -14,28 +15,43 @@ public enum VMExecuteMethod: VMMethod {
         public var value: JSONValue?
         /// Milliseconds from the start of the execution; `nil` for no timeout.
         public var timeoutMs: Int64?
+        /// Whether to send `vm.progress` notifications for this execution.
+        public var progress: Bool
+        /// Whether each progress the action reports restarts `timeoutMs`.
+        public var resetTimeoutOnProgress: Bool
 
-        public init(instance: String, action: String, value: JSONValue? = nil, timeoutMs: Int64? = nil) {
+        public init(
+            instance: String, action: String, value: JSONValue? = nil, timeoutMs: Int64? = nil,
+            progress: Bool = false, resetTimeoutOnProgress: Bool = false
+        ) {
             self.instance = instance
             self.action = action
             self.value = value
             self.timeoutMs = timeoutMs
+            self.progress = progress
+            self.resetTimeoutOnProgress = resetTimeoutOnProgress
         }
 
         public init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
-            try reader.rejectUnknown(allowed: ["instance", "action", "value", "timeoutMs"], method: VMExecuteMethod.name)
+            try reader.rejectUnknown(
+                allowed: ["instance", "action", "value", "timeoutMs", "progress", "resetTimeoutOnProgress"], method: VMExecuteMethod.name)
             instance = try reader.string("instance")
             action = try reader.string("action", nonEmpty: true)
             value = reader.value("value")
             timeoutMs = try reader.optionalInteger("timeoutMs", in: VMExecuteMethod.timeoutRange)
+            progress = try reader.optionalBool("progress") ?? false
+            resetTimeoutOnProgress = try reader.optionalBool("resetTimeoutOnProgress") ?? false
         }
 
-        /// The params object (a client's side); `value` and `timeoutMs` only when given.
+        /// The params object (a client's side); `value`, `timeoutMs` and the progress options
+        /// only when given.
         public var jsonValue: JSONValue {
             var object: JSONObject = ["instance": .string(instance), "action": .string(action)]
             if let value { object["value"] = value }
             if let timeoutMs { object["timeoutMs"] = .integer(timeoutMs) }
+            if progress { object["progress"] = true }
+            if resetTimeoutOnProgress { object["resetTimeoutOnProgress"] = true }
             return .object(object)
         }
     }

@@ -16,9 +16,35 @@ import ViewModelKit
 /// stored but the receipt cannot be opened, at the daemon's instance limit, `send` fails
 /// with a message that says the upload was stored, and its id.)
 ///
+/// `uploadMs` (a creation argument, 0 by default) simulates a slow upload of that length
+/// before the store is called: `send` reports its progress in percent (`completed` 0, 10,
+/// … 100 of `total` 100, `message` "uploading", "uploaded"), which a client sees as
+/// `vm.progress` when it executes `send` with `progress: true`.
+///
 /// The recipient list is one `scan` over the edits: no mutable variable.
 public struct SendList: ViewModel {
     public typealias Services = any SendStore
+
+    /// `{"uploadMs": integer 0…600000}`, its default written once below.
+    public struct Arguments: ViewModelArguments, Equatable {
+        /// Length of the simulated upload `send` reports progress for, in milliseconds.
+        public var uploadMs = 0
+
+        /// Every argument at its default.
+        public init() {}
+
+        /// The arguments with `uploadMs` given.
+        public init(uploadMs: Int) {
+            self.uploadMs = uploadMs
+        }
+
+        /// `uploadMs` is bounded (see ``Milliseconds``).
+        public static var memberSchemas: [String: JSONValue] { ["uploadMs": Milliseconds.schema] }
+    }
+
+    /// How many progress steps a simulated upload reports after its start (10% each).
+    static let uploadSteps = 10
+
     public static let summary = "A sending list: recipients and a message, uploaded to a store, then a receipt scene."
 
     /// The ports, in wire order: each property's name is its wire name, its first argument
@@ -79,8 +105,13 @@ public struct SendList: ViewModel {
 
         let store = context.services
         // The latest draft, read when send runs (`draft` replays it at once).
-        let send = Action<SendRequest, SendResult>(enabledIf: canSend) { request in
+        let upload = Milliseconds.duration(context.args.uploadMs)
+        let send = Action<SendRequest, SendResult>(strategy: .exclusive, enabledIf: canSend) { request, progress in
             draft.take(1).flatMap { message, recipients in
+                SendList.simulatedUpload(upload, scheduler: context.scheduler, progress: progress)
+                    .map { (message, recipients) }
+            }
+            .flatMap { message, recipients in
                 context.call {
                     try await store.upload(message: message, recipients: recipients, key: request.key)
                 }
@@ -102,5 +133,21 @@ public struct SendList: ViewModel {
         ports.send.bind(send)
         ports.isSending.bind(send.executing)
         ports.navigate.bind(send.elements.map(\.navigation))
+    }
+
+    /// Reports an upload of `length` in ``uploadSteps`` steps on `scheduler` (virtual time
+    /// under test), then emits once and completes; with no length, at once and silently.
+    static func simulatedUpload(_ length: Duration, scheduler: any Scheduler, progress: ActionProgressReporter) -> Observable<Void> {
+        guard length > .zero else { return .just(()) }
+        let steps = uploadSteps
+        let step = length / steps
+        progress.report(completed: 0, total: 100, message: "uploading")
+        return Observable.from(1...steps)
+            .concatMap { index in Observable.just(index).delay(step, scheduler: scheduler) }
+            .do(onNext: { index in
+                progress.report(completed: Double(index * 100 / steps), total: 100, message: index == steps ? "uploaded" : "uploading")
+            })
+            .filter { $0 == steps }
+            .map { _ in () }
     }
 }

@@ -13,9 +13,9 @@ import ReactiveCore
 /// ports.submit.bind(signIn, with: credentials)   // executes with the latest credentials
 /// ```
 ///
-/// The action's rules apply unchanged: disabled while its `enabledIf` is false or while it
-/// runs, errors reported as `ActionError`, and disposing an execution cancels it. An
-/// unbound port is never enabled.
+/// The action's rules apply unchanged: disabled while its `enabledIf` is false or (with the
+/// default `exclusive` strategy) while it runs, errors reported as `ActionError`, and
+/// disposing an execution cancels it. An unbound port is never enabled.
 public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     /// Its summary, schemas and wire name: the ones its type's layout shares among all
     /// instances (see PortFacts.swift), or its own when made outside an instance.
@@ -26,7 +26,9 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     /// calls; the schemas are in ``facts``).
     @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
     @usableFromInline let encode: (Element) -> JSONValue
-    @usableFromInline var run: ((Value) -> Observable<Element>)?
+    /// Starts an execution of a bound action with a value and an optional progress observer.
+    @usableFromInline typealias Run = (Value, ((ActionProgress) -> Void)?) -> Observable<Element>
+    @usableFromInline var run: Run?
     /// The action ``bind(_:)`` bound, run without a closure around it (one allocation per
     /// action port per instance fewer); `run` is then `nil`.
     var boundAction: Action<Value, Element>?
@@ -62,23 +64,30 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     /// Executions run `action` with `transform(value)`.
     public func bind<ActionInput>(_ action: Action<ActionInput, Element>, input transform: @escaping (Value) -> ActionInput) {
         boundAction = nil
-        run = { value in action.execute(transform(value)) }
+        run = { value, onProgress in action.execute(transform(value), onProgress: onProgress) }
     }
 
     /// Starts an execution now, as a client would; returns the action's execution observable.
     /// Fails with `ActionError.notEnabled` when the port is not bound.
     @discardableResult
     public func execute(_ value: Value) -> Observable<Element> {
-        if let boundAction { return boundAction.execute(value) }
+        execute(value, onProgress: nil)
+    }
+
+    /// Starts an execution now, telling `onProgress` of its progress (see
+    /// ``Action/execute(_:onProgress:)``); returns the action's execution observable.
+    @discardableResult
+    public func execute(_ value: Value, onProgress: ((ActionProgress) -> Void)?) -> Observable<Element> {
+        if let boundAction { return boundAction.execute(value, onProgress: onProgress) }
         guard let run else { return .error(ActionError.notEnabled) }
-        return run(value)
+        return run(value, onProgress)
     }
 
     fileprivate func keep(_ binding: any Disposable) {
         bindings.keep(binding)
     }
 
-    fileprivate func setRun(_ run: @escaping (Value) -> Observable<Element>) {
+    fileprivate func setRun(_ run: @escaping Run) {
         boundAction = nil
         self.run = run
     }
@@ -98,9 +107,9 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
         bindings.detach(from: bag)
     }
 
-    func execute(json: JSONValue) throws(JSONDecodingError) -> Observable<JSONValue> {
+    func execute(json: JSONValue, onProgress: ((ActionProgress) -> Void)?) throws(JSONDecodingError) -> Observable<JSONValue> {
         let encode = self.encode
-        return execute(try decode(json)).map(encode)
+        return execute(try decode(json), onProgress: onProgress).map(encode)
     }
 }
 
@@ -111,9 +120,9 @@ extension ActionPort where Value == Void {
     public func bind<ActionInput>(_ action: Action<ActionInput, Element>, with latest: some ObservableConvertibleType<ActionInput>) {
         let box = LatestValue<ActionInput>()
         keep(latest.asObservable().subscribe(onNext: { box.value = $0 }))
-        setRun { _ in
+        setRun { _, onProgress in
             guard let value = box.value else { return .error(ActionError.notEnabled) }
-            return action.execute(value)
+            return action.execute(value, onProgress: onProgress)
         }
     }
 }

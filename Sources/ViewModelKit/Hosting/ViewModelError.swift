@@ -29,6 +29,8 @@ public enum ViewModelError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidValue(ValueTarget, path: JSONPath, expected: String, got: String)
     /// The action is disabled now, or already running.
     case actionNotEnabled(instance: String, action: String)
+    /// A newer execution of the same action (its strategy is `latest`) cancelled this one.
+    case actionSuperseded(instance: String, action: String)
     /// The action ran and failed: `message` (and `data`, extra members of the wire's
     /// `data.error`) describe the underlying error.
     case actionFailed(instance: String, action: String, message: String, data: JSONObject?)
@@ -50,6 +52,7 @@ public enum ViewModelError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unknownAction: "unknownAction"
         case .invalidValue: "invalidValue"
         case .actionNotEnabled: "actionNotEnabled"
+        case .actionSuperseded: "actionSuperseded"
         case .actionFailed: "actionFailed"
         case .instanceExists: "instanceExists"
         case .notStateOutput: "notStateOutput"
@@ -81,6 +84,8 @@ public enum ViewModelError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(subject)\(location): expected \(expected), got \(got)."
         case .actionNotEnabled(let instance, let action):
             return "Action \(quoted(action)) of \(instance) is not enabled now: it is running, or its input is not valid yet."
+        case .actionSuperseded(let instance, let action):
+            return "Action \(quoted(action)) of \(instance) was superseded by a newer execution of it; only the newest one answers with a result."
         case .actionFailed(let instance, let action, let message, _):
             return "Action \(quoted(action)) of \(instance) failed: \(sentence(message))"
         case .instanceExists(let instance):
@@ -106,7 +111,8 @@ public enum ViewModelError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unknownOutput(_, let instance, let output, _), .notStateOutput(let instance, let output):
             data["instance"] = .string(instance)
             data["output"] = .string(output)
-        case .unknownAction(_, let instance, let action, _), .actionNotEnabled(let instance, let action):
+        case .unknownAction(_, let instance, let action, _), .actionNotEnabled(let instance, let action),
+             .actionSuperseded(let instance, let action):
             data["instance"] = .string(instance)
             data["action"] = .string(action)
         case .invalidValue(_, let path, let expected, let got):

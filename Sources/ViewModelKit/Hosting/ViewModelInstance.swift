@@ -147,6 +147,7 @@ public final class ViewModelInstance {
     public func execute(
         action: String,
         value: JSONValue? = nil,
+        progress: ((ActionProgress) -> Void)? = nil,
         completion: @escaping (Result<JSONValue, ViewModelError>) -> Void
     ) throws(ViewModelError) -> any Disposable {
         try checkLive()
@@ -160,7 +161,7 @@ public final class ViewModelInstance {
         let checked = try Self.check(value, with: slot.rule, for: target)
         let execution: Observable<JSONValue>
         do throws(JSONDecodingError) {
-            execution = try port.execute(json: checked)
+            execution = try port.execute(json: checked, onProgress: progress)
         } catch {
             throw Self.invalid(target, error)
         }
@@ -278,6 +279,8 @@ public final class ViewModelInstance {
             switch actionError {
             case .notEnabled:
                 return .actionNotEnabled(instance: instance, action: action)
+            case .superseded:
+                return .actionSuperseded(instance: instance, action: action)
             case .underlyingError(let underlying):
                 let (message, data) = presentableMessage(of: underlying)
                 return .actionFailed(instance: instance, action: action, message: message, data: data)

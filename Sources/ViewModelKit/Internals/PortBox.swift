@@ -65,8 +65,9 @@ protocol OutputPortBox: PortBox {
 }
 
 protocol ActionPortBox: PortBox {
-    /// Starts an execution with `json` (already valid against the published schema).
-    func execute(json: JSONValue) throws(JSONDecodingError) -> Observable<JSONValue>
+    /// Starts an execution with `json` (already valid against the published schema), telling
+    /// `onProgress` of its progress.
+    func execute(json: JSONValue, onProgress: ((ActionProgress) -> Void)?) throws(JSONDecodingError) -> Observable<JSONValue>
 }
 
 /// Where a port keeps its bindings: the instance's bag once attached. A port used on its

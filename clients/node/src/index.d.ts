@@ -1,6 +1,30 @@
 // Type declarations for vmd-client (src/index.js).
 import { EventEmitter } from 'node:events';
 
+/** One vm.progress of an execute: how far the action has come (all arrive before its result). */
+export interface Progress {
+  request: number | string;
+  instance: string;
+  action: string;
+  completed: number;
+  total?: number;
+  message?: string;
+  /** completed / total between 0 and 1, when the total is known and not zero. */
+  fraction?: number;
+}
+
+/** Options of execute and startExecute. */
+export interface ExecuteOptions {
+  /** The daemon's timeout (actionTimedOut). */
+  timeoutMs?: number;
+  /** The wait here; null waits for ever. */
+  clientTimeoutMs?: number | null;
+  /** Asks for the action's progress; called with each report before the result. */
+  onProgress?: (progress: Progress) => void;
+  /** Restart timeoutMs at each progress the action reports. */
+  resetTimeoutOnProgress?: boolean;
+}
+
 export const DEFAULT_MAX_FRAME_BYTES: number;
 export const PROTOCOL_LEVEL: number;
 export const DEFAULT_TIMEOUT_MS: number;
@@ -104,8 +128,8 @@ export class Client extends EventEmitter {
   destroy(instance: string): Promise<void>;
   list(): Promise<Array<{ instance: string; type: string; scope: string; subscribers: number; parent?: string }>>;
   send(instance: string, input: string, value?: Json, options?: { notify?: boolean }): Promise<void>;
-  startExecute(instance: string, action: string, value?: Json, options?: { timeoutMs?: number; clientTimeoutMs?: number | null }): PendingCall;
-  execute(instance: string, action: string, value?: Json, options?: { timeoutMs?: number; clientTimeoutMs?: number | null }): Promise<Json>;
+  startExecute(instance: string, action: string, value?: Json, options?: ExecuteOptions): PendingCall;
+  execute(instance: string, action: string, value?: Json, options?: ExecuteOptions): Promise<Json>;
   cancel(id: number): void;
   get(instance: string, output: string): Promise<Json>;
   subscribe(instance: string, options?: { outputs?: string[]; replay?: boolean; patches?: boolean; timeoutMs?: number | null }): Promise<Subscription>;

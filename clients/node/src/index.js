@@ -71,8 +71,19 @@ export const CODE_NAMES = Object.freeze({
   [-31007]: 'actionNotEnabled', [-31008]: 'actionFailed', [-31009]: 'actionTimedOut',
   [-31010]: 'limitReached', [-31011]: 'instanceExists', [-31012]: 'unknownSubscription',
   [-31013]: 'notStateOutput', [-31014]: 'shuttingDown', [-31015]: 'permissionDenied',
-  [-31016]: 'unknownSession',
+  [-31016]: 'unknownSession', [-31017]: 'actionSuperseded',
 });
+
+/** A vm.progress's params as given to an execute's onProgress, with `fraction` when the total is known. */
+function progressFrom(params) {
+  const progress = { request: params.request, instance: params.instance, action: params.action, completed: params.completed };
+  if (typeof params.total === 'number') {
+    progress.total = params.total;
+    if (params.total > 0) progress.fraction = Math.min(1, Math.max(0, params.completed / params.total));
+  }
+  if (typeof params.message === 'string') progress.message = params.message;
+  return progress;
+}
 
 /** One NDJSON frame for `message`; throws FrameTooLargeError above `maxFrameBytes`. */
 export function encodeFrame(message, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {
@@ -461,6 +472,12 @@ export class Client extends EventEmitter {
       if (monitor) { monitor.push(params); monitor.deliver('message', params); }
     } else if (message.method === 'vm.error') {
       this.emit('vm.error', params);
+    } else if (message.method === 'vm.progress') {
+      // Every vm.progress of a call comes before its reply (PROTOCOL.md O12): the call is still pending.
+      const call = this.pending.get(params.request);
+      if (call?.onProgress) {
+        try { call.onProgress(progressFrom(params)); } catch { /* the callback's bug must not stop the reader */ }
+      }
     }
     this.emit('notification', { method: message.method, params });
   }
@@ -500,13 +517,13 @@ export class Client extends EventEmitter {
    * Send a request now. Returns `{id, result, cancel}`: `result` is a Promise of the reply
    * (rejecting with VmdError, CallTimeoutError or ConnectionLostError), `cancel()` sends $/cancelRequest.
    */
-  request(method, params, { timeoutMs = this.timeoutMs, onResult, immediate = false } = {}) {
+  request(method, params, { timeoutMs = this.timeoutMs, onResult, onProgress, immediate = false } = {}) {
     const id = ++this.nextId;
     const message = { jsonrpc: '2.0', id, method };
     if (params !== undefined) message.params = params;
     const cancel = () => { try { this.notify('$/cancelRequest', { id }); } catch { /* connection gone */ } };
     const result = new Promise((resolve, reject) => {
-      const call = { resolve, reject, onResult, timer: null };
+      const call = { resolve, reject, onResult, onProgress, timer: null };
       if (timeoutMs != null) {
         call.timer = setTimeout(() => {
           this.pending.delete(id);
@@ -607,17 +624,24 @@ export class Client extends EventEmitter {
     else await this.call('vm.send', params);
   }
 
-  /** Start vm.execute; returns {id, result, cancel} where result resolves with the action's value. */
-  startExecute(instance, action, value, { timeoutMs, clientTimeoutMs } = {}) {
+  /**
+   * Start vm.execute; returns {id, result, cancel} where result resolves with the action's value.
+   * `onProgress({request, instance, action, completed, total?, message?, fraction?})` asks for the
+   * action's progress and is called with each report, all before `result` settles;
+   * `resetTimeoutOnProgress` restarts `timeoutMs` at each progress.
+   */
+  startExecute(instance, action, value, { timeoutMs, clientTimeoutMs, onProgress, resetTimeoutOnProgress } = {}) {
     const params = { instance, action };
     if (value !== undefined) params.value = value;
     if (timeoutMs !== undefined) params.timeoutMs = timeoutMs;
+    if (onProgress) params.progress = true;
+    if (resetTimeoutOnProgress) params.resetTimeoutOnProgress = true;
     let wait = clientTimeoutMs;
     if (wait === undefined) {
       wait = this.timeoutMs;
       if (wait != null && timeoutMs !== undefined) wait = Math.max(wait, timeoutMs + 5000);
     }
-    return this.request('vm.execute', params, { timeoutMs: wait, onResult: (result) => result.value });
+    return this.request('vm.execute', params, { timeoutMs: wait, onResult: (result) => result.value, onProgress });
   }
 
   /** vm.execute: resolves with the action's value. `timeoutMs` is the daemon's, `clientTimeoutMs` the wait here. */

@@ -17,7 +17,7 @@ Standard library only; Python 3.9+. The protocol is Protocol/PROTOCOL.md.
 
 from ._aio import AsyncClient, AsyncMonitor, AsyncPendingCall, AsyncSubscription
 from ._errors import (
-    ActionFailed, ActionNotEnabled, ActionTimedOut, CallTimeout, ConnectionLost, ERROR_CLASSES,
+    ActionFailed, ActionNotEnabled, ActionSuperseded, ActionTimedOut, CallTimeout, ConnectionLost, ERROR_CLASSES,
     FrameTooLarge, InstanceExists, InternalError, InvalidParams, InvalidRequest, InvalidValue,
     LimitReached, MethodNotFound, NotStateOutput, ParseError, PermissionDenied, ProtocolMismatch,
     RequestCancelled, ShuttingDown, UnknownAction, UnknownInput, UnknownInstance, UnknownOutput,
@@ -28,6 +28,7 @@ from ._sync import Client, Monitor, PendingCall, Subscription
 from ._tapes import BadTape, TapeMismatch, replay_tape
 from ._wire import (
     DEFAULT_MAX_FRAME_BYTES, MISSING, PROTOCOL_LEVEL, Closed, Created, MonitorMessage, Output, Overflow,
+    Progress,
 )
 
 # vmd's release (Sources/VMProtocol/VMDVersion.swift); pyproject.toml reads it from here and
@@ -36,7 +37,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Client", "AsyncClient", "Subscription", "AsyncSubscription", "Monitor", "AsyncMonitor",
-    "PendingCall", "AsyncPendingCall", "Created", "Output", "Overflow", "Closed", "MonitorMessage",
+    "PendingCall", "AsyncPendingCall", "Created", "Output", "Overflow", "Closed", "MonitorMessage", "Progress",
+    "ActionSuperseded",
     "VMDError", "ParseError", "InvalidRequest", "MethodNotFound", "InvalidParams", "InternalError",
     "RequestCancelled", "UnknownType", "UnknownInstance", "UnknownInput", "UnknownOutput",
     "UnknownAction", "InvalidValue", "ActionNotEnabled", "ActionFailed", "ActionTimedOut",

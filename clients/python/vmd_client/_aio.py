@@ -12,7 +12,7 @@ from ._aio_session import AsyncSessionKeeper
 from ._paths import check_socket_path, default_socket_path
 from ._session import SeqTracker
 from ._sync import DEFAULT_TIMEOUT, EXECUTE_SLACK, _End
-from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow
+from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow, Progress
 
 Listener = Callable[[Dict[str, Any]], None]
 
@@ -175,6 +175,7 @@ class AsyncClient:
         self._reader_task: Optional["asyncio.Task[None]"] = None
         self._pending: Dict[int, "asyncio.Future[Any]"] = {}
         self._hooks: Dict[int, Callable[[Any], Any]] = {}
+        self._progress: Dict[int, Callable[[Progress], None]] = {}
         self._streams: Dict[str, _AsyncStream] = {}
         self._monitors: Dict[str, _AsyncStream] = {}
         self._next_id = 0
@@ -346,6 +347,8 @@ class AsyncClient:
             request_id = message.get("id")
             future = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
             hook = self._hooks.pop(request_id, None) if isinstance(request_id, int) else None
+            if isinstance(request_id, int):
+                self._progress.pop(request_id, None)
             if future is None:
                 self._tell_listeners(message)
             elif not future.done():
@@ -381,6 +384,14 @@ class AsyncClient:
                 monitor = self._monitors.get(p.get("monitor", ""))
                 if monitor is not None:
                     monitor._put(MonitorMessage.from_params(p))
+            elif method == "vm.progress":
+                request_id = p.get("request")
+                on_progress = self._progress.get(request_id) if isinstance(request_id, int) else None
+                if on_progress is not None:
+                    try:
+                        on_progress(Progress.from_params(p))
+                    except Exception:
+                        pass  # the callback's bug must not stop the reader
         except (KeyError, TypeError):
             pass
         self._tell_listeners(message)
@@ -393,7 +404,7 @@ class AsyncClient:
                 pass
 
     def _shut(self, error: BaseException) -> None:
-        pending, self._pending, self._hooks = self._pending, {}, {}
+        pending, self._pending, self._hooks, self._progress = self._pending, {}, {}, {}
         streams = list(self._streams.values()) + list(self._monitors.values())
         self._streams, self._monitors = {}, {}
         for future in pending.values():
@@ -424,7 +435,8 @@ class AsyncClient:
             raise lost from error
 
     async def request(self, method: str, params: Optional[Mapping[str, Any]] = None,
-                      on_result: Optional[Callable[[Any], Any]] = None) -> AsyncPendingCall:
+                      on_result: Optional[Callable[[Any], Any]] = None,
+                      on_progress: Optional[Callable[[Progress], None]] = None) -> AsyncPendingCall:
         """Send a request now; ``await pending.result()`` later."""
         await self._ensure_open()
         self._next_id += 1
@@ -433,11 +445,15 @@ class AsyncClient:
         self._pending[request_id] = future
         if on_result is not None:
             self._hooks[request_id] = on_result
+        if on_progress is not None:
+            self._progress[request_id] = on_progress
+            future.add_done_callback(lambda _: self._progress.pop(request_id, None))
         try:
             await self._write(_wire.request(request_id, method, params))
         except BaseException:
             self._pending.pop(request_id, None)
             self._hooks.pop(request_id, None)
+            self._progress.pop(request_id, None)
             raise
         return AsyncPendingCall(self, request_id, method, future)
 
@@ -515,18 +531,24 @@ class AsyncClient:
             await self.call("vm.send", p)
 
     async def start_execute(self, instance: str, action: str, value: Any = MISSING, *,
-                            timeout_ms: Optional[int] = None) -> AsyncPendingCall:
-        p = _wire.params(instance=instance, action=action, value=value,
-                         timeoutMs=MISSING if timeout_ms is None else timeout_ms)
-        return await self.request("vm.execute", p, lambda result: result["value"])
+                            timeout_ms: Optional[int] = None,
+                            progress: Optional[Callable[[Progress], None]] = None,
+                            reset_timeout_on_progress: bool = False) -> AsyncPendingCall:
+        """Like :meth:`vmd_client.Client.start_execute`; ``progress`` is called on the event
+        loop with each :class:`Progress`, all before the reply."""
+        p = _wire.execute_params(instance, action, value, timeout_ms, progress is not None, reset_timeout_on_progress)
+        return await self.request("vm.execute", p, lambda result: result["value"], progress)
 
     async def execute(self, instance: str, action: str, value: Any = MISSING, *,
-                      timeout_ms: Optional[int] = None, timeout: Any = MISSING) -> Any:
+                      timeout_ms: Optional[int] = None, timeout: Any = MISSING,
+                      progress: Optional[Callable[[Progress], None]] = None,
+                      reset_timeout_on_progress: bool = False) -> Any:
         if timeout is MISSING:
             timeout = self.timeout
             if timeout is not None and timeout_ms is not None:
                 timeout = max(timeout, timeout_ms / 1000.0 + EXECUTE_SLACK)
-        pending = await self.start_execute(instance, action, value, timeout_ms=timeout_ms)
+        pending = await self.start_execute(instance, action, value, timeout_ms=timeout_ms, progress=progress,
+                                           reset_timeout_on_progress=reset_timeout_on_progress)
         return await pending.result(timeout)
 
     async def execute_retrying(self, action: str, value: Any,

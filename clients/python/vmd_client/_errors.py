@@ -123,6 +123,13 @@ class ActionNotEnabled(VMDError):
     error_code = -31007
 
 
+class ActionSuperseded(VMDError):
+    """A newer execution of the same ``latest`` action cancelled this one. (``actionSuperseded``, -31017)"""
+
+    error_name = "actionSuperseded"
+    error_code = -31017
+
+
 class ActionFailed(VMDError):
     """The action ran and failed. (``actionFailed``, -31008)"""
 
@@ -194,6 +201,7 @@ ERROR_CLASSES: Dict[str, Type[VMDError]] = {
         UnknownType, UnknownInstance, UnknownInput, UnknownOutput, UnknownAction, InvalidValue,
         ActionNotEnabled, ActionFailed, ActionTimedOut, LimitReached, InstanceExists,
         UnknownSubscription, NotStateOutput, ShuttingDown, PermissionDenied, UnknownSession,
+        ActionSuperseded,
     )
 }
 _BY_CODE: Dict[int, Type[VMDError]] = {cls.error_code: cls for cls in ERROR_CLASSES.values() if cls.error_code is not None}

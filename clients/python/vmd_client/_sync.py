@@ -12,7 +12,7 @@ from . import _wire
 from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, UnknownInstance, VMDError, error_from_object
 from ._paths import check_socket_path, default_socket_path
 from ._session import SeqTracker, SessionKeeper
-from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow
+from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow, Progress
 
 Listener = Callable[[Dict[str, Any]], None]
 
@@ -39,6 +39,8 @@ class PendingCall:
         self.method = method
         self._connection = connection
         self._on_result = on_result
+        # Called on the reader thread with each vm.progress of this call (execute's progress=).
+        self.on_progress: Optional[Callable[[Progress], None]] = None
         self._done = threading.Event()
         self._value: Any = None
         self._error: Optional[BaseException] = None
@@ -247,10 +249,12 @@ class _Connection:
             raise ConnectionLost("writing to vmd failed: %s" % error) from error
 
     def request(self, method: str, params: Optional[Mapping[str, Any]],
-                on_result: Optional[Callable[[Any], Any]] = None) -> PendingCall:
+                on_result: Optional[Callable[[Any], Any]] = None,
+                on_progress: Optional[Callable[[Progress], None]] = None) -> PendingCall:
         with self._lock:
             self._next_id += 1
             call = PendingCall(self, self._next_id, method, on_result)
+            call.on_progress = on_progress
             self._pending[call.id] = call
         try:
             self._write(_wire.request(call.id, method, params))
@@ -337,6 +341,15 @@ class _Connection:
                     monitor = self._monitors.get(p.get("monitor", ""))
                 if monitor is not None:
                     monitor._put(MonitorMessage.from_params(p))
+            elif method == "vm.progress":
+                request_id = p.get("request")
+                with self._lock:
+                    call = self._pending.get(request_id) if isinstance(request_id, int) else None
+                if call is not None and call.on_progress is not None:
+                    try:
+                        call.on_progress(Progress.from_params(p))
+                    except Exception:
+                        pass  # the callback's bug must not stop the reader thread
         except (KeyError, TypeError):
             pass  # a malformed notification is still shown to listeners below
         self._tell_listeners(message)
@@ -599,22 +612,30 @@ class Client:
             self.call("vm.send", p)
 
     def start_execute(self, instance: str, action: str, value: Any = MISSING, *,
-                      timeout_ms: Optional[int] = None) -> PendingCall:
-        """Start ``vm.execute`` without waiting; ``.result()`` waits, ``.cancel()`` cancels."""
-        p = _wire.params(instance=instance, action=action, value=value,
-                         timeoutMs=MISSING if timeout_ms is None else timeout_ms)
-        return self._live().request("vm.execute", p, lambda result: result["value"])
+                      timeout_ms: Optional[int] = None,
+                      progress: Optional[Callable[[Progress], None]] = None,
+                      reset_timeout_on_progress: bool = False) -> PendingCall:
+        """Start ``vm.execute`` without waiting; ``.result()`` waits, ``.cancel()`` cancels.
+        ``progress`` (called on the reader thread with each :class:`Progress`, all before the
+        reply) asks the daemon for the action's progress."""
+        p = _wire.execute_params(instance, action, value, timeout_ms, progress is not None, reset_timeout_on_progress)
+        return self._live().request("vm.execute", p, lambda result: result["value"], progress)
 
     def execute(self, instance: str, action: str, value: Any = MISSING, *,
-                timeout_ms: Optional[int] = None, timeout: Any = MISSING) -> Any:
+                timeout_ms: Optional[int] = None, timeout: Any = MISSING,
+                progress: Optional[Callable[[Progress], None]] = None,
+                reset_timeout_on_progress: bool = False) -> Any:
         """``vm.execute``: run an action and return its value. ``timeout_ms`` is the daemon's
         timeout (``actionTimedOut``); ``timeout`` the client's wait, which defaults to the
-        client timeout, or ``timeout_ms`` plus a few seconds when that is longer."""
+        client timeout, or ``timeout_ms`` plus a few seconds when that is longer.
+        ``progress(p)`` is called with each :class:`Progress` of the execution before this
+        returns; ``reset_timeout_on_progress`` restarts ``timeout_ms`` at each progress."""
         if timeout is MISSING:
             timeout = self.timeout
             if timeout is not None and timeout_ms is not None:
                 timeout = max(timeout, timeout_ms / 1000.0 + EXECUTE_SLACK)
-        return self.start_execute(instance, action, value, timeout_ms=timeout_ms).result(timeout)
+        return self.start_execute(instance, action, value, timeout_ms=timeout_ms, progress=progress,
+                                  reset_timeout_on_progress=reset_timeout_on_progress).result(timeout)
 
     def execute_retrying(self, action: str, value: Any, prepare: Callable[["Client"], str], *,
                          attempts: int = 5, timeout: Any = MISSING) -> Any:

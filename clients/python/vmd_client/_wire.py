@@ -94,6 +94,15 @@ def params(**members: Any) -> Dict[str, Any]:
     return {key: value for key, value in members.items() if value is not MISSING}
 
 
+def execute_params(instance: str, action: str, value: Any, timeout_ms: Optional[int],
+                   progress: bool, reset_timeout_on_progress: bool) -> Dict[str, Any]:
+    """``vm.execute``'s params; the optional members only when they differ from the default."""
+    return params(instance=instance, action=action, value=value,
+                  timeoutMs=MISSING if timeout_ms is None else timeout_ms,
+                  progress=True if progress else MISSING,
+                  resetTimeoutOnProgress=True if reset_timeout_on_progress else MISSING)
+
+
 @dataclass(frozen=True)
 class Output:
     """One ``vm.output`` notification: a value of a watched output.
@@ -249,6 +258,31 @@ class Materializer:
             except PatchError:
                 pass
         return item
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One ``vm.progress`` notification: how far the ``vm.execute`` whose id is ``request``
+    has come. All arrive before that call's reply; ``completed`` never decreases."""
+
+    request: Any
+    instance: str
+    action: str
+    completed: float
+    total: Optional[float] = None
+    message: Optional[str] = None
+
+    @property
+    def fraction(self) -> Optional[float]:
+        """``completed / total`` between 0 and 1, when the total is known and not zero."""
+        if not self.total:
+            return None
+        return min(1.0, max(0.0, self.completed / self.total))
+
+    @classmethod
+    def from_params(cls, p: Mapping[str, Any]) -> "Progress":
+        return cls(p["request"], p.get("instance", ""), p.get("action", ""), p["completed"],
+                   p.get("total"), p.get("message"))
 
 
 @dataclass(frozen=True)

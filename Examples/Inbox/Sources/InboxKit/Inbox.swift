@@ -4,8 +4,10 @@ import ViewModelKit
 /// A mail folder: its messages and unread count, a `sync` with the mail server, and one
 /// ``MessageRow`` child instance per listed message.
 ///
-/// - `sync` asks the injected ``MailService`` for the folder, one request at a time
-///   (`isSyncing` while it runs). It fails after `syncTimeoutSeconds` without an answer:
+/// - `sync` asks the injected ``MailService`` for the folder (`isSyncing` while it runs).
+///   Its strategy is `latest`: a sync started while one runs supersedes it (the older
+///   request's task is cancelled and its `vm.execute` answered `actionSuperseded`), so a
+///   refresh always lists the newest answer. It fails after `syncTimeoutSeconds` without an answer:
 ///   the timeout runs on the inbox's scheduler, so a test's virtual clock controls it, and
 ///   the service's task is cancelled. A client that cancels its `vm.execute` cancels the
 ///   task too. A failure leaves the list as it was and says why on `syncFailure`.
@@ -56,7 +58,7 @@ public struct Inbox: ViewModel {
         // as the nearest sensible value rather than trusted.
         let pageSize = max(0, context.args.pageSize)
         let timeoutSeconds = max(1, context.args.syncTimeoutSeconds)
-        let sync: Action<Void, [Message]> = context.action(timeout: .seconds(timeoutSeconds)) { _ in
+        let sync: Action<Void, [Message]> = context.action(strategy: .latest, timeout: .seconds(timeoutSeconds)) { _ in
             try await mail.messages(in: folder, limit: pageSize)
         }
 
@@ -102,8 +104,8 @@ public struct Inbox: ViewModel {
             .disposed(by: context.bag)
     }
 
-    /// The sentence `syncFailure` shows for a failed sync; `nil` for a refused one (a sync
-    /// was already running).
+    /// The sentence `syncFailure` shows for a failed sync; `nil` for one that did not fail
+    /// (refused, or superseded by a newer sync).
     static func failureMessage(_ error: ActionError, timeoutSeconds: Int) -> String? {
         guard case .underlyingError(let underlying) = error else { return nil }
         if underlying is ViewModelTimeoutError {

@@ -71,16 +71,19 @@ struct InboxTests {
         #expect(sync.isCompleted, "a zero timeout is read as one second, not as already expired")
     }
 
-    @Test("a sync is refused while one runs")
-    func oneSyncAtATime() async {
+    @Test("a sync started while one runs supersedes it: the newest answers, nothing is reported as a failure")
+    func newestSyncWins() async {
         let scheduler = TestScheduler()
         let inbox = makeInbox(FixedMail(messages: sampleMessages), scheduler: scheduler)
         let failures = inbox.record(\.syncFailure)
+        let syncing = inbox.record(\.isSyncing)
         let first = inbox.execute(\.sync)
         let second = inbox.execute(\.sync)
-        #expect(second.error as? ActionError == .notEnabled)
+        #expect(first.error as? ActionError == .superseded)
+        // Both service calls answer; the superseded one's answer is dropped.
         await inbox.settle()
-        #expect(first.values == [sampleMessages])
+        #expect(second.values == [sampleMessages])
+        #expect(syncing.values == [false, true, false])
         #expect(failures.values.isEmpty)
     }
 
