@@ -28,14 +28,13 @@ struct SearchTests {
         let scheduler = TestScheduler()
         let index = RecordingIndex()
         let search = makeSearch(index: index, scheduler: scheduler)
-        let results = search.recordTimed(\.results, on: scheduler)
-        let isSearching = search.recordTimed(\.isSearching, on: scheduler)
+        let results = search.record(\.results)
+        let isSearching = search.record(\.isSearching)
         scheduler.scheduleAt(100) { search.send(\.query, "p") }
         scheduler.scheduleAt(200) { search.send(\.query, "pe") }
         scheduler.scheduleAt(300) { search.send(\.query, "pea") }
-        scheduler.advance(to: 850)
         // Searched once, at 300 + 250; its latency ends at 850, when the index is asked.
-        await settle(scheduler)
+        await search.advance(by: .milliseconds(850))
         #expect(index.queries.all == ["pea"])
         #expect(results.events == [.next(0, []), .next(850, ["peach", "pear"])])
         #expect(isSearching.events == [.next(0, false), .next(550, true), .next(850, false)])
@@ -46,12 +45,11 @@ struct SearchTests {
         let scheduler = TestScheduler()
         let index = RecordingIndex()
         let search = makeSearch(latencyMs: 1000, index: index, scheduler: scheduler)
-        let results = search.recordTimed(\.results, on: scheduler)
-        let isSearching = search.recordTimed(\.isSearching, on: scheduler)
+        let results = search.record(\.results)
+        let isSearching = search.record(\.isSearching)
         scheduler.scheduleAt(100) { search.send(\.query, "berry") }
         scheduler.scheduleAt(600) { search.send(\.query, "lemon") }
-        scheduler.advance(to: 1850)
-        await settle(scheduler)
+        await search.advance(by: .milliseconds(1850))
         // "berry" started at 350 and was superseded at 850, before its latency ended.
         #expect(index.queries.all == ["lemon"])
         #expect(results.events == [.next(0, []), .next(1850, ["lemon"])])
@@ -62,13 +60,12 @@ struct SearchTests {
     func directExecutionsUseLatest() async {
         let scheduler = TestScheduler()
         let search = makeSearch(latencyMs: 100, scheduler: scheduler)
-        scheduler.advance(to: 10)
+        await search.advance(by: .milliseconds(10))
         let first = search.execute(\.search, "plum")
-        scheduler.advance(to: 20)
+        await search.advance(by: .milliseconds(10))
         let second = search.execute(\.search, "kiwi")
         #expect(first.error as? ActionError == .superseded)
-        scheduler.advance(to: 120)
-        await settle(scheduler)
+        await search.advance(by: .milliseconds(100))
         #expect(second.values == [["kiwi"]])
         #expect(second.isCompleted)
     }
@@ -80,13 +77,11 @@ struct SearchTests {
         let search = makeSearch(latencyMs: 0, index: index, scheduler: scheduler)
         let results = search.record(\.results)
         search.send(\.query, "fig")
-        scheduler.advance(to: 300)
-        await settle(scheduler)
+        await search.advance(by: .milliseconds(300))
         search.send(\.query, " fig ")
-        scheduler.advance(to: 600)
+        await search.advance(by: .milliseconds(300))
         search.send(\.query, "  ")
-        scheduler.advance(to: 900)
-        await settle(scheduler)
+        await search.advance(by: .milliseconds(300))
         #expect(index.queries.all == ["fig", ""])
         #expect(results.values == [[], ["fig"], []])
     }

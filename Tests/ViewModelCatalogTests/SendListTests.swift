@@ -142,7 +142,7 @@ struct SendListTests {
     func sendReportsUploadProgress() async throws {
         let scheduler = TestScheduler()
         let list = makeSendList(uploadMs: 1000, scheduler: scheduler)
-        let isSending = list.recordTimed(\.isSending, on: scheduler)
+        let isSending = list.record(\.isSending)
         list.send(\.addRecipient, "ada@example.com")
         list.send(\.message, "Hello")
         var progress: [Recorded<String>] = []
@@ -158,7 +158,7 @@ struct SendListTests {
         #expect(progress.dropFirst().dropLast().map(\.value) == (1...9).map { "\($0 * 10)/100 uploading" })
         #expect(progress.last?.value == "100/100 uploaded")
         #expect(results.isEmpty)
-        await settle(scheduler)
+        await list.settle()
         #expect(results.map(\.time) == [1100])
         #expect(results.first?.value.uploadId == 1)
         #expect(isSending.events == [.next(0, false), .next(100, true), .next(1100, false)])
