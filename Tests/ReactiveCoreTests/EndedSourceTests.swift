@@ -34,8 +34,9 @@ struct EndedSourceTests {
     func combineLatestReleasesACompletedSource() {
         let left = scheduler.createHotObservable([.next(210, 1), .completed(230)])
         let right = scheduler.createHotObservable([.next(220, 2), .next(240, 3), .completed(500)])
-        let observer = scheduler.start { Observable.combineLatest(left, right) { $0 + $1 } }
-        #expect(observer.events == [.next(220, 3), .next(240, 4), .completed(500)])
+        // The array form: no operator of its own between combineLatest and each source.
+        let observer = scheduler.start { Observable.combineLatest([left, right]) }
+        #expect(observer.events == [.next(220, [1, 2]), .next(240, [1, 3]), .completed(500)])
         #expect(left.subscriptions == [Subscription(200, 230)])
         #expect(right.subscriptions == [Subscription(200, 500)])
     }
