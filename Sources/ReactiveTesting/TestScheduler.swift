@@ -80,9 +80,13 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
     /// tick with ``simulatesProcessingDelay``).
     @discardableResult
     public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) -> any Disposable {
+        insert(at: time > clock ? time : clock + (simulatesProcessingDelay ? 1 : 0), action: action)
+    }
+
+    /// Queues `action` at `due` (not before the clock).
+    private func insert(at due: TestTime, action: @escaping () -> Void) -> any Disposable {
         let cancellation = BooleanDisposable()
-        let due = time > clock ? time : clock + (simulatesProcessingDelay ? 1 : 0)
-        let item = ScheduledItem(time: due, order: nextOrder, action: action, cancellation: cancellation)
+        let item = ScheduledItem(time: max(due, clock), order: nextOrder, action: action, cancellation: cancellation)
         nextOrder += 1
         // Binary search for the first item later than this one: FIFO among equal times.
         var low = 0
@@ -217,7 +221,8 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
             inbox.jobs = []
             return jobs
         }
-        for job in jobs { scheduleAt(clock, action: job) }
+        // At the current tick even with `simulatesProcessingDelay`: draining runs them now.
+        for job in jobs { _ = insert(at: clock, action: job) }
     }
 
     // MARK: Marble helpers

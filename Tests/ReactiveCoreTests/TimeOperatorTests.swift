@@ -93,6 +93,11 @@ struct TimeOperatorTests {
         #expect(observer.events == [.next(211, 1), .completed(221)])
         let unchanged = scheduler.start { scheduler.createHotObservable([.next(210, 1)]).observe(on: scheduler) }
         #expect(unchanged.events == [.next(210, 1)])
+        // Jobs enqueued from other threads still run when drained, without moving the clock.
+        let trace = ThreadingTests.Trace()
+        rxTestLike.enqueue { trace.record(0, 0) }
+        rxTestLike.drainEnqueued()
+        #expect(trace.all.count == 1)
     }
 
     @Test("virtual time rounds delays up to whole ticks")

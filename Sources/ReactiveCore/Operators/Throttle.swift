@@ -3,8 +3,8 @@ extension ObservableType {
     /// with `latest` (the default), the newest element received during the window when it
     /// ends (which starts a new window); without `latest`, elements during a window are
     /// dropped. An element arriving once the window has passed is sent at once, and replaces
-    /// (drops) one still waiting for the window's end. A completion waits for a pending latest element to be emitted; an error is
-    /// forwarded at once.
+    /// (drops) one still waiting for the window's end, as in RxSwift. A completion waits for
+    /// a pending latest element to be emitted; an error is forwarded at once.
     @inlinable public func throttle(_ dueTime: Duration, latest: Bool = true, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
         return Observable.make { observer in
