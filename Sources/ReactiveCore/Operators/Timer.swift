@@ -3,7 +3,9 @@ extension Observable where Element: FixedWidthInteger {
     /// `1`, `2`, … every `period` after that and never completes.
     ///
     /// Each tick is scheduled for its own due time (`dueTime + n × period` from the
-    /// subscription), so a late tick does not push the following ones later.
+    /// subscription), so a late tick does not push the following ones later. `period` must be
+    /// positive: a period of zero would tick at every turn of the scheduler, and a virtual
+    /// scheduler's `start()` would never run out of work.
     @inlinable public static func timer(_ dueTime: Duration, period: Duration? = nil, scheduler: any Scheduler) -> Observable<Element> {
         Observable.make { observer in
             let sink = TimerSink(observer, period: period, scheduler: scheduler)
