@@ -38,6 +38,11 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
 
     /// The length of one tick.
     public let resolution: Duration
+    /// Whether an action scheduled for the current time (or the past) runs one tick later,
+    /// as RxTest's scheduler does by default (its `simulateProcessingDelay`); off by default
+    /// here, where it runs at the current tick. Turn it on to port RxTest expectations as
+    /// they are.
+    public let simulatesProcessingDelay: Bool
     /// The current virtual time, in ticks.
     public private(set) var clock: TestTime {
         didSet { sharedClock.store(clock, ordering: .releasing) }
@@ -52,11 +57,13 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
     private var isStopped = false
     private let inbox = Mutex(Inbox())
 
-    /// A scheduler at `initialClock` ticks, one tick lasting `resolution`.
-    public init(initialClock: TestTime = 0, resolution: Duration = .milliseconds(1)) {
+    /// A scheduler at `initialClock` ticks, one tick lasting `resolution`; with
+    /// `simulatesProcessingDelay`, work scheduled for now runs one tick later (as in RxTest).
+    public init(initialClock: TestTime = 0, resolution: Duration = .milliseconds(1), simulatesProcessingDelay: Bool = false) {
         self.clock = initialClock
         self.sharedClock = Atomic(initialClock)
         self.resolution = resolution
+        self.simulatesProcessingDelay = simulatesProcessingDelay
     }
 
     /// ``clock``, readable from any thread.
@@ -80,11 +87,17 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
         scheduleAt(clock + ticks(delay), action: action)
     }
 
-    /// Schedules `action` at absolute virtual `time` (a past time means "now").
+    /// Schedules `action` at absolute virtual `time` (a past time means "now", or the next
+    /// tick with ``simulatesProcessingDelay``).
     @discardableResult
     public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) -> any Disposable {
+        insert(at: time > clock ? time : clock + (simulatesProcessingDelay ? 1 : 0), action: action)
+    }
+
+    /// Queues `action` at `due` (not before the clock).
+    private func insert(at due: TestTime, action: @escaping () -> Void) -> any Disposable {
         let cancellation = BooleanDisposable()
-        let item = ScheduledItem(time: max(time, clock), order: nextOrder, action: action, cancellation: cancellation)
+        let item = ScheduledItem(time: max(due, clock), order: nextOrder, action: action, cancellation: cancellation)
         nextOrder += 1
         // Binary search for the first item later than this one: FIFO among equal times.
         var low = 0
@@ -228,7 +241,8 @@ public final class TestScheduler: SerialScheduler, @unchecked Sendable {
             inbox.jobs = []
             return jobs
         }
-        for job in jobs { scheduleAt(clock, action: job) }
+        // At the current tick even with `simulatesProcessingDelay`: draining runs them now.
+        for job in jobs { _ = insert(at: clock, action: job) }
     }
 
     // MARK: Marble helpers

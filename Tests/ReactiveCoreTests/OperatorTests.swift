@@ -82,13 +82,20 @@ struct OperatorTests {
         #expect(observer.events == [.next(230, [1, 2, 3]), .next(240, [1, 2, 4]), .completed(320)])
     }
 
+    @Test("combineLatest of no sources emits an empty array, then completes")
+    func combineLatestOfNothing() {
+        let observer = scheduler.start { Observable<[Int]>.combineLatest([Observable<Int>]()) }
+        #expect(observer.events == [.next(200, []), .completed(200)])
+    }
+
     @Test("withLatestFrom pairs each element with the latest of the other, dropping early ones")
     func withLatestFrom() {
         let source = scheduler.createHotObservable([.next(210, 1), .next(230, 2), .next(250, 3), .completed(300)])
         let other = scheduler.createHotObservable([.next(220, "a"), .next(240, "b"), .completed(245)])
         let observer = scheduler.start { source.withLatestFrom(other) { "\($0)\($1)" } }
         #expect(observer.events == [.next(230, "2a"), .next(250, "3b"), .completed(300)])
-        #expect(other.subscriptions == [Subscription(200, 300)])
+        // The other is released when it completes (RxSwift's withLatestFrom does the same).
+        #expect(other.subscriptions == [Subscription(200, 245)])
     }
 
     @Test("withLatestFrom sees a value the other replays on subscription")
@@ -135,6 +142,46 @@ struct OperatorTests {
         let observer = scheduler.start { source.concatMap { $0 == 1 ? inner1 : inner2 } }
         #expect(observer.events == [.next(220, "a"), .next(235, "b"), .completed(240)])
         #expect(inner2.subscriptions == [Subscription(230, 240)])
+    }
+
+    @Test("concatMap calls its selector when the element arrives, so a throwing selector fails at once")
+    func concatMapSelectsOnArrival() {
+        let inner = scheduler.createColdObservable([.next(10, "a"), .completed(100)])
+        let source = scheduler.createHotObservable([.next(210, 1), .next(225, 2), .completed(400)])
+        let observer = scheduler.start {
+            source.concatMap { value -> TestableObservable<String> in
+                if value == 2 { throw TestError() }
+                return inner
+            }
+        }
+        #expect(observer.events == [.next(220, "a"), .error(225, TestError())])
+        #expect(inner.subscriptions == [Subscription(210, 225)])
+    }
+
+    @Test("concatMap's selector reads state when the element arrives, not when its turn comes")
+    func concatMapReadsStateOnArrival() {
+        var formValue = "draft"
+        let running = scheduler.createColdObservable([.completed(100)]) as TestableObservable<String>
+        let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(400)])
+        scheduler.scheduleAt(230) { formValue = "edited" }
+        let observer = scheduler.start {
+            source.concatMap { value -> Observable<String> in
+                value == 1 ? running.asObservable() : .just(formValue)
+            }
+        }
+        #expect(observer.events == [.next(310, "draft"), .completed(400)])
+    }
+
+    @Test("concatMap over a never-ending inner still fails when a later selector throws")
+    func concatMapSelectorErrorBehindNever() {
+        let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2)])
+        let observer = scheduler.start {
+            source.concatMap { value -> Observable<Int> in
+                if value == 2 { throw TestError() }
+                return .never()
+            }
+        }
+        #expect(observer.events == [.error(220, TestError())])
     }
 
     @Test("merge forwards both sources and completes after both")
@@ -208,19 +255,73 @@ struct OperatorTests {
         #expect(disposed == 1)
     }
 
-    @Test("do runs its effects before forwarding, and upstream is released before a terminal event travels on")
+    @Test("do runs its effects before forwarding; onDispose comes after the downstream heard the end")
     func doSideEffectsOrder() {
         let log = Log()
-        let subscription = Observable.just(1)
+        let source = Observable<Int>.create { observer in
+            observer.onNext(1)
+            observer.onCompleted()
+            return Disposables.create { log.append("upstream disposed") }
+        }
+        let subscription = source
             .do(onNext: { log.append("do next \($0)") }, onCompleted: { log.append("do completed") },
                 onSubscribe: { log.append("subscribe") }, onSubscribed: { log.append("subscribed") },
                 onDispose: { log.append("do dispose") })
             .subscribe(onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") },
                        onDisposed: { log.append("disposed") })
         subscription.dispose()
+        // RxSwift's order for a source that ends while being subscribed: the downstream hears
+        // the completion, the upstream is released, then onSubscribed, then onDispose.
         #expect(log.entries == [
-            "subscribe", "do next 1", "next 1", "do completed", "do dispose", "completed", "disposed", "subscribed",
+            "subscribe", "do next 1", "next 1", "do completed", "completed", "disposed", "upstream disposed",
+            "subscribed", "do dispose",
         ])
+    }
+
+    @Test("a loading flag set in do(onSubscribed:) and cleared in do(onDispose:) ends false over just")
+    func doLoadingFlagOverJust() {
+        var isLoading = false
+        let subscription = Observable.just(1)
+            .do(onSubscribed: { isLoading = true }, onDispose: { isLoading = false })
+            .subscribe()
+        #expect(isLoading == false)
+        subscription.dispose()
+        #expect(isLoading == false)
+    }
+
+    @Test("do(onDispose:) runs after the downstream heard a later terminal event, and once")
+    func doOnDisposeAfterLaterTerminal() {
+        let log = Log()
+        let source = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+        let observer = scheduler.createObserver(Int.self)
+        scheduler.scheduleAt(200) {
+            _ = source.asObservable()
+                .do(onDispose: { log.append("do dispose \(observer.events.count)") })
+                .subscribe(observer)
+        }
+        scheduler.start()
+        #expect(observer.events == [.next(210, 1), .completed(220)])
+        #expect(log.entries == ["do dispose 2"])
+        #expect(source.subscriptions == [Subscription(200, 220)])
+    }
+
+    @Test("create runs its cleanup before the downstream hears the terminal event (kept; see the porting guide)")
+    func createCleanupBeforeTerminal() {
+        let log = Log()
+        let source = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+        let created = Observable<Int>.create { observer in
+            let subscription = source.subscribe(observer)
+            return Disposables.create {
+                log.append("cleanup")
+                subscription.dispose()
+            }
+        }
+        scheduler.scheduleAt(200) {
+            _ = created.subscribe(onCompleted: { log.append("completed") }, onDisposed: { log.append("disposed") })
+        }
+        scheduler.start()
+        #expect(log.entries == ["cleanup", "completed", "disposed"])
+        #expect(source.subscriptions == [Subscription(200, 220)])
     }
 
     @Test("from, of, just, empty and error produce their documented events")

@@ -24,6 +24,20 @@ struct TimeOperatorTests {
         #expect(observer.events == [.next(210, 1), .next(260, 3), .next(310, 4), .completed(400)])
     }
 
+    @Test("throttle drops the pending element when a newer one is sent at the end of the window")
+    func throttleDropsStalePending() {
+        let source = scheduler.createHotObservable([.next(210, 1), .next(250, 2), .next(410, 3), .completed(600)])
+        let observer = scheduler.start { source.throttle(.milliseconds(200), scheduler: scheduler) }
+        #expect(observer.events == [.next(210, 1), .next(410, 3), .completed(600)])
+    }
+
+    @Test("throttle settles on the newest element when one arrives after the window closed")
+    func throttleSettlesOnNewest() {
+        let source = scheduler.createHotObservable([.next(210, 1), .next(250, 2), .next(420, 3), .completed(700)])
+        let observer = scheduler.start { source.throttle(.milliseconds(200), scheduler: scheduler) }
+        #expect(observer.events == [.next(210, 1), .next(410, 2), .next(610, 3), .completed(700)])
+    }
+
     @Test("throttle without latest drops elements inside the window")
     func throttleFirstOnly() {
         let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(270, 3), .completed(400)])
@@ -69,6 +83,21 @@ struct TimeOperatorTests {
         scheduler.start()
         #expect(observer.values == [1])
         #expect(source.subscriptions == [Subscription(200, 250)])
+    }
+
+    @Test("with simulatesProcessingDelay, work scheduled for now runs one tick later, as in RxTest")
+    func processingDelay() {
+        let rxTestLike = TestScheduler(simulatesProcessingDelay: true)
+        let source = rxTestLike.createHotObservable([.next(210, 1), .completed(220)])
+        let observer = rxTestLike.start { source.observe(on: rxTestLike) }
+        #expect(observer.events == [.next(211, 1), .completed(221)])
+        let unchanged = scheduler.start { scheduler.createHotObservable([.next(210, 1)]).observe(on: scheduler) }
+        #expect(unchanged.events == [.next(210, 1)])
+        // Jobs enqueued from other threads still run when drained, without moving the clock.
+        let trace = ThreadingTests.Trace()
+        rxTestLike.enqueue { trace.record(0, 0) }
+        rxTestLike.drainEnqueued()
+        #expect(trace.all.count == 1)
     }
 
     @Test("virtual time rounds delays up to whole ticks")

@@ -8,14 +8,7 @@ extension Observable {
         _ first: First, _ second: Second,
         resultSelector: @escaping (First.Element, Second.Element) throws -> Element
     ) -> Observable<Element> {
-        let sources: [Observable<Any>] = [first.asObservable().map { $0 as Any }, second.asObservable().map { $0 as Any }]
-        return combineLatestAny(sources) { values in
-            // The casts cannot fail: each slot holds what its own source emitted.
-            guard let a = values[0] as? First.Element, let b = values[1] as? Second.Element else {
-                throw CombineLatestSlotMismatch()
-            }
-            return try resultSelector(a, b)
-        }
+        combinePair(first, second, by: { combineLatestAny($0, $1) }, resultSelector: resultSelector)
     }
 
     /// The three-source form of ``combineLatest(_:_:resultSelector:)``.
@@ -53,7 +46,11 @@ extension Observable {
     }
 
     /// Emits the array of the latest elements of all `sources`, once each has emitted,
-    /// whenever any emits. No sources: completes at once.
+    /// whenever any emits.
+    ///
+    /// No sources: emits `[]`, then completes, as RxSwift does, so a list of children that
+    /// becomes empty still reaches its observers as an empty list. (RxJS and RxJava differ
+    /// here: their `combineLatest` of no sources completes without emitting.)
     @inlinable public static func combineLatest<Source: ObservableConvertibleType>(_ sources: [Source]) -> Observable<Element>
     where Element == [Source.Element] {
         combineLatestAny(sources.map { $0.asObservable() }) { $0 }
@@ -64,14 +61,43 @@ extension Observable {
         _ resultSelector: @escaping ([Value]) throws -> Element
     ) -> Observable<Element> {
         Observable.make { observer in
-            if sources.isEmpty {
-                observer.on(.completed)
-                return NopDisposable()
-            }
+            if sources.isEmpty { return combiningNothing(observer, resultSelector) }
             let sink = CombineLatestSink(observer, arity: sources.count, resultSelector: resultSelector)
             sink.run(sources)
             return sink
         }
+    }
+
+    /// Two sources erased to `Any` and combined by `combine` (`combineLatestAny` or
+    /// `zipAny`), each slot cast back for `resultSelector`.
+    @inlinable static func combinePair<First: ObservableConvertibleType, Second: ObservableConvertibleType>(
+        _ first: First, _ second: Second,
+        by combine: ([Observable<Any>], @escaping ([Any]) throws -> Element) -> Observable<Element>,
+        resultSelector: @escaping (First.Element, Second.Element) throws -> Element
+    ) -> Observable<Element> {
+        let sources: [Observable<Any>] = [first.asObservable().map { $0 as Any }, second.asObservable().map { $0 as Any }]
+        return combine(sources) { values in
+            // The casts cannot fail: each slot holds what its own source emitted.
+            guard let a = values[0] as? First.Element, let b = values[1] as? Second.Element else {
+                throw CombineLatestSlotMismatch()
+            }
+            return try resultSelector(a, b)
+        }
+    }
+
+    /// What combining no sources gives (`combineLatest` and `zip` of an empty array):
+    /// `resultSelector([])`, then completion, as in RxSwift.
+    @inlinable static func combiningNothing<Value>(
+        _ observer: AnyObserver<Element>, _ resultSelector: ([Value]) throws -> Element
+    ) -> any Disposable {
+        do {
+            observer.on(.next(try resultSelector([])))
+        } catch {
+            observer.on(.error(error))
+            return NopDisposable()
+        }
+        observer.on(.completed)
+        return NopDisposable()
     }
 }
 
@@ -102,24 +128,20 @@ extension ObservableType {
     @usableFromInline var valueCount = 0
     @usableFromInline var isDone: [Bool]
     @usableFromInline var doneCount = 0
-    @usableFromInline let subscriptions = CompositeDisposable()
+    /// One per source; a source's is disposed as soon as it ends (RxSwift releases an ended
+    /// source at once, and ported RxTest tests expect it).
+    @usableFromInline let subscriptions: [SingleAssignmentDisposable]
 
     @inlinable init(_ observer: AnyObserver<Output>, arity: Int, resultSelector: @escaping ([Value]) throws -> Output) {
         self.resultSelector = resultSelector
         self.latest = Array(repeating: nil, count: arity)
         self.isDone = Array(repeating: false, count: arity)
+        self.subscriptions = (0..<arity).map { _ in SingleAssignmentDisposable() }
         super.init(observer)
     }
 
     @inlinable func run(_ sources: [Observable<Value>]) {
-        for (index, source) in sources.enumerated() {
-            guard !isDisposed else { return }
-            let subscription = SingleAssignmentDisposable()
-            subscriptions.insert(subscription)
-            subscription.setDisposable(source.subscribe(erased: AnyObserver { event in
-                self.on(event, at: index)
-            }))
-        }
+        subscribeEach(sources, into: subscriptions) { self.on($0, at: $1) }
     }
 
     @inlinable func on(_ event: Event<Value>, at index: Int) {
@@ -142,6 +164,7 @@ extension ObservableType {
             forwardError(error)
         case .completed:
             guard !isDone[index] else { return }
+            subscriptions[index].dispose()
             isDone[index] = true
             doneCount += 1
             if doneCount == isDone.count { forwardCompleted() }
@@ -153,6 +176,6 @@ extension ObservableType {
     }
 
     @inlinable override func disposeResources() {
-        subscriptions.dispose()
+        for subscription in subscriptions { subscription.dispose() }
     }
 }

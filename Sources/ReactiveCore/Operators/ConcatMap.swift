@@ -1,8 +1,11 @@
 extension ObservableType {
     /// Maps each element to an observable and forwards their events one after the other:
-    /// an inner is subscribed when the previous one completed (elements wait in a queue).
+    /// an inner is subscribed when the previous one completed (the mapped observables wait in
+    /// a queue).
     ///
-    /// Completes when the source and every inner completed; any error fails it.
+    /// `selector` runs when the element arrives, as in RxSwift, not when its inner's turn
+    /// comes: it reads the state of that moment, and a selector that throws fails the result
+    /// at once. Completes when the source and every inner completed; any error fails it.
     @inlinable public func concatMap<Inner: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Inner) -> Observable<Inner.Element> {
         let source = asObservable()
         return Observable.make { observer in
@@ -20,7 +23,8 @@ extension ObservableType {
 
 @usableFromInline final class ConcatMapSink<Input, Output>: Sink<Output> {
     @usableFromInline let selector: (Input) throws -> Observable<Output>
-    @usableFromInline var waiting: [Input] = []
+    /// Inners already mapped, waiting for the running one to complete.
+    @usableFromInline var waiting: [Observable<Output>] = []
     @usableFromInline var waitingStart = 0
     @usableFromInline let inner = SerialDisposable()
     @usableFromInline var isInnerActive = false
@@ -35,10 +39,12 @@ extension ObservableType {
         switch event {
         case .next(let element):
             guard !isDisposed else { return }
+            let next: Observable<Output>
+            do { next = try selector(element) } catch { return forwardError(error) }
             if isInnerActive {
-                waiting.append(element)
+                waiting.append(next)
             } else {
-                subscribeInner(element)
+                subscribeInner(next)
             }
         case .error(let error):
             forwardError(error)
@@ -48,27 +54,9 @@ extension ObservableType {
         }
     }
 
-    @inlinable func subscribeInner(_ element: Input) {
-        let next: Observable<Output>
-        do { next = try selector(element) } catch { return forwardError(error) }
+    @inlinable func subscribeInner(_ next: Observable<Output>) {
         isInnerActive = true
-        let subscription = SingleAssignmentDisposable()
-        inner.disposable = subscription
-        var isDone = false
-        subscription.setDisposable(next.subscribe(erased: AnyObserver { event in
-            // Strong capture: see FlatMapSink.
-            guard !isDone else { return }
-            switch event {
-            case .next(let element):
-                self.forward(element)
-            case .error(let error):
-                isDone = true
-                self.forwardError(error)
-            case .completed:
-                isDone = true
-                self.innerCompleted()
-            }
-        }))
+        subscribeInner(next, in: inner) { self.innerCompleted() }
     }
 
     @inlinable func innerCompleted() {

@@ -3,7 +3,9 @@ extension Observable {
     ///
     /// The observer handed to `subscribe` enforces the grammar: after a terminal event, or
     /// after the subscription is disposed, everything sent to it is ignored. A terminal event
-    /// disposes the disposable `subscribe` returned.
+    /// disposes the disposable `subscribe` returned: a later terminal event disposes it
+    /// *before* the observer receives the event (RxSwift disposes it after; kept on purpose,
+    /// see <doc:PortingFromRxSwift>), one sent during `subscribe` as soon as it returns.
     @inlinable public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable) -> Observable<Element> {
         CreateObservable(subscribe)
     }

@@ -72,12 +72,16 @@ extension ObservableType {
         }))
     }
 
-    /// The source ended: the next subscriber of a `whileConnected` share starts over.
+    /// The source ended: its subscription is released (RxSwift's share unsubscribes from an
+    /// ended source, and a foreign source may hold resources until it is disposed), and the
+    /// next subscriber of a `whileConnected` share starts over.
     @inlinable func sourceEnded() {
         generation &+= 1
         subscriberCount = 0
+        let connection = sourceSubscription
         sourceSubscription = nil
         if scope == .whileConnected { subject = nil }
+        connection?.dispose()
     }
 
     @inlinable func subscriberLeft(generation: Int) {

@@ -19,7 +19,8 @@ extension ObservableType {
     }
 
     /// Forwards elements until `other` emits an element (then completes); an error of
-    /// `other` fails it, its completion is ignored.
+    /// `other` fails it; when `other` completes without an element it is unsubscribed and the
+    /// elements keep coming.
     @inlinable public func take<Other: ObservableConvertibleType>(until other: Other) -> Observable<Element> {
         let source = asObservable()
         let trigger = other.asObservable()
@@ -30,7 +31,7 @@ extension ObservableType {
                 switch event {
                 case .next: sink.on(.completed)
                 case .error(let error): sink.on(.error(error))
-                case .completed: break
+                case .completed: triggerSubscription.dispose()
                 }
             }))
             guard !sink.isDisposed else { return sink }

@@ -2,8 +2,9 @@ extension ObservableType {
     /// Emits at most one element per `dueTime` window: the first element at once, then,
     /// with `latest` (the default), the newest element received during the window when it
     /// ends (which starts a new window); without `latest`, elements during a window are
-    /// dropped. A completion waits for a pending latest element to be emitted; an error is
-    /// forwarded at once.
+    /// dropped. An element arriving once the window has passed is sent at once, and replaces
+    /// (drops) one still waiting for the window's end, as in RxSwift. A completion waits for
+    /// a pending latest element to be emitted; an error is forwarded at once.
     @inlinable public func throttle(_ dueTime: Duration, latest: Bool = true, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
         return Observable.make { observer in
@@ -41,6 +42,10 @@ extension ObservableType {
                 pending = element
                 if !isTimerRunning { startTimer(after: dueTime - (now - lastEmission)) }
             } else {
+                // The window closed: this element goes at once, and one still pending from
+                // the window is older, so it is dropped (RxSwift's order; sending it after
+                // would settle the output on a stale value).
+                if isTimerRunning { cancelTimer() }
                 lastEmission = now
                 forward(element)
             }
@@ -68,6 +73,12 @@ extension ObservableType {
             }
             if isCompletionPending { forwardCompleted() }
         }
+    }
+
+    @inlinable func cancelTimer() {
+        pending = nil
+        isTimerRunning = false
+        timer.disposable = Disposables.create()
     }
 
     @inlinable override func disposeResources() {

@@ -2,8 +2,8 @@ extension ObservableType {
     /// On each element of this source, emits `resultSelector` of it and the latest element of
     /// `second`; elements arriving before `second` emitted are dropped.
     ///
-    /// Completes when this source completes (the completion of `second` is ignored); an error
-    /// of either fails it. `second` is subscribed first, so a value it replays on
+    /// Completes when this source completes (when `second` completes, it is unsubscribed and
+    /// its latest element kept); an error of either fails it. `second` is subscribed first, so a value it replays on
     /// subscription is available to this source's first element.
     @inlinable public func withLatestFrom<Second: ObservableConvertibleType, Result>(
         _ second: Second,
@@ -39,7 +39,7 @@ extension ObservableType {
             switch event {
             case .next(let value): self.latest = value
             case .error(let error): self.forwardError(error)
-            case .completed: break
+            case .completed: self.otherSubscription.dispose()
             }
         }))
         guard !isDisposed else { return }
