@@ -60,6 +60,9 @@ final class ClientCore: Sendable {
         /// delivered last: what the next `patch` applies to (ClientCore+Routing.swift). It
         /// shares storage with the value handed to the application.
         var lastValues: [String: [String: JSONValue]] = [:]
+        /// Per patch subscription, the seq of the last `vm.output` it got: a patch after a gap
+        /// has no base (the values between were lost).
+        var patchSeqs: [String: Int64] = [:]
         var monitors: [String: MonitorSink] = [:]
         /// Bytes queued by callers and not yet handed to the kernel.
         var outbound: [UInt8] = []
@@ -135,6 +138,7 @@ final class ClientCore: Sendable {
     func endSubscription(_ id: String) {
         let sink = state.withLock { state in
             state.lastValues[id] = nil
+            state.patchSeqs[id] = nil
             state.session.lastSeq[id] = nil
             return state.subscriptions.removeValue(forKey: id)
         }
