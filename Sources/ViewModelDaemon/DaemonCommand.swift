@@ -20,8 +20,9 @@ enum DaemonCommand {
                 beats the environment, which beats the file, which beats the default. \
                 --print-config shows the effective values and where each came from.
 
-                The socket is --socket, else VMD_SOCKET, else $XDG_RUNTIME_DIR/\(socket), else \
-                /tmp/vmd-$UID/\(socket) (the rule every client uses). Started by systemd socket \
+                The socket is --socket, else VMD_SOCKET, else the config file's socket key, else \
+                $XDG_RUNTIME_DIR/\(socket), else /tmp/vmd-$UID/\(socket) (the rule every client \
+                uses; clients do not read the config file). Started by systemd socket \
                 activation, \(name) serves the socket it is given.
                 """,
             examples: [
@@ -30,7 +31,8 @@ enum DaemonCommand {
                 CommandExample("\(name) --print-config", "Show the effective configuration and its sources."),
             ],
             options: [
-                .value("socket", valueName: "PATH", help: "Socket path (see the rule above).", environment: "VMD_SOCKET"),
+                .value("socket", valueName: "PATH", help: "Socket path (see the rule above).", environment: "VMD_SOCKET",
+                       configKey: "socket"),
                 .value("config", valueName: "FILE", help: "Config file to read instead of \(configFile).",
                        environment: "VMD_CONFIG"),
                 .value("state-dir", valueName: "DIR",
