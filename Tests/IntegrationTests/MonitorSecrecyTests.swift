@@ -74,4 +74,20 @@ struct MonitorSecrecyTests {
         #expect(sends.count == 2)
         #expect(sends.allSatisfy { ($0["params"] ?? $0[0]?["params"])?["value"] == "<redacted>" })
     }
+
+    @Test("vmctl record stores a secret input's value as <redacted>")
+    func recordedTapeRedactsSecrets() throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Login", "--id", "login"]).status == 0)
+        let recording = try fixture.vmctl.start(["record", "login", "--count", "4"])
+        #expect(recording.waitForLines(3), "no header and current values: \(recording.outputSoFar)")
+        #expect(try fixture.vmctl.run(["send", "login", "email", "demo@example.com"]).status == 0)
+        #expect(try fixture.vmctl.run(["send", "login", "password", "hunter2hunter2"]).status == 0)
+        let recorded = try recording.wait()
+        #expect(recorded.status == 0, "\(recorded)")
+        #expect(!recorded.output.contains("hunter2"))
+        let password = try recorded.jsonLines().first { $0["input"] == "password" }
+        #expect(password?["value"] == "<redacted>", "\(recorded)")
+    }
 }
