@@ -18,7 +18,9 @@ enum DaemonCommand {
                 JOURNAL_STREAM is set). Every option can also come from a VMD_* environment variable \
                 or from the config file \(configFile) (key = value lines); a flag \
                 beats the environment, which beats the file, which beats the default. \
-                --print-config shows the effective values and where each came from.
+                --print-config shows the effective values and where each came from. A config file \
+                others could write (not yours or root's, group- or world-writable, or in such a \
+                directory without the sticky bit) is refused, as ssh refuses its own.
 
                 The socket is --socket, else VMD_SOCKET, else the config file's socket key, else \
                 $XDG_RUNTIME_DIR/\(socket), else /tmp/vmd-$UID/\(socket) (the rule every client \
