@@ -7,7 +7,7 @@ import VMTestSupport
 /// included (issue 31, item 1), over the real socket with the real vmd.
 @Suite("A closing connection keeps its outbound bound")
 struct ClosingConnectionBoundTests {
-    static let maxOutboundBytes = 1_048_576
+    static let maxOutboundBytes = 4_194_304
     static let maxFrameBytes = 65_536
 
     @Test("a reader that stopped reading and sent an oversized frame queues no more than maxOutboundBytes while another connection drives outputs")
@@ -45,20 +45,20 @@ struct ClosingConnectionBoundTests {
             }
         }
         // Each increment is one output per subscription and eleven messages per monitor for
-        // the reader (~30 KB): 15 of them fill its socket and leave some queued in the daemon,
-        // well under the bound (so its reading is not paused).
+        // the reader (~30 KB): 60 of them fill its socket (a few hundred KB) and leave well
+        // over a megabyte queued in the daemon, still under the bound (its reading goes on).
         let increment = #"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":""# + instance + #"","input":"increment"}}"#
-        try await driver.send(Array(repeating: increment, count: 15).joined(separator: "\n"))
-        #expect(try await driver.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 15)
+        try await driver.send(Array(repeating: increment, count: 60).joined(separator: "\n"))
+        #expect(try await driver.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 60)
 
         // One frame over maxFrameBytes: the daemon answers limitReached and starts closing; with
         // output still queued, the close lingers (up to 5 s) while the reader reads nothing.
         try reader.sendLine(String(repeating: "x", count: Self.maxFrameBytes + 10_000))
         try waitForLog(process, "frame too large; closing the connection")
 
-        // Meanwhile the driver goes on: 300 increments, ~9 MB more for the closing reader.
-        try await driver.send(Array(repeating: increment, count: 300).joined(separator: "\n"))
-        #expect(try await driver.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 315)
+        // Meanwhile the driver goes on: 600 increments, ~18 MB more for the closing reader.
+        try await driver.send(Array(repeating: increment, count: 600).joined(separator: "\n"))
+        #expect(try await driver.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 660)
 
         // The linger gives up on the reader; the log says how much was still queued.
         try waitForLog(process, "gave up writing ")
@@ -66,7 +66,7 @@ struct ClosingConnectionBoundTests {
         // The bound plus one message (a daemon.message of a vm.output is well under 4 KiB).
         #expect(queued <= Self.maxOutboundBytes + 4_096, "queued \(queued) bytes for a closing connection")
         // The driver is still served.
-        #expect(try await driver.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 315)
+        #expect(try await driver.result("vm.get", ["instance": .string(instance), "output": "count"])["value"] == 660)
     }
 
     /// The byte count of the first "gave up writing N bytes" in `log`.
