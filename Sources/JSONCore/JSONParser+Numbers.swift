@@ -99,13 +99,21 @@ extension JSONParser {
         }
         let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw JSONParseError(.invalidNumber, "number \(text) is out of the range of a 64-bit float", at: start)
+            throw JSONParseError(.invalidNumber, "number \(Self.abbreviated(text)) is out of the range of a 64-bit float", at: start)
         }
         return .double(value)
     }
 
     @inline(__always)
     func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    /// A number's text for an error message: whole up to 40 characters, else its first 20 and
+    /// its length (a 20,000-digit number is not repeated back in full).
+    static func abbreviated(_ text: String) -> String {
+        let count = text.utf8.count
+        guard count > 40 else { return text }
+        return String(text.utf8.prefix(20)).map { $0 + "… (\(count) characters)" } ?? "of \(count) characters"
+    }
 
     /// 10^n for 0 ≤ n ≤ 22, each exactly representable as a Double.
     @inline(__always)

@@ -39,8 +39,11 @@ extension JSONValue: Equatable {
     static func exactInteger(_ value: Double) -> Int64? {
         // Written without `rounded()`/`Int64(exactly:)`: those inline calls into libm, which
         // nothing in a Foundation-free build links. The truncating conversion is a builtin.
-        // 2^63 is exactly representable; anything at or above it does not fit.
-        guard value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0 else { return nil }
+        // ±2^63 are exactly representable doubles, but each also stands for the integers
+        // beyond Int64 that round to it (-9223372036854775809 parses as -2^63): neither is taken
+        // as an integer, so both ends refuse alike. Int64.min itself, written as an integer,
+        // never becomes a double (JSONParser+Numbers.swift).
+        guard value > -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0 else { return nil }
         let truncated = Int64(value)
         return Double(truncated) == value ? truncated : nil
     }

@@ -65,7 +65,7 @@ public final class DurableFile: Sendable {
 
     /// Reads the whole file.
     public func readAll() throws -> [UInt8] {
-        try descriptor.withLock { _ in try FileSystem.readFile(path) }
+        try descriptor.withLock { _ in try FileDescriptor.open(path, [.readOnly, .noFollow]).readToEnd() }
     }
 
     /// Atomically replaces the contents with `contents` (temp file, fsync, rename, fsync dir),
@@ -73,7 +73,7 @@ public final class DurableFile: Sendable {
     public func replace(with contents: [UInt8]) throws {
         try descriptor.withLock { file in
             let temporary = path + ".tmp"
-            let staging = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate], mode: permissions)
+            let staging = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate, .noFollow], mode: permissions)
             do {
                 try staging.writeAll(contents)
                 let fd = staging.rawValue
@@ -99,8 +99,10 @@ public final class DurableFile: Sendable {
         try descriptor.withLock { try $0.close() }
     }
 
+    /// `O_NOFOLLOW`: a symbolic link planted at the store's path is refused (`ELOOP`), never
+    /// followed to write somewhere else.
     private static func openForAppend(_ path: String, _ permissions: UInt32) throws -> FileDescriptor {
-        try FileDescriptor.open(path, [.readWrite, .create, .append], mode: permissions)
+        try FileDescriptor.open(path, [.readWrite, .create, .append, .noFollow], mode: permissions)
     }
 
     private static func syncData(_ fd: Int32, _ path: String) throws {

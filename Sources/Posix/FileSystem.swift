@@ -119,6 +119,32 @@ public enum FileSystem {
         return try descriptor.readToEnd()
     }
 
+    /// Reads a whole regular file of at most `maxBytes` bytes; also answers what `fstat` says
+    /// of the file read (its owner and mode, for callers that check who may write it).
+    ///
+    /// Anything but a regular file is refused before it is opened (a FIFO would block the
+    /// open, `/dev/zero` never ends), and again after (`fstat` on what was opened); a file
+    /// that holds more than `maxBytes` is refused without reading more than one byte past it.
+    /// - Throws: ``RegularFileError``, or ``SystemError`` when a call fails.
+    public static func readRegularFile(_ path: String, maxBytes: Int) throws -> (bytes: [UInt8], info: FileInfo) {
+        guard let before = try info(path, followingSymlinks: true) else {
+            throw SystemError(call: "stat(\(path))", errno: ENOENT)
+        }
+        guard before.kind == .regular else { throw RegularFileError(path: path, reason: .notRegular(before.kind)) }
+        let descriptor = try FileDescriptor.open(path, .readOnly)
+        defer { try? descriptor.close() }
+        let opened = try info(of: descriptor)
+        guard opened.kind == .regular else { throw RegularFileError(path: path, reason: .notRegular(opened.kind)) }
+        var bytes: [UInt8] = []
+        while true {
+            guard let chunk = try descriptor.read(upTo: min(65_536, maxBytes + 1 - bytes.count)) else { continue }
+            if chunk.isEmpty { break }
+            bytes.append(contentsOf: chunk)
+            if bytes.count > maxBytes { throw RegularFileError(path: path, reason: .tooLarge(maxBytes: maxBytes)) }
+        }
+        return (bytes, opened)
+    }
+
     /// `fsync` on a directory, so a `rename` or `unlink` inside it survives a crash.
     public static func syncDirectory(_ path: String) throws {
         let directory = try FileDescriptor.open(path, [.readOnly, .directory])

@@ -109,6 +109,7 @@ extension ClientCore {
                     state.pending = [:]
                     state.subscriptions = [:]
                     state.lastValues = [:]
+                    state.patchSeqs = [:]
                     state.monitors = [:]
                 }
                 state.outbound = []

@@ -92,6 +92,7 @@ extension ClientCore {
                 guard case .cancelled = termination, let self else { return }
                 let known = self.state.withLock { state in
                     state.lastValues[id] = nil
+                    state.patchSeqs[id] = nil
                     return state.subscriptions.removeValue(forKey: id) != nil
                 }
                 if known { try? self.notify(VMUnsubscribeMethod.name, ["subscription": .string(id)]) }
@@ -145,6 +146,7 @@ extension ClientCore {
             if method == VMClosedNotification.name {
                 state.subscriptions[id] = nil
                 state.lastValues[id] = nil
+                state.patchSeqs[id] = nil
                 state.session.lastSeq[id] = nil
                 let reason = params["reason"]?.stringValue ?? "unknown"
                 deliveries.append(.subscription(sink, .closed(reason: reason), last: true))
@@ -155,12 +157,22 @@ extension ClientCore {
                     return
                 }
                 state.session.observeOverflow(subscription: id, range: from...to)
+                // Values after the last one seen were lost: no value held is a base a later
+                // patch may build on.
+                if state.lastValues[id] != nil, to > state.patchSeqs[id] ?? 0 { state.lastValues[id] = [:] }
                 deliveries.append(.subscription(sink, .overflow(from...to), last: false))
             } else if var event = try? VMOutputEvent(json: params) {
                 guard state.session.accept(subscription: id, seq: event.seq) else { return }  // seen before a resume
+                if state.lastValues[id] != nil {
+                    // After a gap in seq, patches wait for a whole value (PROTOCOL.md §18).
+                    if let last = state.patchSeqs[id], event.seq != last + 1 { state.lastValues[id] = [:] }
+                    state.patchSeqs[id] = event.seq
+                }
                 if let patch = event.patch {
                     // A patch applies to the value this subscription delivered last for the output.
                     guard let base = state.lastValues[id]?[event.output], let value = try? patch.applied(to: base) else {
+                        // Not applied: later patches wait for a whole value of this output.
+                        state.lastValues[id]?[event.output] = nil
                         deliveries.append(unclaimed)
                         return
                     }

@@ -169,6 +169,7 @@ extension ClientCore {
         for sink in state.monitors.values { deliveries.append(.failOpening(.monitor(sink), error)) }
         state.subscriptions = [:]
         state.lastValues = [:]
+        state.patchSeqs = [:]
         state.monitors = [:]
     }
 

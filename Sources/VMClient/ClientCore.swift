@@ -61,6 +61,9 @@ final class ClientCore: Sendable {
         /// delivered last: what the next `patch` applies to (ClientCore+Routing.swift). It
         /// shares storage with the value handed to the application.
         var lastValues: [String: [String: JSONValue]] = [:]
+        /// Per patch subscription, the seq of the last `vm.output` it got: a patch after a gap
+        /// has no base (the values between were lost).
+        var patchSeqs: [String: Int64] = [:]
         var monitors: [String: MonitorSink] = [:]
         /// The `vm.progress` receivers of pending `vm.execute` calls, by request id.
         var progress: [Int64: ProgressSink] = [:]
@@ -142,6 +145,7 @@ final class ClientCore: Sendable {
     func endSubscription(_ id: String) {
         let sink = state.withLock { state in
             state.lastValues[id] = nil
+            state.patchSeqs[id] = nil
             state.session.lastSeq[id] = nil
             return state.subscriptions.removeValue(forKey: id)
         }

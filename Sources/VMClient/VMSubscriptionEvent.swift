@@ -5,7 +5,9 @@ import JSONCore
 /// On a subscription with `SubscribeOptions.patches` a notification may carry an RFC 6902
 /// `patch` instead of the value; the client applies it to the value it last delivered for
 /// that output, so ``value`` is always the whole new value, and ``patch`` is the patch as it
-/// came (`nil` when the daemon sent the value).
+/// came (`nil` when the daemon sent the value). After a gap in `seq` or a `vm.overflow`, a
+/// patch has no value to apply to and is not delivered on the subscription until a whole
+/// value of its output arrives (Protocol/PROTOCOL.md, section 18).
 public struct VMOutputEvent: Sendable, Hashable {
     /// The subscription that delivered it.
     public var subscription: String

@@ -150,18 +150,26 @@ final class Connection: ConnectionSink {
         if let format = framer.format { outputFormat = format }
     }
 
-    /// Whether output is still queued: anything but `aborting` and `closed`.
+    /// Whether output is still queued: anything but `aborting` and `closed`, and a closing
+    /// connection only under `maxOutboundBytes` (PROTOCOL.md §11: the bound holds in every
+    /// state; a closing connection is never drained by the daemon's pause, and its peer may
+    /// never read again).
     private var takesOutput: Bool {
         switch state {
-        case .open, .peerFinishedWriting, .closing: true
+        case .open, .peerFinishedWriting: true
+        case .closing: outbound.count < maxOutboundBytes
         case .aborting, .closed: false
         }
     }
 
+    /// Bytes refused because the connection was closing with its queue at `maxOutboundBytes`
+    /// (reported in the close's log line).
+    private(set) var bytesDroppedWhileClosing = 0
+
     // MARK: ConnectionSink
 
     func enqueue(message: UnsafeRawBufferPointer) {
-        guard takesOutput else { return }
+        guard takesOutput else { return refused(message.count) }
         switch outputFormat {
         case .lines:
             outbound.append(maximumBytes: message.count + 1) { buffer in
@@ -181,7 +189,7 @@ final class Connection: ConnectionSink {
     }
 
     func enqueue(maximumBytes: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) {
-        guard takesOutput else { return }
+        guard takesOutput else { return refused(maximumBytes) }
         switch outputFormat {
         case .lines:
             // Written in place, then the newline after it.
@@ -201,6 +209,11 @@ final class Connection: ConnectionSink {
         enqueued()
     }
 
+    /// Counts a message a closing connection had no room for (`count`: its size, or its bound).
+    private func refused(_ count: Int) {
+        if state == .closing { bytesDroppedWhileClosing += count }
+    }
+
     private func appendContentLengthHeader(_ length: Int) {
         var header = Array("Content-Length: ".utf8)
         header.append(contentsOf: String(length).utf8)
@@ -218,11 +231,13 @@ final class Connection: ConnectionSink {
     var pendingBytes: Int { outbound.count }
 
     /// Full from the moment the queue reaches `maxOutboundBytes` until the daemon reports the
-    /// drain (and for good once the reader is being disconnected).
+    /// drain (and for good once the reader is being disconnected). A closing connection is
+    /// never drained by a pause: it is full whenever its queue is at the bound, so the server
+    /// coalesces its subscriptions and skips its monitors until it is gone.
     var isFull: Bool {
         switch state {
         case .open(let paused), .peerFinishedWriting(let paused): paused
-        case .closing: false
+        case .closing: outbound.count >= maxOutboundBytes
         case .aborting, .closed: true
         }
     }

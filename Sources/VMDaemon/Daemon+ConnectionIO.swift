@@ -96,13 +96,13 @@ extension Daemon {
         case .frameTooLarge(let limit):
             reply = TransportErrors.frameTooLarge(maxFrameBytes: limit)
             reason = "frame larger than maxFrameBytes (\(limit))"
-            log.warning("limit reached: frame too large; closing the connection", [
+            logThrottled(.warning, "limit reached: frame too large; closing the connection", [
                 "connection": .string(connection.id.description), "limit": "maxFrameBytes", "value": LogValue(limit),
             ])
         case .headerTooLarge, .malformedHeader, .missingContentLength:
             reply = TransportErrors.malformedHeader(error)
             reason = "malformed LSP header"
-            log.warning("malformed LSP header; closing the connection", [
+            logThrottled(.warning, "malformed LSP header; closing the connection", [
                 "connection": .string(connection.id.description), "error": .string(error.message),
             ])
         }
@@ -198,13 +198,13 @@ extension Daemon {
         ]
         switch configuration.slowClient {
         case .disconnect:
-            log.warning("limit reached: slow reader; disconnecting it (--slow-client disconnect)", fields)
+            logThrottled(.warning, "limit reached: slow reader; disconnecting it (--slow-client disconnect)", fields)
             connection.state = .aborting
             connection.discardOutbound()
             if !connection.isQueuedForFlush { queueFlush(connection) }
         case .coalesce:
             connection.state = connection.state.paused(true)
-            log.notice("limit reached: slow reader; reading paused, outputs coalesce until it drains", fields)
+            logThrottled(.notice, "limit reached: slow reader; reading paused, outputs coalesce until it drains", fields)
         }
     }
 
@@ -234,7 +234,9 @@ extension Daemon {
         connection.state = .closing
         connection.closeReason = reason
         connection.lingerTimer = loop.schedule(after: configuration.closeLinger) { [weak self] in
-            self?.terminate(connection, reason: reason + "; gave up writing \(connection.pendingBytes) bytes")
+            let dropped = connection.bytesDroppedWhileClosing
+            self?.terminate(connection, reason: reason + "; gave up writing \(connection.pendingBytes) bytes"
+                + (dropped > 0 ? " (\(dropped) more dropped over maxOutboundBytes)" : ""))
         }
         if !connection.isQueuedForFlush { queueFlush(connection) }
     }

@@ -36,9 +36,11 @@ public final class Daemon {
     /// descriptors, it is closed so the waiting client can be accepted, told `maxConnections`
     /// and closed, then reopened (see `refuseWithSpareDescriptor`).
     private var spareDescriptor: FileDescriptor?
-    /// When the last "out of file descriptors" line was logged, and how many refusals since.
-    private var lastExhaustionLog: UInt64?
+    /// How many refusals since the last "out of file descriptors" line.
     private var refusedSinceExhaustionLog = 0
+    /// Per-connection warnings and the descriptor exhaustion are logged at most once every
+    /// 10 s each (``logThrottled(_:_:_:)``).
+    var logThrottle = LogThrottle()
     /// Gives freed heap back once idle after a burst, and hands the heap's growth to the
     /// prefault thread during one (`nil` with `trimsHeapAfterIdle` unset).
     let heapTrimmer: HeapTrimmer?
@@ -290,9 +292,7 @@ public final class Daemon {
     /// Logs running out of descriptors at most once every 10 s, with how many connections
     /// were refused since the last line (it used to log every 100 ms for as long as it lasted).
     private func logExhaustion(_ message: String, _ error: SystemError) {
-        let now = MonotonicClock.nanoseconds()
-        if let last = lastExhaustionLog, now - last < 10_000_000_000 { return }
-        lastExhaustionLog = now
+        guard logThrottle.admit("out of file descriptors") != nil else { return }
         log.error(message, [
             "error": "\(error)", "connections": LogValue(connections.count),
             "refused": LogValue(refusedSinceExhaustionLog), "next report": "in 10 s at the earliest",
@@ -323,13 +323,13 @@ public final class Daemon {
         do {
             credentials = try PeerCredentials(of: descriptor)
         } catch {
-            log.warning("connection rejected: its peer credentials cannot be read", ["error": "\(error)"])
+            logThrottled(.warning, "connection rejected: its peer credentials cannot be read", ["error": "\(error)"])
             try? descriptor.close()
             return
         }
         guard credentials.uid == ownUID || configuration.allowedUIDs.contains(credentials.uid) else {
             // PROTOCOL.md §12: one permissionDenied error naming the reason, then closed.
-            log.warning("connection rejected: peer runs as another user (--allow-uid admits it)", [
+            logThrottled(.warning, "connection rejected: peer runs as another user (--allow-uid admits it)", [
                 "pid": LogValue(credentials.pid), "uid": LogValue(credentials.uid),
             ])
             refuse(descriptor, with: TransportErrors.peerNotAdmitted(peerUID: credentials.uid, daemonUID: ownUID))
@@ -341,7 +341,7 @@ public final class Daemon {
         }
         let maxConnections = configuration.limits.maxConnections
         guard connections.count < maxConnections else {
-            log.warning("connection refused: limit maxConnections reached", [
+            logThrottled(.warning, "connection refused: limit maxConnections reached", [
                 "limit": LogValue(maxConnections), "pid": LogValue(credentials.pid), "uid": LogValue(credentials.uid),
             ])
             refuse(descriptor, with: TransportErrors.tooManyConnections(maxConnections: maxConnections))
@@ -366,6 +366,15 @@ public final class Daemon {
             "connection": .string(id.description), "pid": LogValue(peer.pid), "uid": LogValue(peer.uid),
         ])
         handler.connectionOpened(id, peer: peer, sink: connection)
+    }
+}
+
+extension Daemon {
+    /// Logs a line about one connection at most once every 10 s per message (``LogThrottle``);
+    /// the next one written says how many were held back.
+    func logThrottled(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
+        guard let held = logThrottle.admit(message) else { return }
+        log.log(level, held > 0 ? message + " (and \(held) more like it in the last 10 s, not logged)" : message, fields)
     }
 }
 

@@ -6,6 +6,7 @@ import VMProtocol
 extension Server {
     func receive(_ frame: UnsafeRawBufferPointer, on session: Session) {
         if Self.isBlank(frame) { return }
+        session.framesReceived &+= 1
         // Frames come in runs: after a plain send the typed reader goes first; after anything
         // else the request reader does (receiveRequestFrame).
         let sendFirst = expectsPlainSend
@@ -19,14 +20,15 @@ extension Server {
             value = try JSONParser.parse(frame, options: parseOptions)
         } catch {
             if !outbox.monitors.isEmpty {
-                // An unreadable frame is reported as a string holding its text (U+FFFD for bad UTF-8).
-                outbox.reportReceived(.string(String(decoding: frame, as: UTF8.self)), on: session)
+                // An unreadable frame is reported as a string holding its text (U+FFFD for bad
+                // UTF-8), anything that may be a token redacted (Server+MonitorSecrets.swift).
+                outbox.reportReceived(.string(Self.monitorText(ofUnparseable: frame)), on: session)
             }
             let wire = error.kind == .tooDeep ? WireError.limitReached("maxDepth", value: limits.maxDepth) : .parseError(error)
             respond(on: session, route: .direct, id: .null, .failure(wire))
             return
         }
-        if !outbox.monitors.isEmpty { outbox.reportReceived(value, on: session) }
+        if !outbox.monitors.isEmpty { outbox.reportReceived(redactingSecretInputs(in: value), on: session) }
 
         guard case .array(let items) = value else {
             let entry = JSONRPCDecoder.classify(value) { Self.literalID(in: frame, batchIndex: nil) }

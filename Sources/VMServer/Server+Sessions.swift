@@ -52,6 +52,8 @@ extension Server {
         guard let session = sessionBook.byToken[params.token], let ticket = session.ticket,
               session.peer.uid == fresh.peer.uid, session !== fresh
         else { throw WireError.unknownSession }
+        // A live session is resumed only by a connection's first message (PROTOCOL.md §18).
+        if fresh.framesReceived > 1 { throw WireError.resumeOnBusyConnection("sent \(fresh.framesReceived - 1) message(s) before it") }
 
         let queued: DetachedSink?
         let previous = session.id
@@ -83,37 +85,47 @@ extension Server {
         let result = SessionResumeMethod.result(
             session: ticket.name, subscriptions: Self.subscriptionIDs(of: session),
             pending: session.pendingExecutions.compactMap(\.call.id))
-        // The reply first, then what was queued while detached in order, then live values.
+        // The reply first; then, for a client that said what it `received`, the seqs the lost
+        // connection took with it (they come before anything queued since); then what was
+        // queued while detached in order; then live values.
         return .resultThen(result) { [weak self] in
             guard let self, session.isOpen else { return }
+            let handed = session.handedAtLoss
+            session.handedAtLoss = [:]
+            let resent = params.received.map { reportLostTails(session, handed: handed, received: $0) } ?? []
             queued?.flush(to: session.sink)
             // Losses while detached are reported now unless the new connection is itself full
             // already (then its drain reports them, as for any slow reader).
             if !outbox.isFull(session) { connectionDrained(session.id) }
-            let handed = session.handedAtLoss
-            session.handedAtLoss = [:]
-            if let received = params.received { resend(session, handed: handed, received: received) }
+            for subscription in resent where subscription.isOpen { replay(subscription) }
         }
     }
 
     /// What the lost connection took with it, for a client that said what it `received`: per
     /// subscription whose last received seq is below the last one handed to that connection,
-    /// `vm.overflow` for the rest, then the current value of each state output again (as a
-    /// replay, with the next seqs), so a subscriber never keeps a stale value when nothing
-    /// follows. Without this a tail lost with the connection showed nowhere: no later seq
-    /// revealed the gap, and the newest value never came.
-    private func resend(_ session: Session, handed: [String: Int64], received: [String: Int64]) {
+    /// `vm.overflow` for the rest. Returns those subscriptions: the caller sends the current
+    /// value of each of their state outputs again (as a replay, with the next seqs) after what
+    /// was queued, so a subscriber never keeps a stale value when nothing follows. Without
+    /// this a tail lost with the connection showed nowhere: no later seq revealed the gap,
+    /// and the newest value never came.
+    private func reportLostTails(_ session: Session, handed: [String: Int64], received: [String: Int64]) -> [Subscription] {
+        var lost: [Subscription] = []
         for id in Self.subscriptionIDs(of: session) {
             guard let subscription = session.subscriptions[id], let last = handed[id], let got = received[id], got < last
             else { continue }
             subscription.reportLost((got + 1)...last)
-            replay(subscription)
+            lost.append(subscription)
         }
+        return lost
     }
 
-    /// Remembers, per subscription, the last seq handed to the connection `session` is losing.
+    /// Remembers, per subscription, the last seq handed to the connection `session` is losing,
+    /// and makes patch subscriptions forget what that connection received: its client may
+    /// never have read it, so the next value of each output goes whole (a patch is never
+    /// computed against a value the client may not have, PROTOCOL.md §18).
     static func noteLoss(of session: Session) {
         session.handedAtLoss = session.subscriptions.mapValues(\.lastHandedSeq)
+        for subscription in session.subscriptions.values { subscription.forgetReceived() }
     }
 
     // MARK: Detach and expiry

@@ -31,6 +31,9 @@ final class Session {
     /// Per subscription id, the last seq handed to the connection this session lost (set when
     /// it detaches or is taken over, read by the next `session.resume`; Server+Sessions.swift).
     var handedAtLoss: [String: Int64] = [:]
+    /// Frames received on its connections (blank lines aside): `session.resume` must be a
+    /// fresh connection's first (PROTOCOL.md §18).
+    var framesReceived = 0
     /// `false` once the transport reported the connection closed. (Unchecked exclusivity: a
     /// flag read on every delivery and written in single statements.)
     @exclusivity(unchecked) var isOpen = true

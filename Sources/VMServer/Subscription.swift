@@ -172,6 +172,13 @@ final class Subscription {
         }
     }
 
+    /// Patch subscriptions: the values handed so far may never reach the client (its
+    /// connection is lost), so no patch may build on them: the next value of every output
+    /// goes whole. A value being coalesced goes whole anyway.
+    func forgetReceived() {
+        for slot in received.indices { received[slot] = 0 }
+    }
+
     /// Ends the subscription; nothing more is written for it.
     func close() {
         isOpen = false

@@ -18,10 +18,13 @@ enum DaemonCommand {
                 JOURNAL_STREAM is set). Every option can also come from a VMD_* environment variable \
                 or from the config file \(configFile) (key = value lines); a flag \
                 beats the environment, which beats the file, which beats the default. \
-                --print-config shows the effective values and where each came from.
+                --print-config shows the effective values and where each came from. A config file \
+                others could write (not yours or root's, group- or world-writable, or in such a \
+                directory without the sticky bit) is refused, as ssh refuses its own.
 
-                The socket is --socket, else VMD_SOCKET, else $XDG_RUNTIME_DIR/\(socket), else \
-                /tmp/vmd-$UID/\(socket) (the rule every client uses). Started by systemd socket \
+                The socket is --socket, else VMD_SOCKET, else the config file's socket key, else \
+                $XDG_RUNTIME_DIR/\(socket), else /tmp/vmd-$UID/\(socket) (the rule every client \
+                uses; clients do not read the config file). Started by systemd socket \
                 activation, \(name) serves the socket it is given.
                 """,
             examples: [
@@ -30,7 +33,8 @@ enum DaemonCommand {
                 CommandExample("\(name) --print-config", "Show the effective configuration and its sources."),
             ],
             options: [
-                .value("socket", valueName: "PATH", help: "Socket path (see the rule above).", environment: "VMD_SOCKET"),
+                .value("socket", valueName: "PATH", help: "Socket path (see the rule above).", environment: "VMD_SOCKET",
+                       configKey: "socket"),
                 .value("config", valueName: "FILE", help: "Config file to read instead of \(configFile).",
                        environment: "VMD_CONFIG"),
                 .value("state-dir", valueName: "DIR",

@@ -103,14 +103,23 @@ struct DaemonSettings {
         } else {
             return nil
         }
-        let bytes: [UInt8]
+        let read: (bytes: [UInt8], info: FileInfo)
         do {
-            bytes = try FileSystem.readFile(path)
+            read = try FileSystem.readRegularFile(path, maxBytes: maxConfigFileBytes)
         } catch {
             throw ConfigurationError("cannot read the config file: \(error)", at: .file(path: path, line: 0))
         }
-        return try ConfigFile(parsing: String(decoding: bytes, as: UTF8.self), path: path)
+        // As ssh does with its config: a file others could have written is not obeyed.
+        if let problem = ConfigFileTrust.problem(path: path, info: read.info, uid: CurrentProcess.uid) {
+            throw ConfigurationError(
+                "refusing the config file: \(problem); others could have written it (make it yours, then chmod go-w)",
+                at: .file(path: path, line: 0))
+        }
+        return try ConfigFile(parsing: String(decoding: read.bytes, as: UTF8.self), path: path)
     }
+
+    /// The largest config file read (a few hundred bytes is typical).
+    static let maxConfigFileBytes = 1 << 20
 
     private static func positive(_ long: String, in effective: EffectiveConfiguration) throws(ConfigurationError) -> Int {
         let value = try effective.int(long) ?? 0

@@ -5,12 +5,19 @@ import VMProtocol
 
 /// `replay FILE [--update]`: replays a tape (Tape.swift) against a fresh, connection-scoped
 /// instance and compares, per output, the sequence of values (and each action's outcome).
-/// Exit 0 on a match, 1 with the first divergence, 2 for a file that is not a usable tape.
+/// Exit 0 on a match, 1 with the first divergence (or a step the daemon did not answer within
+/// `--step-timeout`), 2 for a file that is not a usable tape (unreadable, not a regular file,
+/// over ``maxTapeBytes``, arguments the type refuses, a step over the daemon's `maxFrameBytes`).
+/// The actions run for real, with the daemon's services.
 enum ReplayCommand {
+    /// The largest tape read.
+    static let maxTapeBytes = 64 << 20
+
     static func run(_ run: Invocation) throws(CommandFailure) {
         let path = run.argument("FILE")
         let tape = try load(path)
         let settle = try run.seconds("timeout") ?? .seconds(2)
+        let stepTimeout = try run.seconds("step-timeout") ?? .seconds(30)
 
         // Written out rather than `VMCreateMethod.Params`: the explicit `replay` and the member
         // order are what replays have always sent, and a step's members go out as the tape has them.
@@ -18,19 +25,27 @@ enum ReplayCommand {
         if let args = tape.args { create["args"] = args }
         let created: JSONValue
         let connection = try run.connect()
+        let maxFrameBytes: Int
         do throws(VMClientError) {
-            created = try connection.call(VMCreateMethod.self, .object(create))
+            maxFrameBytes = try connection.call(DaemonInfoMethod.self)["limits"]?["maxFrameBytes"]?.intValue ?? Int.max
         } catch {
-            if case .remote(let remote) = error, remote.name == "unknownType" || remote.name == "invalidParams" {
+            throw .client(error, at: run.location)
+        }
+        try checkFrameSize(VMCreateMethod.name, create, maxFrameBytes: maxFrameBytes, tape: path, step: "its header")
+        do throws(VMClientError) {
+            created = try connection.call(VMCreateMethod.self, .object(create), timeout: stepTimeout)
+        } catch {
+            // Arguments the type refuses (invalidValue) make a bad tape as an unknown type does.
+            if case .remote(let remote) = error, ["unknownType", "invalidParams", "invalidValue"].contains(remote.name) {
                 throw CommandFailure(status: .usage, message: "bad tape \(path): the daemon cannot create its instance: \(remote.message)")
             }
-            throw .client(error, at: run.location)
+            throw stepFailure(error, step: "vm.create", within: stepTimeout, at: run.location)
         }
         guard let instance = created["instance"]?.stringValue, let subscription = created["subscription"]?.stringValue else {
             throw CommandFailure(status: .daemonError, message: "\(VMCreateMethod.name) answered an unexpected shape: \(created)")
         }
 
-        var session = Session(connection: try run.connect(), subscription: subscription, location: run.location)
+        var session = Session(connection: try run.connect(), subscription: subscription, location: run.location, stepTimeout: stepTimeout)
         let start = MonotonicClock.nanoseconds()
         var replayed: [Tape.Event] = []
         var divergence: String? = nil
@@ -42,15 +57,17 @@ enum ReplayCommand {
             case .input:
                 var params: JSONObject = ["instance": .string(instance), "input": object["input"] ?? .null]
                 if let value = object["value"] { params["value"] = value }
-                if let failure = try session.call(VMSendMethod.self, params), divergence == nil {
+                try checkFrameSize(VMSendMethod.name, params, maxFrameBytes: maxFrameBytes, tape: path, step: tape.describeStep(index))
+                if let failure = try session.call(VMSendMethod.self, params, step: tape.describeStep(index)), divergence == nil {
                     divergence = "\(tape.describeStep(index)) failed: \(failure.encodedString())\n  expected: accepted"
                 }
                 replayed.append(.input(object))
             case .action:
                 var params: JSONObject = ["instance": .string(instance), "action": object["action"] ?? .null]
                 if let value = object["value"] { params["value"] = value }
+                try checkFrameSize(VMExecuteMethod.name, params, maxFrameBytes: maxFrameBytes, tape: path, step: tape.describeStep(index))
                 let got: JSONObject
-                if let failure = try session.call(VMExecuteMethod.self, params) {
+                if let failure = try session.call(VMExecuteMethod.self, params, step: tape.describeStep(index)) {
                     got = ["error": failure]
                 } else {
                     got = ["result": session.lastResult?["value"] ?? .null]
@@ -96,9 +113,8 @@ enum ReplayCommand {
     static func load(_ path: String) throws(CommandFailure) -> Tape {
         let bytes: [UInt8]
         do {
-            let file = try FileDescriptor.open(path, .readOnly)
-            defer { try? file.close() }
-            bytes = try file.readToEnd()
+            // A regular file of bounded size only: a FIFO would block, /dev/zero never end.
+            bytes = try FileSystem.readRegularFile(path, maxBytes: maxTapeBytes).bytes
         } catch {
             throw CommandFailure(status: .usage, message: "cannot read the tape \(path): \(error)")
         }
@@ -107,6 +123,29 @@ enum ReplayCommand {
         } catch {
             throw CommandFailure(status: .usage, message: "bad tape \(path): \(error.message)")
         }
+    }
+
+    /// Refuses (exit 2, a bad tape) a step whose request would exceed the daemon's
+    /// `maxFrameBytes`: the daemon would close the connection on it, which reads as an
+    /// unreachable daemon. Counts the request as the client writes it (an id of up to 20 digits).
+    private static func checkFrameSize(
+        _ method: String, _ params: JSONObject, maxFrameBytes: Int, tape path: String, step: String
+    ) throws(CommandFailure) {
+        let envelope = #"{"jsonrpc":"2.0","id":,"method":"","params":}"#.utf8.count + 20
+        let bytes = envelope + method.utf8.count + JSONValue.object(params).encodedBytes().count
+        guard bytes > maxFrameBytes else { return }
+        // The step's description holds its value: shortened, not repeated in full.
+        let step = step.count > 100 ? step.prefix(100) + "…" : step
+        throw CommandFailure(
+            status: .usage,
+            message: "bad tape \(path): \(step) needs a request of about \(bytes) bytes, over the daemon's maxFrameBytes (\(maxFrameBytes))")
+    }
+
+    /// What a call that got no answer means: a step the daemon did not answer within
+    /// `--step-timeout` is a divergence (exit 1); anything else is the client's failure.
+    private static func stepFailure(_ error: VMClientError, step: String, within timeout: Duration, at location: VMSocketLocation) -> CommandFailure {
+        guard case .timedOut = error else { return .client(error, at: location) }
+        return CommandFailure(status: .daemonError, message: "\(step) got no answer within \(timeout) (--step-timeout)")
     }
 
     /// One emitted value: which output, its value, how many steps had been sent before it.
@@ -149,24 +188,30 @@ enum ReplayCommand {
         let connection: VMBlockingConnection
         let subscription: String
         let location: VMSocketLocation
+        /// How long one step may wait for its answer.
+        let stepTimeout: Duration
         let start = MonotonicClock.nanoseconds()
         var steps = 0
         var outputs: [Emitted] = []
         var lastResult: JSONValue?
 
-        init(connection: VMBlockingConnection, subscription: String, location: VMSocketLocation) {
+        init(connection: VMBlockingConnection, subscription: String, location: VMSocketLocation, stepTimeout: Duration) {
             self.connection = connection
             self.subscription = subscription
             self.location = location
+            self.stepTimeout = stepTimeout
         }
 
-        /// Calls `method`; the remote error as JSON when it failed, else `nil` (result in `lastResult`).
-        mutating func call(_ method: any VMMethod.Type, _ params: JSONObject) throws(CommandFailure) -> JSONValue? {
+        /// Calls `method` for `step`; the remote error as JSON when it failed, else `nil`
+        /// (result in `lastResult`).
+        mutating func call(_ method: any VMMethod.Type, _ params: JSONObject, step: String) throws(CommandFailure) -> JSONValue? {
             do {
-                lastResult = try connection.call(method, .object(params))
+                lastResult = try connection.call(method, .object(params), timeout: stepTimeout)
                 return nil
             } catch {
-                guard case .remote(let remote) = error else { throw .client(error, at: location) }
+                guard case .remote(let remote) = error else {
+                    throw ReplayCommand.stepFailure(error, step: step, within: stepTimeout, at: location)
+                }
                 var failure: JSONObject = ["code": .integer(Int64(remote.code)), "message": .string(remote.message)]
                 if let data = remote.data { failure["data"] = data }
                 return .object(failure)

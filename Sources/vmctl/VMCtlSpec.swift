@@ -168,7 +168,7 @@ enum VMCtlSpec {
                 ]),
             CommandSpec(
                 name: "replay", summary: "Replay a tape against a fresh instance and compare its outputs.",
-                discussion: "Creates a connection-scoped instance of the tape's type and arguments, pushes its inputs and runs its actions in order (each action's outcome before the next step), then compares each output's sequence of values and each action's outcome. Exit 0 on a match, 1 with the first divergence, 2 for a bad tape (truncated, wrong version, unknown type).",
+                discussion: "Creates a connection-scoped instance of the tape's type and arguments, pushes its inputs and runs its actions in order (each action's outcome before the next step), then compares each output's sequence of values and each action's outcome. The actions run for real, with the daemon's services: a SendList tape's submit uploads again, a Login's signs in again; replay against a daemon whose services are safe to use. A secret input's value is recorded as \"<redacted>\" and replayed as that: put a test value back in the tape. Exit 0 on a match, 1 with the first divergence or a step not answered within --step-timeout, 2 for a bad tape (not a regular file, over 64 MiB, truncated, wrong version, unknown type, arguments the type refuses, a step over the daemon's maxFrameBytes).",
                 examples: [
                     CommandExample("vmctl replay Tests/Tapes/counter.tape", "Check that the counter still behaves as recorded."),
                     CommandExample("vmctl replay counter.tape --update", "Accept the new behaviour: rewrite the expectations."),
@@ -177,6 +177,7 @@ enum VMCtlSpec {
                 options: [
                     .flag("update", help: "Rewrite the tape's outputs and outcomes with what the replay produced."),
                     .value("timeout", short: "t", valueName: "SECONDS", default: "2", help: "How long to wait for outputs after the last step."),
+                    .value("step-timeout", valueName: "SECONDS", default: "30", help: "How long one step may wait for the daemon's answer."),
                 ]),
             CommandSpec(
                 name: "gen", summary: "Generate typed client code from vm.types.",

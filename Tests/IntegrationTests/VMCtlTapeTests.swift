@@ -15,7 +15,7 @@ struct VMCtlTapeTests {
     }()
 
     /// Writes a tape file into the fixture's scratch directory and returns its path.
-    private static func scratchTape(_ fixture: VMCtlFixture, _ name: String, _ text: String) throws -> String {
+    static func scratchTape(_ fixture: VMCtlFixture, _ name: String, _ text: String) throws -> String {
         let path = fixture.directory.path + "/" + name
         try FileSystem.writeText(text, to: path)
         return path

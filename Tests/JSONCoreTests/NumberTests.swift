@@ -86,6 +86,35 @@ struct NumberTests {
         #expect(JSONValue.integer(number).encodedString() == String(number))
     }
 
+    @Test("numbers beyond Int64 are no integers at either end: -2^63 - 1 is refused like 2^63", arguments: [
+        "9223372036854775808", "-9223372036854775809", "-9223372036854775810", "-9.223372036854775808e18", "9.223372036854775807e18",
+    ])
+    func beyondInt64IsNoInteger(_ text: String) throws {
+        let value = try JSONValue(parsing: text)
+        #expect(value.int64Value == nil)
+        #expect(value.intValue == nil)
+        #expect(throws: JSONDecodingError.self) { try Int(json: value) }
+    }
+
+    @Test("Int64's own ends stay integers")
+    func int64EndsStayIntegers() throws {
+        #expect(try JSONValue(parsing: "-9223372036854775808").int64Value == .min)
+        #expect(try JSONValue(parsing: "9223372036854775807").int64Value == .max)
+    }
+
+    @Test("a parse error names a 20,000-digit number by its start and length, not in full")
+    func longNumberIsAbbreviatedInErrors() {
+        let text = "[1" + String(repeating: "0", count: 20_000) + "]"
+        do {
+            _ = try JSONValue(parsing: text)
+            Issue.record("a number beyond any double parsed")
+        } catch {
+            let message = String(describing: error)
+            #expect(message.count < 200, "\(message.prefix(300))")
+            #expect(message.contains("10000000000000000000… (20001 characters)"))
+        }
+    }
+
     @Test("compares integers and integral doubles by value")
     func comparesByValue() {
         #expect(JSONValue.integer(1) == .double(1.0))

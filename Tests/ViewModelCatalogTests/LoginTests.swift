@@ -194,7 +194,7 @@ struct LoginTests {
         "args":{"type":"object","properties":{"latencyMs":{"type":"integer","minimum":0,"maximum":600000,"default":500}},"additionalProperties":false},\
         "inputs":[\
         {"name":"email","summary":"What the user typed as email.","schema":{"type":"string"}},\
-        {"name":"password","summary":"What the user typed as password.","schema":{"type":"string"}}],\
+        {"name":"password","summary":"What the user typed as password.","schema":{"type":"string","writeOnly":true}}],\
         "outputs":[\
         {"name":"isLoginAllowed","summary":"The email looks like an address and the password has at least 6 characters.","kind":"state","schema":{"type":"boolean"}},\
         {"name":"isLoading","summary":"submit is running.","kind":"state","schema":{"type":"boolean"}},\

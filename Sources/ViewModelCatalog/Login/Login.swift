@@ -43,7 +43,7 @@ public struct Login: ViewModel {
     /// its summary in `vm.types`.
     public struct Ports: ViewModelPorts {
         public let email = Input<String>("What the user typed as email.")
-        public let password = Input<String>("What the user typed as password.")
+        public let password = Input<String>("What the user typed as password.", secret: true)
         public let isLoginAllowed = State<Bool>("The email looks like an address and the password has at least 6 characters.", initial: false)
         public let isLoading = State<Bool>("submit is running.", initial: false)
         public let loginSuccess = EventOutput<String>("The signed-in user.")

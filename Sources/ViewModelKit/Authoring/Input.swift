@@ -36,17 +36,22 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     @usableFromInline let subject: PublishSubject<Value>
 
     /// An input with `codec`; an omitted value on the wire means `defaultValue` when given.
+    /// A `secret` input (a password) publishes `"writeOnly": true` in its schema, and its
+    /// values are shown as `"<redacted>"` to monitors and in tapes recorded from them
+    /// (Protocol/PROTOCOL.md, section 18, "Secrecy").
     ///
     /// In an instance the kit makes, the summary, the schema and the default are its type's,
     /// learned once: this builds neither (see PortFacts.swift).
-    @inlinable public init(_ summary: String = "", codec: ValueCodec<Value>, default defaultValue: Value? = nil) {
+    @inlinable public init(
+        _ summary: String = "", codec: ValueCodec<Value>, default defaultValue: Value? = nil, secret: Bool = false
+    ) {
         if let claimed = PortFactsSharing.claim(),
            ObjectIdentifier(type(of: claimed)) == ObjectIdentifier(InputFacts<Value>.self) {
             self.heldFacts = Unmanaged.passRetained(claimed)
         } else {
             self.heldFacts = Unmanaged.passRetained(InputFacts<Value>(
                 summary: summary,
-                role: PortFacts.inputRole(schema: codec.makeSchema(), default: defaultValue.map(codec.encode)),
+                role: PortFacts.inputRole(schema: codec.makeSchema(), default: defaultValue.map(codec.encode), secret: secret),
                 name: "", deliver: { subject, value in subject.onNext(value) }))
         }
         self.decode = codec.decode
@@ -105,9 +110,10 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
 
 extension Input where Value: JSONConvertible {
     /// An input of a `JSONConvertible` type; an omitted value on the wire means
-    /// `defaultValue` when given (published as the schema's `default`).
-    @inlinable public convenience init(_ summary: String = "", default defaultValue: Value? = nil) {
-        self.init(summary, codec: .json, default: defaultValue)
+    /// `defaultValue` when given (published as the schema's `default`). `secret`: see
+    /// ``init(_:codec:default:secret:)``.
+    @inlinable public convenience init(_ summary: String = "", default defaultValue: Value? = nil, secret: Bool = false) {
+        self.init(summary, codec: .json, default: defaultValue, secret: secret)
     }
 }
 

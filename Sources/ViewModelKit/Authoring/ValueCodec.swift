@@ -62,8 +62,13 @@ extension ValueCodec where Value == Void {
 extension JSONValue {
     /// This schema with `"default": value` appended (objects only; other schemas unchanged).
     func addingDefault(_ value: JSONValue) -> JSONValue {
+        adding("default", value)
+    }
+
+    /// This schema with member `key` set to `value` (objects only; other schemas unchanged).
+    func adding(_ key: String, _ value: JSONValue) -> JSONValue {
         guard case .object(var object) = self else { return self }
-        object["default"] = value
+        object[key] = value
         return .object(object)
     }
 }

@@ -29,8 +29,9 @@ import JSONCore
     }
 
     /// The role of an input: `schema` with `"default": defaultJSON` when given.
-    @usableFromInline static func inputRole(schema: JSONValue, default defaultJSON: JSONValue?) -> PortRole {
-        let published = defaultJSON.map { schema.addingDefault($0) } ?? schema
+    @usableFromInline static func inputRole(schema: JSONValue, default defaultJSON: JSONValue?, secret: Bool = false) -> PortRole {
+        var published = defaultJSON.map { schema.addingDefault($0) } ?? schema
+        if secret { published = published.adding("writeOnly", .bool(true)) }
         return .input(schema: published, defaultValue: defaultJSON)
     }
 

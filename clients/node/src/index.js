@@ -428,22 +428,33 @@ export class Client extends EventEmitter {
     const params = message.params && typeof message.params === 'object' ? message.params : {};
     if (message.method === 'vm.output') {
       const sub = this.subscriptions.get(params.subscription);
+      // After a gap in seq, patches wait for a whole value (PROTOCOL.md section 18).
+      const gap = sub && Number.isInteger(params.seq) && sub.lastSeq > 0 && params.seq > sub.lastSeq + 1;
       if (sub && admitSeq(sub, params.seq)) {
+        if (gap) sub.lastValues.clear();
         const output = { subscription: params.subscription, instance: params.instance, output: params.output,
           value: params.value, seq: params.seq, replay: params.replay === true };
         // On a patches subscription a value may come as an RFC 6902 patch: hand over the whole
-        // value anyway, the patch beside it. A patch that does not apply leaves value undefined.
+        // value anyway, the patch beside it. A patch with no value to apply to (after a gap) or
+        // that does not apply is dropped: a value the instance never held is never delivered.
+        let applies = true;
         if (!own(params, 'value') && Array.isArray(params.patch)) {
           output.patch = params.patch;
+          applies = sub.lastValues.has(params.output);
           try {
-            output.value = applyPatch(sub.lastValues.get(params.output), params.patch);
+            if (applies) output.value = applyPatch(sub.lastValues.get(params.output), params.patch);
           } catch (error) {
             if (!(error instanceof PatchError)) throw error;
+            applies = false;
           }
         }
-        sub.lastValues.set(params.output, output.value);
-        sub.push(output);
-        sub.deliver('output', output);
+        if (applies) {
+          sub.lastValues.set(params.output, output.value);
+          sub.push(output);
+          sub.deliver('output', output);
+        } else {
+          sub.lastValues.delete(params.output);
+        }
       }
     } else if (message.method === 'vm.overflow') {
       const sub = this.subscriptions.get(params.subscription);
@@ -454,6 +465,8 @@ export class Client extends EventEmitter {
         && sub.lost.some(([from, to]) => from <= lost.from && lost.to <= to);
       if (sub && lost && !counted) {
         const ahead = Number.isInteger(lost.from) && Number.isInteger(lost.to) && lost.to > sub.lastSeq;
+        // Values after the last one seen were lost: no value held is a base for a patch.
+        if (ahead) sub.lastValues.clear();
         sub.lost.push([ahead ? Math.max(lost.from, sub.lastSeq + 1) : lost.from, lost.to]);
         noteOverflow(sub, params.lost);
         sub.deliver('overflow', params.lost);

@@ -152,3 +152,20 @@ test('a vm.overflow for seqs a gap already reported is not reported twice; an ol
   assert.deepEqual(sub.lost, [[2, 5], [10, 12], [7, 9]]);
   assert.deepEqual(overflows, [[2, 5], [10, 12], [7, 9]]);
 });
+
+test('after a gap in seq or a vm.overflow, patches are dropped until a whole value arrives (PROTOCOL.md section 18)', async () => {
+  const { socket, sub } = await subscribedOverAFakeSocket('todo-1', 'sub-1');
+  const heard = [];
+  sub.on('output', (o) => heard.push([o.seq, o.value]));
+  const out = (seq, body) => line({ jsonrpc: '2.0', method: 'vm.output',
+    params: { subscription: 'sub-1', instance: 'todo-1', output: 'items', seq, ...body } });
+  const append = (element) => ({ patch: [{ op: 'add', path: '/-', value: element }] });
+  socket.emit('data', Buffer.from(out(1, { value: [1] }) + out(2, append(2))
+    + out(5, append(5)) + out(6, append(6))            // after a gap: no base
+    + out(7, { value: [7] }) + out(8, append(8))
+    + line({ jsonrpc: '2.0', method: 'vm.overflow', params: { subscription: 'sub-1', instance: 'todo-1', lost: { from: 9, to: 9 } } })
+    + out(10, append(10))                              // after an overflow: no base
+    + out(11, { value: [11] })));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(heard, [[1, [1]], [2, [1, 2]], [7, [7]], [8, [7, 8]], [11, [11]]]);
+});

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
+from typing import Any, Dict, List
 
 import pytest
 
@@ -12,6 +14,7 @@ import vmd_client
 from vmd_client import _wire
 from vmd_client._paths import check_socket_path, default_socket_path
 from vmd_client._session import SeqTracker
+from vmd_client._sync import _End
 
 
 class TestSocketPathRule:
@@ -188,3 +191,45 @@ class TestSeqTracker:
         assert seqs.admit(_wire.Overflow("sub-3", "c", 7, 9)) == (True, None)
         assert seqs.gaps == [(10, 12), (7, 9)]
         assert seqs.last == 12
+
+
+class TestPatchGaps:
+    """A patch applies only on top of the value delivered right before it (PROTOCOL.md,
+    section 18, "Patches across a resume"): after a gap in seq or a vm.overflow, patches are
+    discarded until a whole value arrives, in the sync and the asyncio subscription alike."""
+
+    @staticmethod
+    def items() -> List[Any]:
+        def output(seq: int, value: Any = None, patch: Any = None) -> _wire.Output:
+            params = {"subscription": "sub-1", "instance": "todo-1", "output": "items", "seq": seq}
+            params.update({"value": value} if patch is None else {"patch": patch})
+            return _wire.Output.from_params(params)
+
+        def append(element: int) -> List[Any]:
+            return [{"op": "add", "path": "/-", "value": element}]
+
+        return [output(1, [1]), output(2, patch=append(2)),
+                output(5, patch=append(5)), output(6, patch=append(6)),  # after a gap: no base
+                output(7, [7]), output(8, patch=append(8)),
+                _wire.Overflow("sub-1", "todo-1", 9, 9),
+                output(10, patch=append(10)),                              # after an overflow
+                output(11, [11])]
+
+    expected = {1: [1], 2: [1, 2], 7: [7], 8: [7, 8], 11: [11]}
+
+    def test_the_sync_subscription_discards_patches_after_a_gap_until_a_whole_value(self) -> None:
+        subscription = vmd_client.Subscription("sub-1", "todo-1", None)
+        for item in self.items():
+            subscription._put(item)
+        subscription._put(_End("destroyed"))
+        assert {output.seq: output.value for output in subscription} == self.expected
+
+    def test_the_asyncio_subscription_discards_patches_after_a_gap_until_a_whole_value(self) -> None:
+        async def run() -> Dict[int, Any]:
+            subscription = vmd_client.AsyncSubscription("sub-1", "todo-1", None)
+            for item in self.items():
+                subscription._put(item)
+            subscription._put(_End("destroyed"))
+            return {output.seq: output.value async for output in subscription}
+
+        assert asyncio.run(run()) == self.expected

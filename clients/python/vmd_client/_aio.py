@@ -68,8 +68,11 @@ class AsyncSubscription(_AsyncStream):
             return
         if gap is not None:
             super()._put(gap)
-        # A patched value becomes the whole value here, on the connection's reader, in order.
-        super()._put(self._materializer.accept(item))
+        # A patched value becomes the whole value here, on the connection's reader, in order;
+        # a patch with no value to apply to is dropped (PROTOCOL.md, section 18).
+        made = self._materializer.accept(item)
+        if made is not None:
+            super()._put(made)
 
     async def next(self, timeout: Any = MISSING) -> Output:
         """The next value; :class:`StopAsyncIteration` once the subscription has ended."""

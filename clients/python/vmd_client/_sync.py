@@ -144,8 +144,11 @@ class Subscription(_Stream):
             return
         if gap is not None:
             super()._put(gap)
-        # A patched value becomes the whole value here, on the connection's reader, in order.
-        super()._put(self._materializer.accept(item))
+        # A patched value becomes the whole value here, on the connection's reader, in order;
+        # a patch with no value to apply to is dropped (PROTOCOL.md, section 18).
+        made = self._materializer.accept(item)
+        if made is not None:
+            super()._put(made)
 
     def next(self, timeout: Any = MISSING) -> Output:
         """The next value; :class:`StopIteration` once the subscription has ended."""

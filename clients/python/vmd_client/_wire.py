@@ -236,27 +236,42 @@ def apply_patch(document: Any, patch: List[Any]) -> Any:
 
 
 class Materializer:
-    """Per output, the value a subscription delivered last; turns patched outputs into whole ones."""
+    """Per output, the value a subscription delivered last; turns patched outputs into whole ones.
+
+    A patch applies only on top of the value delivered right before it: after a gap in seq
+    or a ``vm.overflow`` the values held are forgotten, and patches wait for a whole value
+    (PROTOCOL.md, section 18, "Patches across a resume")."""
 
     def __init__(self) -> None:
         self._last: Dict[str, Any] = {}
+        self._seq: Optional[int] = None
 
     def materialize(self, output: Output) -> Output:
+        if self._seq is not None and output.seq != self._seq + 1:
+            self._last.clear()
+        self._seq = output.seq
         if output.patch is not None:
             if output.output not in self._last:
-                raise PatchError("a patch for %r arrived before any value" % (output.output,))
-            output = replace(output, value=apply_patch(self._last[output.output], output.patch))
+                raise PatchError("a patch for %r arrived without the value before it" % (output.output,))
+            try:
+                output = replace(output, value=apply_patch(self._last[output.output], output.patch))
+            except PatchError:
+                del self._last[output.output]
+                raise
         self._last[output.output] = output.value
         return output
 
     def accept(self, item: Any) -> Any:
-        """What a subscription queues for ``item``: an output made whole; anything else, or an
-        output whose patch does not apply, as it came (value None, patch set)."""
+        """What a subscription queues for ``item``: an output made whole; ``None`` for an output
+        whose patch has no value to apply to or does not apply (it is discarded: a value the
+        instance never held is never delivered); anything else as it came."""
+        if isinstance(item, Overflow) and item.lost_to > (self._seq or 0):
+            self._last.clear()
         if isinstance(item, Output):
             try:
                 return self.materialize(item)
             except PatchError:
-                pass
+                return None
         return item
 
 
