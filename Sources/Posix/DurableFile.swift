@@ -73,7 +73,7 @@ public final class DurableFile: Sendable {
     public func replace(with contents: [UInt8]) throws {
         try descriptor.withLock { file in
             let temporary = path + ".tmp"
-            let staging = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate], mode: permissions)
+            let staging = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate, .noFollow], mode: permissions)
             do {
                 try staging.writeAll(contents)
                 let fd = staging.rawValue
@@ -100,7 +100,8 @@ public final class DurableFile: Sendable {
     }
 
     private static func openForAppend(_ path: String, _ permissions: UInt32) throws -> FileDescriptor {
-        try FileDescriptor.open(path, [.readWrite, .create, .append], mode: permissions)
+        // O_NOFOLLOW: a symlink planted at the path is refused, never written through.
+        try FileDescriptor.open(path, [.readWrite, .create, .append, .noFollow], mode: permissions)
     }
 
     private static func syncData(_ fd: Int32, _ path: String) throws {

@@ -144,6 +144,8 @@ extension Daemon {
     /// through ``Connection/isFull`` and `connectionDrained`).
     func flush(_ connection: Connection) {
         guard connection.state != .closed else { return }
+        // What this turn saved reaches the disk before the replies that acknowledge it.
+        beforeWriting?()
         if connection.state == .aborting {
             terminate(connection, reason: "slow reader disconnected (--slow-client disconnect)")
             return

@@ -52,6 +52,9 @@ public final class ViewModelHarness<VM: ViewModel> {
     public let bag: DisposeBag
     /// The id the view model was given.
     public let id: String
+    /// Its saved values (`context.saved`), in memory: pre-load one to test a restore, read
+    /// ``SavedState/entries`` to see what the view model saved.
+    public let savedState: SavedState
     /// The children opened so far, in order (destroyed ones included).
     public var openedChildren: [OpenedChild] {
         opener.opened.map { OpenedChild(type: $0.type, args: $0.args, id: $0.id) }
@@ -62,22 +65,23 @@ public final class ViewModelHarness<VM: ViewModel> {
     private let opener: HarnessChildOpener
 
     /// Builds `type` with `args` and `services`, its graph on `scheduler`; typed children it
-    /// opens get their services from `childServices`.
+    /// opens get their services from `childServices`; its saved values start from `savedState`.
     public init(
         _ type: VM.Type, args: VM.Arguments, services: VM.Services, scheduler: any SerialScheduler,
-        id: String = "test-1", childServices: ChildServices = ChildServices()
+        id: String = "test-1", childServices: ChildServices = ChildServices(), savedState: SavedState = SavedState()
     ) {
         let bag = DisposeBag()
         let heldEvents = HeldEvents()
         let opener = HarnessChildOpener(scheduler: scheduler, services: childServices)
         let context = VM.Context(
-            id: id, args: args, services: services, scheduler: scheduler, bag: bag, children: opener)
+            id: id, args: args, services: services, scheduler: scheduler, bag: bag, children: opener, savedState: savedState)
         let built = BuiltViewModel<VM>.build(context: context, heldEvents: heldEvents)
         if heldEvents.isHolding { scheduler.schedule { heldEvents.release() } }
         self.ports = built.ports
         self.viewModel = built.viewModel
         self.bag = bag
         self.id = id
+        self.savedState = savedState
         self.heldEvents = heldEvents
         self.opener = opener
     }
@@ -151,11 +155,12 @@ public final class ViewModelHarness<VM: ViewModel> {
 }
 
 extension ViewModelHarness where VM.Services == Void {
-    /// Builds `type`, which needs no services, with `args`.
+    /// Builds `type`, which needs no services, with `args` (and its saved values from `savedState`).
     public convenience init(
-        _ type: VM.Type, args: VM.Arguments, scheduler: any SerialScheduler, childServices: ChildServices = ChildServices()
+        _ type: VM.Type, args: VM.Arguments, scheduler: any SerialScheduler, childServices: ChildServices = ChildServices(),
+        savedState: SavedState = SavedState()
     ) {
-        self.init(type, args: args, services: (), scheduler: scheduler, childServices: childServices)
+        self.init(type, args: args, services: (), scheduler: scheduler, childServices: childServices, savedState: savedState)
     }
 
     /// Builds `type`, which needs no services, with its default arguments.

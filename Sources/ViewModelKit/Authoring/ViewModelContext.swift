@@ -19,6 +19,8 @@ public struct ViewModelContext<VM: ViewModel> {
     /// bindings here already; add only subscriptions that exist for their side effect.
     public let bag: DisposeBag
     let children: any ChildOpening
+    /// Where ``saved(_:default:version:migrate:)`` values are kept (`nil`: nothing is saved).
+    let savedState: SavedState?
 
     /// A context from its parts (the host and the testing harness build these).
     @usableFromInline package init(
@@ -27,7 +29,8 @@ public struct ViewModelContext<VM: ViewModel> {
         services: VM.Services,
         scheduler: any SerialScheduler,
         bag: DisposeBag,
-        children: any ChildOpening
+        children: any ChildOpening,
+        savedState: SavedState? = nil
     ) {
         self.id = id
         self.args = args
@@ -35,6 +38,7 @@ public struct ViewModelContext<VM: ViewModel> {
         self.scheduler = scheduler
         self.bag = bag
         self.children = children
+        self.savedState = savedState
     }
 
     /// Creates a child instance of the type registered as `type` with `args` (a new scene)
