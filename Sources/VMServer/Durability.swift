@@ -6,7 +6,9 @@ import ViewModelKit
 /// server's thread only.
 ///
 /// An instance is durable when `vm.create` asked for it (``createNextDurable()``), or when its
-/// parent is durable (a child a durable instance opens is restored with it).
+/// parent is durable and opened it by type name (`context.createChild(type:args:)`: a child
+/// clients address by its id, restored with its parent). A child its parent drives through a
+/// typed handle is not: the parent's `init` makes it again from the parent's saved values.
 final class Durability {
     let store: any InstanceStore
     /// The live durable instances.
@@ -24,7 +26,9 @@ final class Durability {
     /// What the host asks about each new instance.
     var source: SavedStateSource {
         SavedStateSource(
-            stateForNewInstance: { [unowned self] instance, _ in stateForNewInstance(instance) },
+            stateForNewInstance: { [unowned self] instance, _, drivenByParent in
+                drivenByParent ? nil : stateForNewInstance(instance)
+            },
             instanceCreated: { [unowned self] instance, args, state in instanceCreated(instance, args: args, state: state) })
     }
 

@@ -52,13 +52,15 @@ struct DurableInstanceTests {
 
     @Test("with only durable instances left, --exit-when-idle exits and the next start brings them back")
     func idleExitAndStart() async throws {
-        let first = try await SocketDaemon.start(arguments: ["--exit-when-idle", "1"])
+        // Long enough that a loaded machine still connects before the daemon gives up on it.
+        let first = try await SocketDaemon.start(arguments: ["--exit-when-idle", "4"])
         defer { first.stop() }
         let session = try await first.connect()
         _ = try await session.result("vm.create", ["type": "Counter", "id": "idle", "durable": true])
         _ = try await session.send("idle", "set", 42)
         session.close()
         #expect(try first.process.waitForExit(timeout: .seconds(10)) == .exited(0))
+        #expect(first.process.log.contains("(--exit-when-idle)"))
 
         let second = try await Self.restart(after: first)
         defer { second.stop() }

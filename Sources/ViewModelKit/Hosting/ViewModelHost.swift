@@ -145,7 +145,7 @@ public final class ViewModelHost {
         parentInstance?.addChild(instanceID)
         // Only event outputs hold what `init` emits: a type without any needs no HeldEvents.
         let heldEvents = registered.holdsEvents ? HeldEvents() : nil
-        let savedState = savedStates?.stateForNewInstance(instance, checkedArgs)
+        let savedState = savedStates?.stateForNewInstance(instance, checkedArgs, keepingPorts)
         let seed = InstanceSeed(
             id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
             children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts, savedState: savedState)
