@@ -11,6 +11,17 @@ import ViewModelKit
 /// typed handle is not: the parent's `init` makes it again from the parent's saved values.
 final class Durability {
     let store: any InstanceStore
+    /// The host whose new instances this decides about. It is told to ask (its
+    /// `savedStates`) only while something can be durable: a daemon with no durable instance
+    /// pays nothing per `vm.create` (`.ci/instructions`).
+    private unowned let host: ViewModelHost
+    private lazy var source = SavedStateSource(
+        // Strong: the host holds these only while this lives (the server holds both), and
+        // nothing here holds the host (an `unowned` capture cost a slow-path retain per create).
+        stateForNewInstance: { instance, _, drivenByParent in
+            drivenByParent ? nil : self.stateForNewInstance(instance)
+        },
+        instanceCreated: { instance, args, state in self.instanceCreated(instance, args: args, state: state) })
     /// The live durable instances.
     private(set) var durableIDs: Set<String> = []
     /// Set by `vm.create {durable: true}` just before it creates: the next new instance is
@@ -19,32 +30,37 @@ final class Durability {
     /// Stored instances being restored, by id, until their view model's `init` returned.
     private var restoring: [String: StoredInstance] = [:]
 
-    init(store: any InstanceStore) {
+    init(store: any InstanceStore, host: ViewModelHost) {
         self.store = store
+        self.host = host
     }
 
-    /// What the host asks about each new instance.
-    var source: SavedStateSource {
-        SavedStateSource(
-            stateForNewInstance: { [unowned self] instance, _, drivenByParent in
-                drivenByParent ? nil : stateForNewInstance(instance)
-            },
-            instanceCreated: { [unowned self] instance, args, state in instanceCreated(instance, args: args, state: state) })
+    /// Asks the host to consult this for new instances while anything can be durable, and
+    /// not otherwise.
+    private func updateHostHook() {
+        let needed = nextIsDurable || !restoring.isEmpty || !durableIDs.isEmpty
+        if needed != (host.savedStates != nil) { host.savedStates = needed ? source : nil }
     }
 
     /// Makes the next instance created durable.
-    func createNextDurable() { nextIsDurable = true }
+    func createNextDurable() {
+        nextIsDurable = true
+        updateHostHook()
+    }
 
     /// Undoes ``createNextDurable()`` when the creation failed before the host got to it.
     func creationFailed(_ id: String?) {
         nextIsDurable = false
         if let id, !restoring.keys.contains(id) { durableIDs.remove(id) }
+        updateHostHook()
     }
 
     /// Whether live instance `id` is durable.
     func isDurable(_ id: String) -> Bool { durableIDs.contains(id) }
 
     private func stateForNewInstance(_ instance: ViewModelInstance) -> SavedState? {
+        // A plain `vm.create` beside durable instances: decided without hashing the id.
+        if !nextIsDurable, restoring.isEmpty, instance.parent == nil { return nil }
         let id = instance.id
         let restored = restoring[id].flatMap { $0.type == instance.typeName ? $0 : nil }
         let parentIsDurable = instance.parent.map { durableIDs.contains($0) } ?? false
@@ -80,7 +96,9 @@ final class Durability {
     /// The host destroyed durable instance `instance`: the store forgets it unless the daemon
     /// is ending (then it comes back at the next start).
     func instanceClosed(_ id: String, reason: CloseReason) {
-        guard durableIDs.remove(id) != nil, reason != .shutdown else { return }
+        guard !durableIDs.isEmpty, durableIDs.remove(id) != nil else { return }
+        if durableIDs.isEmpty { updateHostHook() }
+        guard reason != .shutdown else { return }
         store.destroyed(id)
     }
 
@@ -91,6 +109,8 @@ final class Durability {
     func restore(into host: ViewModelHost) -> Int {
         let stored = store.restorable()
         for instance in stored { restoring[instance.id] = instance }
+        updateHostHook()
+        defer { updateHostHook() }
         var restored = 0
         func restore(_ instance: StoredInstance) {
             // Already live: restored as a parent, or created again by its parent's `init`.

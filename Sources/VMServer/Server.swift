@@ -98,8 +98,7 @@ public final class Server: ConnectionHandler {
         self.outbox = Outbox(maxOutboundBytes: limits.maxOutboundBytes, log: log)
         self.parseOptions = JSONParseOptions(maxDepth: limits.maxDepth)
         host.maxInstances = limits.maxInstances
-        durability = store.map { Durability(store: $0) }
-        host.savedStates = durability?.source
+        durability = store.map { Durability(store: $0, host: host) }
         host.onClose = { [weak self] instance, reason in self?.instanceClosed(instance, reason: reason) }
         outbox.redactor = { [weak self] message in self?.redactingTokens(in: message) }
     }

@@ -52,17 +52,22 @@ struct DurableInstanceTests {
 
     @Test("with only durable instances left, --exit-when-idle exits and the next start brings them back")
     func idleExitAndStart() async throws {
-        // Long enough that a loaded machine still connects before the daemon gives up on it.
-        let first = try await SocketDaemon.start(arguments: ["--exit-when-idle", "4"])
+        let directory = try TemporarySocketDirectory()
+        let state = directory.file("state")
+        defer { directory.remove(["state/" + DurableInstanceStore.fileName, "state", "config"]) }
+        // Waited for and connected to without yielding: on a loaded machine the first probe
+        // must not come after the idle second is over.
+        let first = try DaemonProcess.start(
+            socketPath: directory.socketPath, arguments: ["--state-dir", state, "--exit-when-idle", "1"], directory: directory)
         defer { first.stop() }
-        let session = try await first.connect()
+        let session = try RPCSession(socketPath: directory.socketPath)
         _ = try await session.result("vm.create", ["type": "Counter", "id": "idle", "durable": true])
         _ = try await session.send("idle", "set", 42)
         session.close()
-        #expect(try first.process.waitForExit(timeout: .seconds(10)) == .exited(0))
-        #expect(first.process.log.contains("(--exit-when-idle)"))
+        #expect(try first.waitForExit(timeout: .seconds(20)) == .exited(0))
+        #expect(first.log.contains("(--exit-when-idle)"))
 
-        let second = try await Self.restart(after: first)
+        let second = try await SocketDaemon.start(socketPath: directory.socketPath, stateDirectory: state)
         defer { second.stop() }
         #expect(try await second.connect().get("idle", "count") == 42)
     }

@@ -52,7 +52,7 @@ public final class SavedState {
 
     /// The value restored under `key` (see ``SavedValue`` for the rule), or `nil` when
     /// there is none or it cannot be read, in which case it is set aside.
-    func restore<Value>(
+    @usableFromInline func restore<Value>(
         _ key: String, version: Int, codec: ValueCodec<Value>, migrate: ((SavedEntry) -> Value?)?
     ) -> Value? {
         guard let entry = entries[key] else { return nil }

@@ -6,7 +6,7 @@ extension ViewModelContext {
     /// Call it in `init`, write the value as the view model changes it (``SavedValue/value``,
     /// ``SavedValue/save(_:)``). `version` and `migrate` are the versioning rule described
     /// on ``SavedValue``.
-    public func saved<Value: JSONConvertible>(
+    @inlinable public func saved<Value: JSONConvertible>(
         _ key: String, default defaultValue: Value, version: Int = 1, migrate: ((SavedEntry) -> Value?)? = nil
     ) -> SavedValue<Value> {
         saved(key, default: defaultValue, codec: .json, version: version, migrate: migrate)
@@ -15,14 +15,14 @@ extension ViewModelContext {
     /// ``saved(_:default:version:migrate:)`` for a `Codable` value (a type that is also
     /// `JSONConvertible` uses that conformance).
     @_disfavoredOverload
-    public func saved<Value: Codable & Sendable>(
+    @inlinable public func saved<Value: Codable & Sendable>(
         _ key: String, default defaultValue: Value, version: Int = 1, migrate: ((SavedEntry) -> Value?)? = nil
     ) -> SavedValue<Value> {
         saved(key, default: defaultValue, codec: .codable, version: version, migrate: migrate)
     }
 
     /// ``saved(_:default:version:migrate:)`` with an explicit codec.
-    public func saved<Value>(
+    @inlinable public func saved<Value>(
         _ key: String, default defaultValue: Value, codec: ValueCodec<Value>, version: Int = 1,
         migrate: ((SavedEntry) -> Value?)? = nil
     ) -> SavedValue<Value> {

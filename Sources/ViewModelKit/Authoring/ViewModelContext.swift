@@ -20,7 +20,7 @@ public struct ViewModelContext<VM: ViewModel> {
     public let bag: DisposeBag
     let children: any ChildOpening
     /// Where ``saved(_:default:version:migrate:)`` values are kept (`nil`: nothing is saved).
-    let savedState: SavedState?
+    @usableFromInline let savedState: SavedState?
 
     /// A context from its parts (the host and the testing harness build these).
     @usableFromInline package init(
