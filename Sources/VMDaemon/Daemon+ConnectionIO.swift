@@ -145,7 +145,7 @@ extension Daemon {
     func flush(_ connection: Connection) {
         guard connection.state != .closed else { return }
         // What this turn saved reaches the disk before the replies that acknowledge it.
-        beforeWriting?()
+        durability?.commit()
         if connection.state == .aborting {
             terminate(connection, reason: "slow reader disconnected (--slow-client disconnect)")
             return

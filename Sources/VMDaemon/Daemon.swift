@@ -24,9 +24,9 @@ public final class Daemon {
     public private(set) var state = State.created
     /// Called once, on the loop thread, when the daemon has stopped; `vmd` stops the loop here.
     public var onStopped: (() -> Void)?
-    /// Called before any connection's queued bytes are written: the durable-instance store's
-    /// group commit (``DaemonContext/beforeWriting(_:)``).
-    var beforeWriting: (() -> Void)?
+    /// The durable-instance store's group commit, run before any connection's queued bytes
+    /// are written (``DaemonContext/commitBeforeWriting(_:)``).
+    var durability: (any GroupCommit)?
 
     let loop: EventLoop
     var handler: any ConnectionHandler = NotStarted()

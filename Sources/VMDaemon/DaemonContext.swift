@@ -24,11 +24,10 @@ public final class DaemonContext {
     /// Open connections, for `daemon.info`.
     public var connectionCount: Int { daemon?.connectionCount ?? 0 }
 
-    /// Runs `hook` before any queued reply or notification is written (every write goes
-    /// through it): the durable-instance store commits there, so what a client is told about
-    /// is on disk first.
-    public func beforeWriting(_ hook: @escaping () -> Void) {
-        daemon?.beforeWriting = hook
+    /// Has `store` commit before any queued reply or notification is written (every write
+    /// goes through it), so what a client is told about is on disk first.
+    public func commitBeforeWriting(_ store: any GroupCommit) {
+        daemon?.durability = store
     }
 
     /// Asks for a graceful stop (`daemon.shutdown`). It begins after the current callback, so

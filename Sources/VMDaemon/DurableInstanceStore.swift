@@ -16,7 +16,8 @@ import VMServer
 /// Records are collected during a loop turn and written with one `write` and one
 /// `fdatasync` by ``commit()``, which the daemon calls before it writes that turn's replies
 /// and notifications (and at the end of a turn that wrote none): what a client was told about
-/// is on disk.
+/// is on disk. Saves of one value in one turn are one record (the last value): a pipelining
+/// client's thousand increments cost one record, not a thousand.
 ///
 /// ## Damage
 /// Opening never fails on the file's contents. A torn last line (a write cut by a crash, never
@@ -33,7 +34,7 @@ import VMServer
 /// the last compaction and past ``compactionFloorBytes``.
 ///
 /// Threading: the loop thread only.
-public final class DurableInstanceStore: InstanceStore {
+public final class DurableInstanceStore: InstanceStore, GroupCommit {
     /// The store's file name in the state directory.
     public static let fileName = "instances.vmdlog"
     /// Where set-aside records and bytes go, in the same directory.
@@ -58,12 +59,23 @@ public final class DurableInstanceStore: InstanceStore {
     /// What ``restorable()`` returns: what the file held when opened.
     private var opened: [StoredInstance] = []
     /// Records of this loop turn, not yet written.
-    private var pending: [UInt8] = []
+    private var pendingRecords: [PendingRecord] = []
+    /// Per instance, where in ``pendingRecords`` the pending save of each key is (since the
+    /// instance's last pending `instance` or `destroy` record): a later save replaces it.
+    private var pendingSaves: [String: [String: Int]] = [:]
+    /// Serialized records a failed write left, written first at the next commit.
+    private var unwritten: [UInt8] = []
     private var fileBytes: Int64 = 0
     private var compactedBytes: Int64 = 0
     /// Called when a turn's first record is pending: the daemon schedules ``commit()`` at the
     /// end of the turn, for changes that cause no reply.
     public var onPending: (() -> Void)?
+
+    private enum PendingRecord {
+        /// An `instance` or `destroy` record.
+        case whole(JSONValue)
+        case save(id: String, n: Int64, key: String, entry: JSONValue)
+    }
 
     private struct Kept {
         var instance: StoredInstance
@@ -119,20 +131,27 @@ public final class DurableInstanceStore: InstanceStore {
         let ordinal = kept[instance.id]?.ordinal ?? nextOrdinal
         if kept[instance.id] == nil { nextOrdinal += 1 }
         kept[instance.id] = Kept(instance: instance, n: n, ordinal: ordinal, lastRecord: 0)
-        append(["op": "instance", "n": .integer(n), "instance": instance.jsonValue])
+        pendingSaves[instance.id] = nil
+        append(.whole(["op": "instance", "n": .integer(n), "instance": instance.jsonValue]))
     }
 
     public func saved(_ instance: String, key: String, entry: JSONValue) {
-        guard var record = kept[instance] else { return }
-        record.n += 1
-        record.instance.saved[key] = entry
-        kept[instance] = record
-        append(["op": "save", "id": .string(instance), "n": .integer(record.n), "key": .string(key), "entry": entry])
+        // In place (no copy of the instance's saved values per save).
+        guard (kept[instance]?.instance.saved[key] = entry) != nil else { return }
+        if let index = pendingSaves[instance]?[key], case .save(let id, let n, _, _) = pendingRecords[index] {
+            pendingRecords[index] = .save(id: id, n: n, key: key, entry: entry)
+            return
+        }
+        guard let n = kept[instance].map({ $0.n + 1 }) else { return }
+        kept[instance]?.n = n
+        pendingSaves[instance, default: [:]][key] = pendingRecords.count
+        append(.save(id: instance, n: n, key: key, entry: entry))
     }
 
     public func destroyed(_ instance: String) {
         guard let record = kept.removeValue(forKey: instance) else { return }
-        append(["op": "destroy", "id": .string(instance), "n": .integer(record.n + 1)])
+        pendingSaves[instance] = nil
+        append(.whole(["op": "destroy", "id": .string(instance), "n": .integer(record.n + 1)]))
     }
 
     public func setAside(_ instance: String, what: JSONValue, reason: String) {
@@ -143,24 +162,34 @@ public final class DurableInstanceStore: InstanceStore {
     // MARK: Writing
 
     /// Whether records wait for ``commit()``.
-    public var hasPending: Bool { !pending.isEmpty }
+    public var hasPending: Bool { !pendingRecords.isEmpty || !unwritten.isEmpty }
 
     /// Writes this turn's records with one `write` and one `fdatasync` (or compacts, when
     /// the file has grown past its bound). A failure is logged and the records are tried
     /// again at the next commit.
     public func commit() {
-        guard !pending.isEmpty else { return }
+        guard hasPending else { return }
+        for record in pendingRecords {
+            switch record {
+            case .whole(let json):
+                Self.appendRecord(json, to: &unwritten)
+            case .save(let id, let n, let key, let entry):
+                Self.appendRecord(["op": "save", "id": .string(id), "n": .integer(n), "key": .string(key), "entry": entry], to: &unwritten)
+            }
+        }
+        pendingRecords.removeAll(keepingCapacity: true)
+        pendingSaves.removeAll(keepingCapacity: true)
         do {
-            if file == nil || fileBytes + Int64(pending.count) > max(Self.compactionFloorBytes, 2 * compactedBytes) {
+            if file == nil || fileBytes + Int64(unwritten.count) > max(Self.compactionFloorBytes, 2 * compactedBytes) {
                 try compact()
             } else if let file {
-                try file.append(pending)
-                fileBytes += Int64(pending.count)
-                pending.removeAll(keepingCapacity: true)
+                try file.append(unwritten)
+                fileBytes += Int64(unwritten.count)
+                unwritten.removeAll(keepingCapacity: true)
             }
         } catch {
             log.error("durable instances store: could not write; will try again", [
-                "file": .string(path), "error": .string("\(error)"), "bytes": LogValue(pending.count),
+                "file": .string(path), "error": .string("\(error)"), "bytes": LogValue(unwritten.count),
             ])
         }
     }
@@ -183,12 +212,14 @@ public final class DurableInstanceStore: InstanceStore {
         try file.replace(with: contents)
         fileBytes = Int64(contents.count)
         compactedBytes = fileBytes
-        pending.removeAll(keepingCapacity: true)
+        pendingRecords.removeAll(keepingCapacity: true)
+        pendingSaves.removeAll(keepingCapacity: true)
+        unwritten.removeAll(keepingCapacity: true)
     }
 
-    private func append(_ record: JSONValue) {
-        let wasEmpty = pending.isEmpty
-        Self.appendRecord(record, to: &pending)
+    private func append(_ record: PendingRecord) {
+        let wasEmpty = !hasPending
+        pendingRecords.append(record)
         if wasEmpty { onPending?() }
     }
 

@@ -51,7 +51,7 @@ enum ServerWiring {
         }
         let scheduler = context.scheduler
         store.onPending = { [unowned store] in _ = scheduler.schedule { store.commit() } }
-        context.beforeWriting { store.commit() }
+        context.commitBeforeWriting(store)
         return store
     }
 

@@ -4,6 +4,8 @@
 //     non-durable Counter of the same daemon, in alternating rounds: the group commit's cost
 //     as a ratio (every turn's saved counts reach the disk with one write and one
 //     fdatasync before that turn's replies). Median of 3 rounds each.
+// D1b the same over 8 connections at once, each to its own Counter: one sync per loop turn
+//     covers every connection's changes of that turn (the group commit's point).
 // D2  1,000 durable Counters (each incremented once), the daemon stopped with SIGTERM, then
 //     a new vmd on the same state directory: time from its spawn until it has answered
 //     vm.get on the last restored instance, against the same for an empty state directory
@@ -40,20 +42,34 @@ private final class DurableBench {
         let setup = try LineClient(path: daemon.socketPath)
         _ = try setup.call(#"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"type":"Counter","id":"durable","durable":true}}"#)
         _ = try setup.call(#"{"jsonrpc":"2.0","id":2,"method":"vm.create","params":{"type":"Counter","id":"plain"}}"#)
+        for index in 0..<8 {
+            _ = try setup.call(#"{"jsonrpc":"2.0","id":3,"method":"vm.create","params":{"type":"Counter","id":"durable\#(index)","durable":true}}"#)
+            _ = try setup.call(#"{"jsonrpc":"2.0","id":4,"method":"vm.create","params":{"type":"Counter","id":"plain\#(index)"}}"#)
+        }
         setup.close()
         let sends = 100_000
-        _ = try pipelinedSends(daemon.socketPath, instance: "plain", count: 10_000)
-        _ = try pipelinedSends(daemon.socketPath, instance: "durable", count: 10_000)
+        _ = try Self.pipelinedSends(daemon.socketPath, instance: "plain", count: 10_000)
+        _ = try Self.pipelinedSends(daemon.socketPath, instance: "durable", count: 10_000)
         var plainRates: [Double] = []
         var durableRates: [Double] = []
         for _ in 0..<3 {
-            plainRates.append(try pipelinedSends(daemon.socketPath, instance: "plain", count: sends))
-            durableRates.append(try pipelinedSends(daemon.socketPath, instance: "durable", count: sends))
+            plainRates.append(try Self.pipelinedSends(daemon.socketPath, instance: "plain", count: sends))
+            durableRates.append(try Self.pipelinedSends(daemon.socketPath, instance: "durable", count: sends))
         }
         let plain = middleValue(plainRates)
         let durable = middleValue(durableRates)
         print("D1 pipelined vm.send requests, each answered: durable Counter \(groupedRate(durable))/s;"
               + " non-durable \(groupedRate(plain))/s; ratio \(twoDecimals(durable / plain))x  [aim: ≥ 0.5x]")
+        var plainSpread: [Double] = []
+        var durableSpread: [Double] = []
+        for _ in 0..<3 {
+            plainSpread.append(try concurrentSends(daemon.socketPath, prefix: "plain", count: sends / 8))
+            durableSpread.append(try concurrentSends(daemon.socketPath, prefix: "durable", count: sends / 8))
+        }
+        let plainMany = middleValue(plainSpread)
+        let durableMany = middleValue(durableSpread)
+        print("D1b the same over 8 connections at once: durable \(groupedRate(durableMany))/s;"
+              + " non-durable \(groupedRate(plainMany))/s; ratio \(twoDecimals(durableMany / plainMany))x")
         daemon.stopKeepingState()
 
         // D2: 1,000 durable instances, then timed starts with and without them.
@@ -88,7 +104,7 @@ private final class DurableBench {
 
     /// `count` vm.send requests (with ids) written at once by a writer thread while this one
     /// counts the replies; requests per second until the last reply.
-    private func pipelinedSends(_ path: String, instance: String, count: Int) throws -> Double {
+    private static func pipelinedSends(_ path: String, instance: String, count: Int) throws -> Double {
         let client = try LineClient(path: path)
         var payload: [UInt8] = []
         for index in 0..<count {
@@ -103,6 +119,18 @@ private final class DurableBench {
         thread.join()
         client.close()
         return Double(count) / (Double(elapsed) / 1e9)
+    }
+
+    /// ``pipelinedSends(_:instance:count:)`` on 8 connections at once, connection `i` to the
+    /// Counter `prefix` + `i`; requests per second over all of them until the last reply.
+    private func concurrentSends(_ path: String, prefix: String, count: Int) throws -> Double {
+        let start = MonotonicClock.nanoseconds()
+        let threads = try (0..<8).map { index in
+            try PosixThread.spawn { _ = try? DurableBench.pipelinedSends(path, instance: prefix + String(index), count: count) }
+        }
+        for thread in threads { thread.join() }
+        let elapsed = MonotonicClock.nanoseconds() - start
+        return Double(8 * count) / (Double(elapsed) / 1e9)
     }
 
     /// Seconds from spawning vmd on `stateDirectory` until it answered `vm.get` on
