@@ -1,3 +1,4 @@
+import Dispatch
 import JSONCore
 import Posix
 import VMServer
@@ -13,10 +14,11 @@ import VMServer
 /// its previous record's, so a lost record shows as a gap.
 ///
 /// ## Group commit
-/// Records are collected during a loop turn and written with one `write` and one
-/// `fdatasync` by ``commit()``, which the daemon calls before it writes that turn's replies
-/// and notifications (and at the end of a turn that wrote none): what a client was told about
-/// is on disk. Saves of one value in one turn are one record (the last value): a pipelining
+/// Records are collected during a loop turn and handed to one `write` and one `fdatasync` on
+/// a helper thread (``startSync(on:completion:)``); the daemon writes a connection's replies
+/// and notifications only up to what was queued before a sync that has completed, so what a
+/// client was told about is on disk, while the loop goes on serving (and collecting the next
+/// batch) during the sync. Saves of one value in one turn are one record (the last value): a pipelining
 /// client's thousand increments cost one record, not a thousand.
 ///
 /// ## Damage
@@ -63,8 +65,16 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
     /// Per instance, where in ``pendingRecords`` the pending save of each key is (since the
     /// instance's last pending `instance` or `destroy` record): a later save replaces it.
     private var pendingSaves: [String: [String: Int]] = [:]
-    /// Serialized records a failed write left, written first at the next commit.
+    /// Serialized records not yet handed to a sync (a failed one leaves its batch here).
     private var unwritten: [UInt8] = []
+    /// A sync runs on ``syncQueue``.
+    public private(set) var isSyncing = false
+    public private(set) var isHolding = false
+    /// The last sync failed: what it left is retried with the next change, not at once.
+    private var lastSyncFailed = false
+    private var syncCompletion: (() -> Void)?
+    /// Where syncs run: one at a time, off the loop thread.
+    private let syncQueue = DispatchQueue(label: "vmd.durable-instances")
     private var fileBytes: Int64 = 0
     private var compactedBytes: Int64 = 0
     /// Called when a turn's first record is pending: the daemon schedules ``commit()`` at the
@@ -161,26 +171,87 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
 
     // MARK: Writing
 
-    /// Whether records wait for ``commit()``.
-    public var hasPending: Bool { !pendingRecords.isEmpty || !unwritten.isEmpty }
+    /// Whether records wait for a sync.
+    public var hasPending: Bool { !pendingRecords.isEmpty || (!unwritten.isEmpty && !lastSyncFailed) }
 
-    /// Writes this turn's records with one `write` and one `fdatasync` (or compacts, when
-    /// the file has grown past its bound). A failure is logged and the records are tried
-    /// again at the next commit.
-    public func commit() {
-        guard hasPending else { return }
-        for record in pendingRecords {
-            switch record {
-            case .whole(let json):
-                Self.appendRecord(json, to: &unwritten)
-            case .save(let id, let n, let key, let entry):
-                Self.appendRecord(["op": "save", "id": .string(id), "n": .integer(n), "key": .string(key), "entry": entry], to: &unwritten)
-            }
-        }
-        pendingRecords.removeAll(keepingCapacity: true)
-        pendingSaves.removeAll(keepingCapacity: true)
+    /// Hands every waiting record to one sync on a helper thread (the file's `write` and
+    /// `fdatasync`, or a compaction when the file has grown past its bound); `completion`
+    /// runs on the loop thread (through `handle`) once it is done. A failure is logged and
+    /// its records are written again with the next change (the daemon does not wait for a
+    /// disk that refuses them: it logs, and goes on). Does nothing while a sync runs or when
+    /// nothing waits.
+    public func startSync(on handle: EventLoopHandle, completion: @escaping () -> Void) {
+        guard !isSyncing, hasPending else { return }
+        serializePending()
+        let file: DurableFile
         do {
-            if file == nil || fileBytes + Int64(unwritten.count) > max(Self.compactionFloorBytes, 2 * compactedBytes) {
+            file = try openFile()
+        } catch {
+            lastSyncFailed = true
+            isHolding = false
+            log.error("durable instances store: cannot open its file", ["file": .string(path), "error": .string("\(error)")])
+            completion()
+            return
+        }
+        let batch = unwritten
+        unwritten = []
+        let compaction = needsCompaction(adding: batch.count) ? snapshot() : nil
+        isSyncing = true
+        syncCompletion = completion
+        let store = LoopConfined(self, isOnLoopThread: { handle.isInLoopThread })
+        syncQueue.async {
+            let failure: String?
+            do {
+                if let compaction { try file.replace(with: compaction) } else { try file.append(batch) }
+                failure = nil
+            } catch {
+                failure = "\(error)"
+            }
+            handle.execute { store.value.syncFinished(batch: batch, compaction: compaction, failure: failure) }
+        }
+    }
+
+    private func syncFinished(batch: [UInt8], compaction: [UInt8]?, failure: String?) {
+        isSyncing = false
+        if let failure {
+            lastSyncFailed = true
+            unwritten = batch + unwritten
+            log.error("durable instances store: could not write; will try again", [
+                "file": .string(path), "error": .string(failure), "bytes": LogValue(batch.count),
+            ])
+        } else if let compaction {
+            fileBytes = Int64(compaction.count)
+            compactedBytes = fileBytes
+        } else {
+            fileBytes += Int64(batch.count)
+        }
+        isHolding = hasPending
+        let completion = syncCompletion
+        syncCompletion = nil
+        completion?()
+    }
+
+    /// Waits for a running sync, then writes what waits on this thread: at the daemon's end,
+    /// and after a restore, before anything is served.
+    public func drain() {
+        if isSyncing {
+            syncQueue.sync {}
+            // Its completion is queued on the loop; what it wrote is on disk already.
+            isSyncing = false
+            syncCompletion = nil
+        }
+        lastSyncFailed = false
+        commit()
+        isHolding = hasPending
+    }
+
+    /// Writes every waiting record with one `write` and one `fdatasync` (or compacts), on
+    /// this thread. A failure is logged and the records are kept for the next write.
+    public func commit() {
+        guard !isSyncing, hasPending || !unwritten.isEmpty else { return }
+        serializePending()
+        do {
+            if file == nil || needsCompaction(adding: unwritten.count) {
                 try compact()
             } else if let file {
                 try file.append(unwritten)
@@ -192,23 +263,31 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
                 "file": .string(path), "error": .string("\(error)"), "bytes": LogValue(unwritten.count),
             ])
         }
+        isHolding = isSyncing
+    }
+
+    private func needsCompaction(adding bytes: Int) -> Bool {
+        fileBytes + Int64(bytes) > max(Self.compactionFloorBytes, 2 * compactedBytes)
+    }
+
+    /// Moves the waiting records into ``unwritten``, serialized.
+    private func serializePending() {
+        for record in pendingRecords {
+            switch record {
+            case .whole(let json):
+                Self.appendRecord(json, to: &unwritten)
+            case .save(let id, let n, let key, let entry):
+                Self.appendRecord(["op": "save", "id": .string(id), "n": .integer(n), "key": .string(key), "entry": entry], to: &unwritten)
+            }
+        }
+        pendingRecords.removeAll(keepingCapacity: true)
+        pendingSaves.removeAll(keepingCapacity: true)
     }
 
     /// Rewrites the file as the header and one `instance` record per live durable instance.
     private func compact() throws {
-        let file: DurableFile
-        if let open = self.file {
-            file = open
-        } else {
-            try PrivateDirectory.ensure(directory)
-            file = try DurableFile(path: path, permissions: 0o600)
-            self.file = file
-        }
-        var contents: [UInt8] = []
-        Self.appendRecord(["format": "vmd-instances", "version": .integer(Int64(Self.formatVersion))], to: &contents)
-        for record in kept.values.sorted(by: { $0.ordinal < $1.ordinal }) {
-            Self.appendRecord(["op": "instance", "n": .integer(record.n), "instance": record.instance.jsonValue], to: &contents)
-        }
+        let file = try openFile()
+        let contents = snapshot()
         try file.replace(with: contents)
         fileBytes = Int64(contents.count)
         compactedBytes = fileBytes
@@ -217,8 +296,30 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
         unwritten.removeAll(keepingCapacity: true)
     }
 
+    /// The file as a compaction writes it: the header and one `instance` record per live
+    /// durable instance, in creation order.
+    private func snapshot() -> [UInt8] {
+        var contents: [UInt8] = []
+        Self.appendRecord(["format": "vmd-instances", "version": .integer(Int64(Self.formatVersion))], to: &contents)
+        for record in kept.values.sorted(by: { $0.ordinal < $1.ordinal }) {
+            Self.appendRecord(["op": "instance", "n": .integer(record.n), "instance": record.instance.jsonValue], to: &contents)
+        }
+        return contents
+    }
+
+    /// The open file, created (with its directory) on first use.
+    private func openFile() throws -> DurableFile {
+        if let file { return file }
+        try PrivateDirectory.ensure(directory)
+        let opened = try DurableFile(path: path, permissions: 0o600)
+        file = opened
+        return opened
+    }
+
     private func append(_ record: PendingRecord) {
         let wasEmpty = !hasPending
+        lastSyncFailed = false
+        isHolding = true
         pendingRecords.append(record)
         if wasEmpty { onPending?() }
     }

@@ -28,7 +28,7 @@ enum ServerWiring {
             store: store)
         if let store {
             let restored = server.restoreDurableInstances()
-            store.commit()
+            store.drain()
             if restored > 0 || !store.restorable().isEmpty {
                 log.info("durable instances restored", ["restored": LogValue(restored), "file": .string(store.path)])
             }
@@ -49,8 +49,6 @@ enum ServerWiring {
             ])
             return nil
         }
-        let scheduler = context.scheduler
-        store.onPending = { [unowned store] in _ = scheduler.schedule { store.commit() } }
         context.commitBeforeWriting(store)
         return store
     }

@@ -26,6 +26,35 @@ struct DurableInstanceTests {
         #expect(list["instances"] == [["instance": "visits", "type": "Counter", "scope": "daemon", "subscribers": 0, "durable": true]])
     }
 
+    @Test("pipelined increments cut by kill -9: the restarted count is at least what was acknowledged")
+    func pipelinedAcknowledgementsSurviveKill() async throws {
+        let first = try await SocketDaemon.start()
+        defer { first.stop() }
+        _ = try await first.connect().result("vm.create", ["type": "Counter", "id": "piped", "durable": true])
+        let client = try SocketClient(path: first.socketPath)
+        defer { client.close() }
+        var requests: [UInt8] = []
+        for index in 1...20_000 {
+            requests += Array(#"{"jsonrpc":"2.0","id":\#(index),"method":"vm.send","params":{"instance":"piped","input":"increment"}}"#.utf8) + [10]
+        }
+        // Written from another thread while this one reads replies: the kill lands mid-stream.
+        let socket = client.socket
+        let payload = requests
+        let writer = Task.detached { try? socket.writeAll(payload) }
+        var acknowledged = 0
+        while acknowledged < 5_000 {
+            _ = try client.readLine()
+            acknowledged += 1
+        }
+        try Self.kill(first)
+        _ = await writer.value
+
+        let second = try await Self.restart(after: first)
+        defer { second.stop() }
+        let count = try #require(try await second.connect().get("piped", "count").intValue)
+        #expect(count >= acknowledged && count <= 20_000, "\(count) restored, \(acknowledged) acknowledged")
+    }
+
     @Test("SIGTERM and a start bring back a Counter and a TodoList, whose ids are not handed out again")
     func sigtermAndStart() async throws {
         let first = try await SocketDaemon.start()
