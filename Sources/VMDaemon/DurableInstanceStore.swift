@@ -65,6 +65,9 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
     /// Per instance, where in ``pendingRecords`` the pending save of each key is (since the
     /// instance's last pending `instance` or `destroy` record): a later save replaces it.
     private var pendingSaves: [String: [String: Int]] = [:]
+    public var changeCollector: (() -> Void)?
+    /// ``changesWaiting()`` was called since the last collection.
+    private var hasChangesToCollect = false
     /// Serialized records not yet handed to a sync (a failed one leaves its batch here).
     private var unwritten: [UInt8] = []
     /// A sync runs on ``syncQueue``.
@@ -158,6 +161,14 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
         append(.save(id: instance, n: n, key: key, entry: entry))
     }
 
+    public func changesWaiting() {
+        let wasEmpty = !hasPending
+        hasChangesToCollect = true
+        lastSyncFailed = false
+        isHolding = true
+        if wasEmpty { onPending?() }
+    }
+
     public func destroyed(_ instance: String) {
         guard let record = kept.removeValue(forKey: instance) else { return }
         pendingSaves[instance] = nil
@@ -172,7 +183,7 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
     // MARK: Writing
 
     /// Whether records wait for a sync.
-    public var hasPending: Bool { !pendingRecords.isEmpty || (!unwritten.isEmpty && !lastSyncFailed) }
+    public var hasPending: Bool { hasChangesToCollect || !pendingRecords.isEmpty || (!unwritten.isEmpty && !lastSyncFailed) }
 
     /// Hands every waiting record to one sync on a helper thread (the file's `write` and
     /// `fdatasync`, or a compaction when the file has grown past its bound); `completion`
@@ -272,6 +283,10 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
 
     /// Moves the waiting records into ``unwritten``, serialized.
     private func serializePending() {
+        if hasChangesToCollect {
+            hasChangesToCollect = false
+            changeCollector?()
+        }
         for record in pendingRecords {
             switch record {
             case .whole(let json):

@@ -29,10 +29,24 @@ final class Durability {
     private var nextIsDurable = false
     /// Stored instances being restored, by id, until their view model's `init` returned.
     private var restoring: [String: StoredInstance] = [:]
+    /// The saved state of each live durable instance.
+    private var states: [String: SavedState] = [:]
+    /// Instances whose saved values changed since the store last collected, in order.
+    private var changed: [(id: String, state: SavedState)] = []
 
     init(store: any InstanceStore, host: ViewModelHost) {
         self.store = store
         self.host = host
+        store.changeCollector = { [unowned self] in collectChanges() }
+    }
+
+    /// Hands the store every change since the last collection.
+    private func collectChanges() {
+        let batch = changed
+        changed = []
+        for (id, state) in batch where states[id] === state {
+            for (key, entry) in state.takeChanges() { store.saved(id, key: key, entry: entry.jsonValue) }
+        }
     }
 
     /// Asks the host to consult this for new instances while anything can be durable, and
@@ -89,14 +103,20 @@ final class Durability {
             id: id, type: instance.typeName, args: args, parent: instance.parent, saved: SavedEntry.jsonObject(state.entries))
         // A restored instance whose saved values came back as they were needs no new record.
         if restoring.removeValue(forKey: id) != stored { store.created(stored) }
-        let store = store
-        state.onChange = { key, entry in store.saved(id, key: key, entry: entry.jsonValue) }
+        states[id] = state
+        // Called once per batch, not per change; weak, as this holds the state.
+        state.onChangesWaiting = { [weak self, unowned state] in
+            guard let self else { return }
+            changed.append((id, state))
+            store.changesWaiting()
+        }
     }
 
     /// The host destroyed durable instance `instance`: the store forgets it unless the daemon
     /// is ending (then it comes back at the next start).
     func instanceClosed(_ id: String, reason: CloseReason) {
         guard !durableIDs.isEmpty, durableIDs.remove(id) != nil else { return }
+        states[id] = nil
         if durableIDs.isEmpty { updateHostHook() }
         guard reason != .shutdown else { return }
         store.destroyed(id)
@@ -141,6 +161,7 @@ final class Durability {
 
     private func forget(_ instance: StoredInstance, reason: String) {
         restoring[instance.id] = nil
+        states[instance.id] = nil
         durableIDs.remove(instance.id)
         store.setAside(instance.id, what: instance.jsonValue, reason: "durable instance not restored: \(reason)")
         store.destroyed(instance.id)

@@ -13,6 +13,12 @@ public protocol InstanceStore: AnyObject {
     func created(_ instance: StoredInstance)
     /// A durable instance saved `entry` (`{"version", "value"}`) under `key`.
     func saved(_ instance: String, key: String, entry: JSONValue)
+    /// Saved values changed; the store calls ``changeCollector`` (which calls
+    /// ``saved(_:key:entry:)`` for each) before it next writes. Many changes between two
+    /// writes cost one call each of these, not one record each.
+    func changesWaiting()
+    /// Set by the server: reports the changes waiting through ``saved(_:key:entry:)``.
+    var changeCollector: (() -> Void)? { get set }
     /// A durable instance was destroyed (not by the daemon's end): it is not restored again.
     func destroyed(_ instance: String)
     /// Something stored could not be used (`what`: a saved entry, or a whole instance's

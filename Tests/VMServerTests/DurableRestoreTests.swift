@@ -18,6 +18,9 @@ final class MemoryInstanceStore: InstanceStore {
     func restorable() -> [StoredInstance] { stored }
     func created(_ instance: StoredInstance) { log.append("created \(instance.id) \(instance.saved.encodedString)") }
     func saved(_ instance: String, key: String, entry: JSONValue) { log.append("saved \(instance) \(key) \(entry.encodedString())") }
+    var changeCollector: (() -> Void)?
+    var waiting = 0
+    func changesWaiting() { waiting += 1 }
     func destroyed(_ instance: String) { log.append("destroyed \(instance)") }
     func setAside(_ instance: String, what: JSONValue, reason: String) { asideReasons[instance] = reason }
 }
@@ -61,9 +64,12 @@ struct DurableRestoreTests {
         let (server, host) = try Self.server(store)
         server.restoreDurableInstances()
         try host.instance("a").send(input: "increment", value: 4)
+        try host.instance("a").send(input: "increment", value: 1)
+        #expect(store.waiting == 1, "one call per batch, however many changes")
+        store.changeCollector?()
         try host.destroy("b")
         server.shutdown()
-        #expect(store.log == [#"saved a count {"version":1,"value":5}"#, "destroyed b"])
+        #expect(store.log == [#"saved a count {"version":1,"value":6}"#, "destroyed b"])
     }
 
     @Test("an instance of a type the daemon no longer serves, or whose parent did not come back, is set aside and forgotten")

@@ -32,9 +32,14 @@ public final class SavedState {
     /// Restored entries a view model could not read back (its type changed without a
     /// migration, or the bytes no longer decode), by key: kept aside, never used.
     public private(set) var setAside: [String: SavedEntry] = [:]
-    /// Called after each change, with the key and its new entry (the daemon appends it to
-    /// its store).
-    public var onChange: ((String, SavedEntry) -> Void)?
+    /// Called when a change starts waiting to be taken (``takeChanges()``): once per batch,
+    /// however many changes follow, so that saving stays cheap for a view model that changes
+    /// a value thousands of times between two writes of the daemon's store. Nothing is
+    /// tracked while it is `nil`.
+    public var onChangesWaiting: (() -> Void)?
+    /// The keys changed since the last ``takeChanges()``, in the order of their first change
+    /// (a view model saves a handful of keys: a scan is cheaper than hashing).
+    private var changedKeys: [String] = []
     /// Called when a restored entry is set aside, with the key, the entry and why (the
     /// daemon logs it and keeps the bytes).
     public var onSetAside: ((String, SavedEntry, String) -> Void)?
@@ -44,10 +49,24 @@ public final class SavedState {
         self.entries = entries
     }
 
-    /// Writes `value` under `key` and reports it.
+    /// Writes `value` under `key` and notes the change.
     public func write(_ key: String, _ entry: SavedEntry) {
         entries[key] = entry
-        onChange?(key, entry)
+        guard let onChangesWaiting else { return }
+        if changedKeys.isEmpty {
+            changedKeys.append(key)
+            onChangesWaiting()
+        } else if !changedKeys.contains(key) {
+            changedKeys.append(key)
+        }
+    }
+
+    /// The entries changed since the last call (each key once, with its latest entry), in
+    /// the order of their first change.
+    public func takeChanges() -> [(key: String, entry: SavedEntry)] {
+        let keys = changedKeys
+        changedKeys = []
+        return keys.compactMap { key in entries[key].map { (key, $0) } }
     }
 
     /// The value restored under `key` (see ``SavedValue`` for the rule), or `nil` when
