@@ -18,8 +18,9 @@ import VMServer
 /// a helper thread (``startSync(on:completion:)``); the daemon writes a connection's replies
 /// and notifications only up to what was queued before a sync that has completed, so what a
 /// client was told about is on disk, while the loop goes on serving (and collecting the next
-/// batch) during the sync. Saves of one value in one turn are one record (the last value): a pipelining
-/// client's thousand increments cost one record, not a thousand.
+/// batch) during the sync. Saved values are collected from the server when a batch is
+/// serialized (``changesWaiting()``, ``changeCollector``): a value changed a thousand times
+/// in one batch is one record, of its last value.
 ///
 /// ## Damage
 /// Opening never fails on the file's contents. A torn last line (a write cut by a crash, never
@@ -35,7 +36,8 @@ import VMServer
 /// atomic: `DurableFile.replace`) when opened and whenever it grows past twice its size after
 /// the last compaction and past ``compactionFloorBytes``.
 ///
-/// Threading: the loop thread only.
+/// Threading: the loop thread only; only the file's `write` and `fdatasync` (or a
+/// compaction's `replace`) run on a private serial queue, with the bytes handed over.
 public final class DurableInstanceStore: InstanceStore, GroupCommit {
     /// The store's file name in the state directory.
     public static let fileName = "instances.vmdlog"
