@@ -57,11 +57,13 @@ extension VMClient {
     ///   - args: creation arguments (an object), validated against the type's `args` schema.
     ///   - scope: `.connection` destroys it when this client disconnects.
     ///   - subscribe: watch it from its very first value (atomic with the creation).
+    ///   - durable: keep it, and what it saves, across daemon restarts (daemon scope only).
     public func create(
         type: String, id: String? = nil, args: JSONObject? = nil, scope: InstanceScope = .daemon,
-        subscribe: SubscribeOptions? = nil
+        subscribe: SubscribeOptions? = nil, durable: Bool = false
     ) async throws -> VMCreatedInstance {
-        let params = VMCreateMethod.Params(type: type, id: id, args: args.map(JSONValue.object), scope: scope, subscribe: subscribe)
+        let params = VMCreateMethod.Params(
+            type: type, id: id, args: args.map(JSONValue.object), scope: scope, subscribe: subscribe, durable: durable)
         var opened: AsyncThrowingStream<VMSubscriptionEvent, any Error>? = nil
         var opening: ClientCore.Opening? = nil
         if let subscribe {

@@ -274,6 +274,18 @@ final class Connection: ConnectionSink {
         }
     }
 
+    /// ``writePending()`` for the first `limit` queued bytes at most (the rest waits for the
+    /// durable-instance store's sync, Daemon+GroupCommit.swift); `.empty` once they are sent.
+    func writePending(limit: Int) -> FlushOutcome {
+        do {
+            return try outbound.send(to: descriptor, limit: limit) ? .empty : .blocked
+        } catch let error as SystemError {
+            return .failed(error)
+        } catch {
+            return .failed(SystemError(call: "send(\(id))", errno: SystemError.brokenPipe))
+        }
+    }
+
     /// Forgets unsent output (the peer is gone, or is being disconnected).
     func discardOutbound() {
         outbound.removeAll()

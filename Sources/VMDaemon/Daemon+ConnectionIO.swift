@@ -144,12 +144,23 @@ extension Daemon {
     /// through ``Connection/isFull`` and `connectionDrained`).
     func flush(_ connection: Connection) {
         guard connection.state != .closed else { return }
+        // What this turn saved reaches the disk before the replies that acknowledge it
+        // (Daemon+GroupCommit.swift): while the store holds writes back, only what a completed
+        // sync covers is written.
+        var limit = Int.max
+        if let durability, durability.isHolding {
+            startDurableSync(durability)
+            limit = durablyWritableBytes(connection)
+        }
         if connection.state == .aborting {
             terminate(connection, reason: "slow reader disconnected (--slow-client disconnect)")
             return
         }
         if !connection.isWriteBlocked, connection.pendingBytes > 0 {
-            switch connection.writePending() {
+            let before = connection.pendingBytes
+            let outcome: Connection.FlushOutcome = limit == .max ? connection.writePending() : limit > 0 ? connection.writePending(limit: limit) : .empty
+            if limit != .max { recordDurableWrite(connection, bytes: before - connection.pendingBytes) }
+            switch outcome {
             case .empty: break
             case .blocked: connection.isWriteBlocked = true
             case .failed(let error):

@@ -24,6 +24,15 @@ public final class Daemon {
     public private(set) var state = State.created
     /// Called once, on the loop thread, when the daemon has stopped; `vmd` stops the loop here.
     public var onStopped: (() -> Void)?
+    /// The durable-instance store's group commit (``DaemonContext/commitBeforeWriting(_:)``,
+    /// Daemon+GroupCommit.swift).
+    var durability: (any GroupCommit)?
+    /// While changes wait for a sync: per connection (by number), the bytes written since
+    /// they began to, and how far into its output the running and the last completed sync
+    /// reach (in the same count).
+    var durableWritten: [UInt64: Int] = [:]
+    var coverInFlight: [UInt64: Int] = [:]
+    var coverDurable: [UInt64: Int] = [:]
 
     let loop: EventLoop
     var handler: any ConnectionHandler = NotStarted()
@@ -179,6 +188,9 @@ public final class Daemon {
         if let shutdownTimer { loop.cancel(shutdownTimer) }
         shutdownTimer = nil
         log.info("stopped")
+        // Changes made since the last sync (a timer's, say, that nobody was told of) are
+        // written before the process ends.
+        durability?.drain()
         onStopped?()
     }
 

@@ -24,6 +24,15 @@ public final class DaemonContext {
     /// Open connections, for `daemon.info`.
     public var connectionCount: Int { daemon?.connectionCount ?? 0 }
 
+    /// Has the daemon write each reply and notification only once `store` has synced the
+    /// changes made before it was queued (every write goes through this), so what a client
+    /// is told about is on disk first (Daemon+GroupCommit.swift).
+    public func commitBeforeWriting(_ store: any GroupCommit) {
+        guard let daemon else { return }
+        daemon.durability = store
+        store.onPending = { [weak daemon] in daemon?.loop.enqueue { [weak daemon] in daemon?.startDurableSync() } }
+    }
+
     /// Asks for a graceful stop (`daemon.shutdown`). It begins after the current callback, so
     /// the reply that caused it is queued first and flushed like everything else.
     public func requestShutdown(reason: String = "daemon.shutdown") {

@@ -82,12 +82,22 @@ struct OutboundQueue {
     /// Sends as much as the socket takes now: `true` when everything queued is sent, `false`
     /// when the socket is full.
     mutating func send(to descriptor: FileDescriptor) throws -> Bool {
+        try send(to: descriptor, limit: .max)
+    }
+
+    /// ``send(to:)`` for the first `limit` bytes at most: `true` when they are sent (or
+    /// nothing is queued), `false` when the socket is full.
+    mutating func send(to descriptor: FileDescriptor, limit: Int) throws -> Bool {
         syncTail()
-        while let chunk = front {
-            switch try descriptor.send(chunk.unsent) {
+        var left = limit
+        while left > 0, let chunk = front {
+            let unsent = chunk.unsent
+            let part = unsent.count > left ? UnsafeRawBufferPointer(rebasing: unsent[..<left]) : unsent
+            switch try descriptor.send(part) {
             case .bytes(let sent):
                 chunk.start += sent
                 count -= sent
+                left -= sent
                 if chunk.start == chunk.end {
                     front = chunk.next
                     chunk.next = nil

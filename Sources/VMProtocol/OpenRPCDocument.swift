@@ -376,7 +376,7 @@ public enum OpenRPCDocument {
     {
       "name": "vm.create",
       "summary": "Create a view-model instance.",
-      "description": "Creates an instance of type with args (validated against the type's args schema; omitted members take their defaults). With id, that id is used (it must be free); without, the daemon generates one like \"counter-1\". scope \"connection\" destroys the instance when this connection closes. With subscribe, a subscription is opened atomically with the creation: the reply comes first, then every value the instance emitted while it started, in order, from seq 1, so nothing falls into a create-then-subscribe gap. If any part fails, nothing is created.",
+      "description": "Creates an instance of type with args (validated against the type's args schema; omitted members take their defaults). With id, that id is used (it must be free); without, the daemon generates one like \"counter-1\". scope \"connection\" destroys the instance when this connection closes. With subscribe, a subscription is opened atomically with the creation: the reply comes first, then every value the instance emitted while it started, in order, from seq 1, so nothing falls into a create-then-subscribe gap. If any part fails, nothing is created. With durable true (daemon scope only), the instance survives the daemon's end: it is restored with the same id, type, args, saved values and parent at the next start (PROTOCOL.md, \"Durable instances\").",
       "tags": [
         {
           "name": "vm"
@@ -421,6 +421,14 @@ public enum OpenRPCDocument {
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/SubscribeOptions"
+          }
+        },
+        {
+          "name": "durable",
+          "description": "Keep the instance across restarts, crashes, idle exits and upgrades (daemon scope only; with scope \"connection\" the call fails with invalidParams). Default false.",
+          "required": false,
+          "schema": {
+            "type": "boolean"
           }
         }
       ],
@@ -516,6 +524,32 @@ public enum OpenRPCDocument {
               "subscription": "sub-1"
             }
           }
+        },
+        {
+          "name": "durable counter",
+          "params": [
+            {
+              "name": "type",
+              "value": "Counter"
+            },
+            {
+              "name": "id",
+              "value": "visits"
+            },
+            {
+              "name": "durable",
+              "value": true
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "instance": "visits",
+              "type": "Counter",
+              "scope": "daemon",
+              "durable": true
+            }
+          }
         }
       ]
     },
@@ -580,7 +614,7 @@ public enum OpenRPCDocument {
     {
       "name": "vm.list",
       "summary": "List live instances.",
-      "description": "Every live instance in creation order, with its type, scope, subscriber count and parent.",
+      "description": "Every live instance in creation order, with its type, scope, subscriber count, parent, and whether it is durable.",
       "tags": [
         {
           "name": "vm"
@@ -1555,6 +1589,10 @@ public enum OpenRPCDocument {
           "parent": {
             "description": "Present when the instance was created by another instance (a child is destroyed with its parent).",
             "$ref": "#/components/schemas/InstanceId"
+          },
+          "durable": {
+            "description": "Present and true when the instance is durable (created with durable true, or the child of a durable instance): it is restored at the daemon's next start.",
+            "type": "boolean"
           }
         }
       },
@@ -3060,6 +3098,10 @@ public enum OpenRPCDocument {
           "subscription": {
             "description": "Present when the request had subscribe.",
             "$ref": "#/components/schemas/SubscriptionId"
+          },
+          "durable": {
+            "description": "Present and true when the instance was created durable.",
+            "type": "boolean"
           }
         }
       },

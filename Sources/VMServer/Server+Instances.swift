@@ -22,7 +22,21 @@ extension Server {
                 throw WireError.limitReached("maxSubscriptionsPerConnection", value: limits.maxSubscriptionsPerConnection)
             }
         }
-        let instance = try host.create(type: params.type, id: params.id, args: params.args)
+        if params.durable {
+            guard let durability else {
+                throw WireError.invalidParams(
+                    path: "/durable", expected: "false", got: "true",
+                    detail: "this daemon keeps no store of durable instances")
+            }
+            durability.createNextDurable()
+        }
+        let instance: ViewModelInstance
+        do {
+            instance = try host.create(type: params.type, id: params.id, args: params.args)
+        } catch {
+            if params.durable { durability?.creationFailed(params.id) }
+            throw error
+        }
         // A daemon-scoped instance nobody watches gets its record on first use (`record(of:)`),
         // like a child: most idle instances never need one.
         if params.scope == .connection || params.subscribe != nil {
@@ -34,7 +48,9 @@ extension Server {
         guard let options = params.subscribe else {
             // Nobody watches the new instance: what its `init` emitted is dropped now.
             host.deliverHeldEvents()
-            return .created(VMCreateMethod.Result(instance: instance.id, type: instance.typeName, scope: params.scope), after: nil)
+            return .created(
+                VMCreateMethod.Result(instance: instance.id, type: instance.typeName, scope: params.scope, durable: params.durable),
+                after: nil)
         }
         // Opened before control returns to the loop: nothing the instance emits from now on
         // (an initial load hopping back through the scheduler) can be missed.
@@ -46,7 +62,7 @@ extension Server {
             throw error
         }
         let result = VMCreateMethod.Result(
-            instance: instance.id, type: instance.typeName, scope: params.scope, subscription: subscription.id)
+            instance: instance.id, type: instance.typeName, scope: params.scope, subscription: subscription.id, durable: params.durable)
         // The reply, the replay of the states, then the events `init` emitted, with the
         // following seqs (PROTOCOL.md, vm.create).
         return .created(result) { [unowned self] in
@@ -68,7 +84,8 @@ extension Server {
             let record = instance.attachment as? InstanceRecord
             return VMListMethod.Summary(
                 instance: instance.id, type: instance.typeName, scope: record?.scope ?? .daemon,
-                subscribers: record?.subscriptions.count ?? 0, parent: instance.parent)
+                subscribers: record?.subscriptions.count ?? 0, parent: instance.parent,
+                durable: durability?.isDurable(instance.id) ?? false)
         }
         return .result(VMListMethod.result(summaries))
     }
@@ -88,6 +105,7 @@ extension Server {
     /// reason, in subscription order; its channels stop observing.
     func instanceClosed(_ instance: ViewModelInstance, reason: CloseReason) {
         sendRoute.forget(instance)
+        durability?.instanceClosed(instance.id, reason: reason)
         guard let record = instance.attachment as? InstanceRecord else { return }
         instance.attachment = nil
         for channel in record.channels { channel?.stop() }

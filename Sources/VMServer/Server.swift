@@ -36,6 +36,8 @@ public final class Server: ConnectionHandler {
     let requestShutdown: () -> Void
     let outbox: Outbox
     let parseOptions: JSONParseOptions
+    /// The durable instances and their store (`nil`: `vm.create {durable: true}` is refused).
+    let durability: Durability?
 
     /// (Unchecked exclusivity: looked up once per frame; every access is one statement on
     /// the server's thread that calls out to nothing.) Any change to the table forgets
@@ -76,13 +78,16 @@ public final class Server: ConnectionHandler {
     ///   - log: events for the daemon's log (overflow, slow-reader disconnects, …).
     ///   - requestShutdown: called after `daemon.shutdown`'s reply is queued; the daemon then
     ///     stops as on SIGTERM (and calls ``shutdown()``).
+    ///   - store: where durable instances are kept; call ``restoreDurableInstances()`` before
+    ///     serving. Without one, `vm.create {durable: true}` answers `invalidParams`.
     public init(
         host: ViewModelHost,
         scheduler: (any SerialScheduler)? = nil,
         limits: VMLimits = VMLimits(),
         identity: ServerIdentity,
         log: @escaping (ServerLogEvent) -> Void = { _ in },
-        requestShutdown: @escaping () -> Void = {}
+        requestShutdown: @escaping () -> Void = {},
+        store: (any InstanceStore)? = nil
     ) {
         self.host = host
         self.scheduler = scheduler ?? host.scheduler
@@ -93,6 +98,7 @@ public final class Server: ConnectionHandler {
         self.outbox = Outbox(maxOutboundBytes: limits.maxOutboundBytes, log: log)
         self.parseOptions = JSONParseOptions(maxDepth: limits.maxDepth)
         host.maxInstances = limits.maxInstances
+        durability = store.map { Durability(store: $0, host: host) }
         host.onClose = { [weak self] instance, reason in self?.instanceClosed(instance, reason: reason) }
         outbox.redactor = { [weak self] message in self?.redactingTokens(in: message) }
     }

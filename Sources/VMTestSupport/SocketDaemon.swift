@@ -62,6 +62,9 @@ public final class SocketDaemon: RPCEndpoint {
     /// Stops vmd (if it still runs) and removes the directory, the state it wrote included.
     public func stop() {
         process.stop()
-        directory.remove(["state/sendlist-uploads.ndjson", "state/vmd/vmd.log", "state/vmd", "state", "config"])
+        directory.remove([
+            "state/sendlist-uploads.ndjson", "state/instances.vmdlog", "state/instances.set-aside", "state/vmd/vmd.log", "state/vmd",
+            "state", "config",
+        ])
     }
 }

@@ -7,7 +7,9 @@ import ViewModelKit
 /// Builds what the daemon serves: the registry's view models in a host on the loop's
 /// scheduler, behind VMServer's JSON-RPC dispatch.
 enum ServerWiring {
-    static func makeHandler(registry: ViewModelRegistry, context: DaemonContext) throws -> any ConnectionHandler {
+    /// The handler, its durable instances (kept in `stateDirectory`) restored before it
+    /// answers anything.
+    static func makeHandler(registry: ViewModelRegistry, context: DaemonContext, stateDirectory: String) throws -> any ConnectionHandler {
         let configuration = context.configuration
         let limits = configuration.limits
         let host = ViewModelHost(registry: registry, scheduler: context.scheduler, maxInstances: limits.maxInstances)
@@ -16,12 +18,39 @@ enum ServerWiring {
             startedAt: context.scheduler.now, socketPath: context.socketPath,
             slowClient: configuration.slowClient, uid: CurrentProcess.uid)
         let log = context.log
-        return Server(
+        let store = openStore(in: stateDirectory, context: context)
+        let server = Server(
             host: host, scheduler: context.scheduler,
             limits: limits,
             identity: identity,
             log: { event in log.log(level(of: event), event.description) },
-            requestShutdown: { context.requestShutdown() })
+            requestShutdown: { context.requestShutdown() },
+            store: store)
+        if let store {
+            let restored = server.restoreDurableInstances()
+            store.drain()
+            if restored > 0 || !store.restorable().isEmpty {
+                log.info("durable instances restored", ["restored": LogValue(restored), "file": .string(store.path)])
+            }
+        }
+        return server
+    }
+
+    /// The durable-instance store in `directory`, committing before every write and at the
+    /// end of each turn that saved something; `nil` (logged) when it cannot be opened: the
+    /// daemon then serves without durable instances rather than not at all.
+    private static func openStore(in directory: String, context: DaemonContext) -> DurableInstanceStore? {
+        let store: DurableInstanceStore
+        do {
+            store = try DurableInstanceStore(directory: directory, log: context.log)
+        } catch {
+            context.log.error("durable instances unavailable: cannot open their store", [
+                "directory": .string(directory), "error": .string("\(error)"),
+            ])
+            return nil
+        }
+        context.commitBeforeWriting(store)
+        return store
     }
 
     /// How loud each server event is in the daemon's log.

@@ -87,7 +87,7 @@ public enum ViewModelDaemon {
         return DaemonRunner.run(configuration: settings.daemon, environment: environment) { context in
             var registry = ViewModelRegistry()
             try register(&registry, setup)
-            return try ServerWiring.makeHandler(registry: registry, context: context)
+            return try ServerWiring.makeHandler(registry: registry, context: context, stateDirectory: setup.stateDirectory)
         }
     }
 }

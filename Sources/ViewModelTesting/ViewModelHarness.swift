@@ -53,6 +53,9 @@ public final class ViewModelHarness<VM: ViewModel> {
     public let bag: DisposeBag
     /// The id the view model was given.
     public let id: String
+    /// Its saved values (`context.saved`), in memory: pre-load one to test a restore, read
+    /// ``SavedState/entries`` to see what the view model saved.
+    public let savedState: SavedState
     /// The children opened so far, in order (destroyed ones included).
     public var openedChildren: [OpenedChild] {
         opener.opened.map { OpenedChild(type: $0.type, args: $0.args, id: $0.id) }
@@ -74,21 +77,23 @@ public final class ViewModelHarness<VM: ViewModel> {
     private let opener: HarnessChildOpener
 
     /// Builds `type` with `args` and `services`, its graph on `scheduler`; typed children it
-    /// opens get their services from `childServices`.
+    /// opens get their services from `childServices`; its saved values start from `savedState`.
     ///
     /// On a `TestScheduler`, `context.clock` is its ``ReactiveTesting/TestScheduler/virtualClock``
     /// and the harness tracks the view model's service calls (``settle(sourceLocation:)``).
     public convenience init(
         _ type: VM.Type, args: VM.Arguments, services: VM.Services, scheduler: any SerialScheduler,
-        id: String = "test-1", childServices: ChildServices = ChildServices()
+        id: String = "test-1", childServices: ChildServices = ChildServices(), savedState: SavedState = SavedState()
     ) {
-        self.init(type, args: args, services: services, scheduler: scheduler, id: id, childServices: childServices, calls: nil)
+        self.init(type, args: args, services: services, scheduler: scheduler, id: id, childServices: childServices,
+                  savedState: savedState, calls: nil)
     }
 
     /// Builds the harness; a child shares its parent's `calls`, a root (`nil`) makes its own.
     init(
         _ type: VM.Type, args: VM.Arguments, services: VM.Services, scheduler: any SerialScheduler,
-        id: String, childServices: ChildServices, calls parentCalls: ServiceCallTracker?
+        id: String, childServices: ChildServices, savedState: SavedState = SavedState(),
+        calls parentCalls: ServiceCallTracker?
     ) {
         let bag = DisposeBag()
         let heldEvents = HeldEvents()
@@ -96,7 +101,7 @@ public final class ViewModelHarness<VM: ViewModel> {
         let opener = HarnessChildOpener(scheduler: scheduler, services: childServices, calls: calls)
         let context = VM.Context(
             id: id, args: args, services: services, scheduler: scheduler, bag: bag, children: opener,
-            serviceClock: Self.serviceClock(on: scheduler, calls: calls))
+            serviceClock: Self.serviceClock(on: scheduler, calls: calls), savedState: savedState)
         if parentCalls == nil, let testScheduler = scheduler as? TestScheduler {
             Self.guardSynchronousTime(of: testScheduler, calls: calls)
         }
@@ -106,6 +111,7 @@ public final class ViewModelHarness<VM: ViewModel> {
         self.viewModel = built.viewModel
         self.bag = bag
         self.id = id
+        self.savedState = savedState
         self.heldEvents = heldEvents
         self.opener = opener
         self.scheduler = scheduler
@@ -189,11 +195,12 @@ public final class ViewModelHarness<VM: ViewModel> {
 }
 
 extension ViewModelHarness where VM.Services == Void {
-    /// Builds `type`, which needs no services, with `args`.
+    /// Builds `type`, which needs no services, with `args` (and its saved values from `savedState`).
     public convenience init(
-        _ type: VM.Type, args: VM.Arguments, scheduler: any SerialScheduler, childServices: ChildServices = ChildServices()
+        _ type: VM.Type, args: VM.Arguments, scheduler: any SerialScheduler, childServices: ChildServices = ChildServices(),
+        savedState: SavedState = SavedState()
     ) {
-        self.init(type, args: args, services: (), scheduler: scheduler, childServices: childServices)
+        self.init(type, args: args, services: (), scheduler: scheduler, childServices: childServices, savedState: savedState)
     }
 
     /// Builds `type`, which needs no services, with its default arguments.

@@ -56,6 +56,7 @@ enum VMCtlSpec {
                 examples: [
                     CommandExample("vmctl create Counter", "Create a counter with a generated id (counter-1)."),
                     CommandExample("vmctl create Login --id login --arg latencyMs=300", "Create a login form called login."),
+                    CommandExample("vmctl create Counter --id visits --durable", "A counter that comes back after a restart."),
                 ],
                 arguments: [ArgumentSpec("TYPE", help: "The view-model type, as listed by 'vmctl types'.")],
                 options: [
@@ -63,6 +64,7 @@ enum VMCtlSpec {
                     .repeatable("arg", short: "a", valueName: "KEY=VALUE", help: "A creation argument; VALUE read by the argument's schema."),
                     .value("scope", valueName: "SCOPE", default: "daemon", allowedValues: ["daemon", "connection"],
                            help: "Who owns the instance."),
+                    .flag("durable", help: "Keep the instance, and what it saves, across daemon restarts (daemon scope only)."),
                 ]),
             CommandSpec(
                 name: "list", summary: "List the live instances.",

@@ -21,6 +21,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("sendpath", runSendPathBenchmarks),
     ("create", runCreateBenchmarks),
     ("sharding", runShardingBenchmarks),
+    ("durable", runDurableBenchmarks),
 ]
 
 // `vmd-bench soak …` is a load run with its own options and exit status (Soak.swift).

@@ -1,6 +1,7 @@
 import JSONCore
 
-/// `vm.create {type, id?, args?, scope?, subscribe?}` → `{instance, type, scope, subscription?}`.
+/// `vm.create {type, id?, args?, scope?, subscribe?, durable?}` →
+/// `{instance, type, scope, subscription?, durable?}`.
 public enum VMCreateMethod: VMMethod {
     public static let name = "vm.create"
 
@@ -15,13 +16,19 @@ public enum VMCreateMethod: VMMethod {
         public var scope: InstanceScope
         /// When present, a subscription opened atomically with the creation.
         public var subscribe: SubscribeOptions?
+        /// Whether the instance survives the daemon's end (daemon scope only).
+        public var durable: Bool
 
-        public init(type: String, id: String? = nil, args: JSONValue? = nil, scope: InstanceScope = .daemon, subscribe: SubscribeOptions? = nil) {
+        public init(
+            type: String, id: String? = nil, args: JSONValue? = nil, scope: InstanceScope = .daemon, subscribe: SubscribeOptions? = nil,
+            durable: Bool = false
+        ) {
             self.type = type
             self.id = id
             self.args = args
             self.scope = scope
             self.subscribe = subscribe
+            self.durable = durable
         }
 
         public init(_ params: JSONValue?) throws(WireError) {
@@ -34,14 +41,16 @@ public enum VMCreateMethod: VMMethod {
             // One pass over the members instead of a lookup by name per param (and one for
             // unknown names); each value is then checked in the order the lookups checked them.
             let reader = try ParamsReader(params)
-            var typeValue, idValue, argsValue, scopeValue, subscribeValue: JSONValue?
-            try reader.readMembers(allowed: ["type", "id", "args", "scope", "subscribe"], method: VMCreateMethod.name) { position, value in
+            var typeValue, idValue, argsValue, scopeValue, subscribeValue, durableValue: JSONValue?
+            try reader.readMembers(allowed: ["type", "id", "args", "scope", "subscribe", "durable"], method: VMCreateMethod.name) {
+                position, value in
                 switch position {
                 case 0: typeValue = value
                 case 1: idValue = value
                 case 2: argsValue = value
                 case 3: scopeValue = value
-                default: subscribeValue = value
+                case 4: subscribeValue = value
+                default: durableValue = value
                 }
             }
             type = try ParamsReader.requiredString(typeValue, key: "type", nonEmpty: true)
@@ -65,6 +74,17 @@ public enum VMCreateMethod: VMMethod {
             subscribe = try ParamsReader.optionalObject(subscribeValue, key: "subscribe").map { object throws(WireError) in
                 try SubscribeOptions(createMember: object)
             }
+            switch durableValue {
+            case nil: durable = false
+            case .bool(let flag)?: durable = flag
+            case let other?: throw WireError.invalidParams(path: "/durable", expected: "boolean", got: other.typeName)
+            }
+            if durable, scope != .daemon {
+                throw WireError.invalidParams(
+                    path: "/durable", expected: "false with scope \"connection\"", got: "true",
+                    detail: "only daemon-scoped instances can be durable: a connection-scoped instance ends with its connection; "
+                        + "drop scope or durable")
+            }
         }
 
         /// The params object (a client's side): `type`, then what differs from the defaults
@@ -79,6 +99,7 @@ public enum VMCreateMethod: VMMethod {
                 subscribe.appendMembers(to: &options)
                 object["subscribe"] = .object(options)
             }
+            if durable { object["durable"] = true }
             return .object(object)
         }
     }
@@ -102,20 +123,22 @@ public enum VMCreateMethod: VMMethod {
         }
     }
 
-    /// `{"instance", "type", "scope", "subscription"?}`: the new instance, and the subscription
-    /// opened with it when params asked for one.
+    /// `{"instance", "type", "scope", "subscription"?, "durable"?}`: the new instance, the
+    /// subscription opened with it when params asked for one, and `durable: true` when it is.
     public struct Result: Sendable, Hashable {
         /// The instance id (the one asked for, or a generated one such as `"counter-1"`).
         public var instance: String
         public var type: String
         public var scope: InstanceScope
         public var subscription: String?
+        public var durable: Bool
 
-        public init(instance: String, type: String, scope: InstanceScope, subscription: String? = nil) {
+        public init(instance: String, type: String, scope: InstanceScope, subscription: String? = nil, durable: Bool = false) {
             self.instance = instance
             self.type = type
             self.scope = scope
             self.subscription = subscription
+            self.durable = durable
         }
 
         /// Reads the result (a client's side).
@@ -125,11 +148,13 @@ public enum VMCreateMethod: VMMethod {
             type = try members.decode("type")
             scope = try members.decodeCase("scope")
             subscription = try members.decode("subscription")
+            durable = try members.decode("durable", default: false)
         }
 
         public var jsonValue: JSONValue {
             var object: JSONObject = ["instance": .string(instance), "type": .string(type), "scope": .string(scope.rawValue)]
             if let subscription { object["subscription"] = .string(subscription) }
+            if durable { object["durable"] = true }
             return .object(object)
         }
 
@@ -149,6 +174,7 @@ public enum VMCreateMethod: VMMethod {
                 writer.member(ascii: "scope", string: scope.rawValue)
             }
             if let subscription { writer.member(ascii: "subscription", string: subscription) }
+            if durable { writer.member("durable", bool: true) }
         }
 
         /// Writes `"<instance>","type":"<type>","scope":"<scope>"` with one reservation and

@@ -16,13 +16,16 @@ public enum VMListMethod: VMMethod {
         public var scope: InstanceScope
         public var subscribers: Int
         public var parent: String?
+        /// Whether the instance is restored at the daemon's next start.
+        public var durable: Bool
 
-        public init(instance: String, type: String, scope: InstanceScope, subscribers: Int, parent: String? = nil) {
+        public init(instance: String, type: String, scope: InstanceScope, subscribers: Int, parent: String? = nil, durable: Bool = false) {
             self.instance = instance
             self.type = type
             self.scope = scope
             self.subscribers = subscribers
             self.parent = parent
+            self.durable = durable
         }
 
         /// Reads one element of the result's `instances` (a client's side).
@@ -33,6 +36,7 @@ public enum VMListMethod: VMMethod {
             scope = try members.decodeCase("scope")
             subscribers = try members.decode("subscribers", default: 0)
             parent = try members.decode("parent")
+            durable = try members.decode("durable", default: false)
         }
 
         public var jsonValue: JSONValue {
@@ -41,6 +45,7 @@ public enum VMListMethod: VMMethod {
                 "subscribers": .integer(Int64(subscribers)),
             ]
             if let parent { object["parent"] = .string(parent) }
+            if durable { object["durable"] = true }
             return .object(object)
         }
     }

@@ -3,7 +3,7 @@ import ReactiveCore
 import ViewModelKit
 
 /// The smallest catalog example (benchmarks use it): a number stepped up and down, set, and
-/// reset.
+/// reset. It saves its count (`context.saved`), so a durable instance keeps it across restarts.
 ///
 /// The count is one `scan` over every change (steps, sets, resets), so there is no mutable
 /// variable to keep in sync; a change that leaves the count as it was publishes nothing.
@@ -67,11 +67,14 @@ public struct Counter: ViewModel {
             ports.decrement.map(Change.subtract),
             ports.set.map(Change.replace),
             reset.elements.map(Change.replace))
-        let start = context.args.start
+        // A durable instance comes back with the count it had; any other starts at `start`.
+        let saved = context.saved("count", default: context.args.start)
+        let start = saved.value
         ports.count.bind(
             changes
                 .scan(start) { count, change in change.applied(to: count) }
                 .startWith(start)
                 .distinctUntilChanged())
+        saved.save(ports.count)
     }
 }

@@ -147,9 +147,12 @@ public struct TodoList: ViewModel {
     /// Folds every change into the list; `items` and `remaining` follow it.
     public init(ports: Ports, context: Context) {
         let seeds = context.args.items
-        let start = Model(
-            items: seeds.enumerated().map { TodoItem(id: $0.offset + 1, title: $0.element.title, done: $0.element.done ?? false) },
-            nextID: seeds.count + 1)
+        // A durable instance comes back with its items and its next id (so an id is never
+        // handed out twice, even across a restart); any other starts from its arguments.
+        let savedItems = context.saved(
+            "items", default: seeds.enumerated().map { TodoItem(id: $0.offset + 1, title: $0.element.title, done: $0.element.done ?? false) })
+        let savedNextID = context.saved("nextID", default: seeds.count + 1)
+        let start = Model(items: savedItems.value, nextID: max(savedNextID.value, (savedItems.value.map(\.id).max() ?? 0) + 1))
         let changes = Observable.merge(
             ports.add.map(Change.add),
             ports.toggle.map(Change.toggle),
@@ -160,10 +163,12 @@ public struct TodoList: ViewModel {
         let lists = changes
             .scan(into: (start, true)) { state, change in state.1 = state.0.apply(change) }
             .filter { $0.1 }
+            .do(onNext: { state in if savedNextID.value != state.0.nextID { savedNextID.value = state.0.nextID } })
             .map { $0.0.items }
             .startWith(start.items)
         let shared = lists.share(replay: 1)
         ports.items.bind(shared)
+        savedItems.save(shared)
         ports.remaining.bind(shared.map { $0.reduce(0) { $1.done ? $0 : $0 + 1 } }.distinctUntilChanged())
     }
 }

@@ -21,6 +21,8 @@ public struct ViewModelContext<VM: ViewModel> {
     let children: any ChildOpening
     /// The clock behind ``clock``, and who watches service calls (ViewModelContext+Clock.swift).
     let serviceClock: ServiceClock
+    /// Where ``saved(_:default:version:migrate:)`` values are kept (`nil`: nothing is saved).
+    @usableFromInline let savedState: SavedState?
 
     /// A context from its parts (the host and the testing harness build these).
     @usableFromInline package init(
@@ -30,7 +32,8 @@ public struct ViewModelContext<VM: ViewModel> {
         scheduler: any SerialScheduler,
         bag: DisposeBag,
         children: any ChildOpening,
-        serviceClock: ServiceClock = .continuous
+        serviceClock: ServiceClock = .continuous,
+        savedState: SavedState? = nil
     ) {
         self.id = id
         self.args = args
@@ -39,6 +42,7 @@ public struct ViewModelContext<VM: ViewModel> {
         self.bag = bag
         self.children = children
         self.serviceClock = serviceClock
+        self.savedState = savedState
     }
 
     /// Creates a child instance of the type registered as `type` with `args` (a new scene)

@@ -34,6 +34,8 @@ public final class ViewModelHost {
     /// Called once per destroyed instance, children before their parent, after the instance
     /// was torn down (nothing it emits reaches observers any more).
     @exclusivity(unchecked) public var onClose: ((ViewModelInstance, CloseReason) -> Void)?
+    /// Where new instances get their saved state (the server sets it for durable instances).
+    public var savedStates: SavedStateSource?
     /// Every registered description, sorted by name (computed once).
     public let types: [ViewModelTypeDescription]
 
@@ -143,9 +145,10 @@ public final class ViewModelHost {
         parentInstance?.addChild(instanceID)
         // Only event outputs hold what `init` emits: a type without any needs no HeldEvents.
         let heldEvents = registered.holdsEvents ? HeldEvents() : nil
+        let savedState = savedStates?.stateForNewInstance(instance, checkedArgs, keepingPorts)
         let seed = InstanceSeed(
             id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
-            children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts)
+            children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts, savedState: savedState)
         do throws(JSONDecodingError) {
             let (runtime, ports) = try registered.build(seed)
             instance.install(runtime, ports: ports)
@@ -155,6 +158,7 @@ public final class ViewModelHost {
             parentInstance?.removeChild(instanceID)
             throw ViewModelInstance.invalid(target, error)
         }
+        if let savedState { savedStates?.instanceCreated(instance, checkedArgs, savedState) }
         if let heldEvents, heldEvents.isHolding {
             instance.keepHeldEvents(heldEvents)
             holdUntilDelivered(heldEvents)

@@ -13,4 +13,6 @@ import ReactiveCore
     @usableFromInline let heldEvents: HeldEvents?
     /// Whether the runtime keeps the typed `Ports` value (for a ``ChildViewModel`` handle).
     @usableFromInline let keepsPorts: Bool
+    /// Where the instance's saved values are kept (`nil`: it saves nothing).
+    @usableFromInline let savedState: SavedState?
 }

@@ -89,6 +89,8 @@ export interface PendingCall<T = Json> { id: number; result: Promise<T>; cancel(
 
 export interface Created {
   instance: string; type: string; scope: 'daemon' | 'connection' | string; subscription?: Subscription;
+  /** true when created durable: kept, with what it saves, across daemon restarts. */
+  durable?: true;
 }
 
 /** A range of seqs a resume found lost (the 'resumed' event). */
@@ -124,6 +126,7 @@ export class Client extends EventEmitter {
   create(type: string, options?: {
     id?: string; args?: object; scope?: 'daemon' | 'connection';
     subscribe?: true | string[] | { outputs?: string[]; replay?: boolean; patches?: boolean }; subscriptionTimeoutMs?: number | null;
+    durable?: boolean;
   }): Promise<Created>;
   destroy(instance: string): Promise<void>;
   list(): Promise<Array<{ instance: string; type: string; scope: string; subscribers: number; parent?: string }>>;

@@ -605,18 +605,21 @@ export class Client extends EventEmitter {
 
   /**
    * vm.create. `subscribe`: true (every output), an array of output names, or {outputs, replay, patches};
-   * resolves {instance, type, scope, subscription?} where subscription is a Subscription.
+   * `durable`: keep the instance across daemon restarts (daemon scope only);
+   * resolves {instance, type, scope, subscription?, durable?} where subscription is a Subscription.
    */
-  create(type, { id, args, scope, subscribe, subscriptionTimeoutMs = null } = {}) {
+  create(type, { id, args, scope, subscribe, durable = false, subscriptionTimeoutMs = null } = {}) {
     const params = { type };
     if (id !== undefined) params.id = id;
     if (args !== undefined) params.args = args;
     if (scope !== undefined) params.scope = scope;
+    if (durable) params.durable = true;
     if (subscribe === true) params.subscribe = {};
     else if (Array.isArray(subscribe)) params.subscribe = { outputs: subscribe };
     else if (subscribe && typeof subscribe === 'object') params.subscribe = subscribe;
     return this.call('vm.create', params, { onResult: (result) => {
       const created = { instance: result.instance, type: result.type, scope: result.scope };
+      if (result.durable === true) created.durable = true;
       if (result.subscription !== undefined) {
         created.subscription = new Subscription(result.subscription, result.instance, subscriptionTimeoutMs);
         this.subscriptions.set(result.subscription, created.subscription);

@@ -114,6 +114,14 @@ describe('vm helpers', () => {
     await vmd.destroy('node-chosen');
   });
 
+  test('a durable instance says so in its reply and in the list; with scope connection it is invalidParams', async () => {
+    const created = await vmd.create('Counter', { id: 'node-durable', durable: true });
+    assert.equal(created.durable, true);
+    assert.ok((await vmd.list()).some((e) => e.instance === 'node-durable' && e.durable === true));
+    await rejectsWith(vmd.create('Counter', { scope: 'connection', durable: true }), 'invalidParams', -32602);
+    await vmd.destroy('node-durable');
+  });
+
   test('errors carry code, message and data', async () => {
     const { instance } = await vmd.create('Counter');
     await rejectsWith(vmd.send(instance, 'incremnt', 1), 'unknownInput', -31003);

@@ -142,6 +142,17 @@ class TestInstances:
         finally:
             client.destroy("py-sync-chosen")
 
+    def test_a_durable_instance_says_so_in_its_reply_and_in_the_list(self, client: Client) -> None:
+        created = client.create("Counter", id="py-sync-durable", durable=True)
+        try:
+            assert created.durable is True
+            listed = {entry["instance"]: entry for entry in client.list()}
+            assert listed["py-sync-durable"].get("durable") is True
+            with pytest.raises(vmd_client.InvalidParams):
+                client.create("Counter", scope="connection", durable=True)
+        finally:
+            client.destroy("py-sync-durable")
+
     def test_an_id_outside_the_pattern_is_invalid_params(self, client: Client) -> None:
         with pytest.raises(vmd_client.InvalidParams):
             client.create("Counter", id="has space")

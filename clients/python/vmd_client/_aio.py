@@ -504,19 +504,20 @@ class AsyncClient:
         return cast(List[Dict[str, Any]], (await self.call("vm.types", _wire.params(type=MISSING if type is None else type)))["types"])
 
     async def create(self, type: str, *, id: Optional[str] = None, args: Optional[Mapping[str, Any]] = None,
-                     scope: Optional[str] = None, subscribe: Any = None,
+                     scope: Optional[str] = None, subscribe: Any = None, durable: bool = False,
                      subscription_timeout: Optional[float] = None) -> Created:
         p = _wire.params(type=type, id=MISSING if id is None else id,
                          args=MISSING if args is None else dict(args),
                          scope=MISSING if scope is None else scope,
-                         subscribe=_wire.subscribe_options(subscribe))
+                         subscribe=_wire.subscribe_options(subscribe),
+                         durable=True if durable else MISSING)
 
         def created(result: Any) -> Created:
             subscription = None
             if "subscription" in result:
                 subscription = AsyncSubscription(result["subscription"], result["instance"], subscription_timeout)
                 self._streams[subscription.id] = subscription
-            return Created(result["instance"], result["type"], result["scope"], subscription)
+            return Created(result["instance"], result["type"], result["scope"], subscription, result.get("durable", False))
 
         return cast(Created, await self.call("vm.create", p, on_result=created))
 

@@ -577,23 +577,25 @@ class Client:
         return cast(List[Dict[str, Any]], self.call("vm.types", _wire.params(type=MISSING if type is None else type))["types"])
 
     def create(self, type: str, *, id: Optional[str] = None, args: Optional[Mapping[str, Any]] = None,
-               scope: Optional[str] = None, subscribe: Any = None,
+               scope: Optional[str] = None, subscribe: Any = None, durable: bool = False,
                subscription_timeout: Optional[float] = None) -> Created:
         """``vm.create``. ``subscribe``: ``True`` (every output), a list of output names, or
         ``{"outputs": [...], "replay": bool}``; the subscription then starts atomically with
-        the instance and is returned in :attr:`Created.subscription`."""
+        the instance and is returned in :attr:`Created.subscription`. ``durable``: keep the
+        instance, and what it saves, across daemon restarts (daemon scope only)."""
         connection = self._live()
         p = _wire.params(type=type, id=MISSING if id is None else id,
                          args=MISSING if args is None else dict(args),
                          scope=MISSING if scope is None else scope,
-                         subscribe=_wire.subscribe_options(subscribe))
+                         subscribe=_wire.subscribe_options(subscribe),
+                         durable=True if durable else MISSING)
 
         def created(result: Any) -> Created:
             subscription = None
             if "subscription" in result:
                 subscription = Subscription(result["subscription"], result["instance"], subscription_timeout)
                 connection.register_stream(subscription.id, subscription)
-            return Created(result["instance"], result["type"], result["scope"], subscription)
+            return Created(result["instance"], result["type"], result["scope"], subscription, result.get("durable", False))
 
         return cast(Created, self._call_with("vm.create", p, created))
 

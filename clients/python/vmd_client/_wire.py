@@ -360,6 +360,8 @@ class Created:
     type: str
     scope: str
     subscription: Any = None
+    #: ``True`` when the instance was created durable (kept across daemon restarts).
+    durable: bool = False
 
 
 def subscribe_options(subscribe: Any) -> Any:

@@ -17,7 +17,9 @@ import ViewModelKit
 ///   destroyed. `markRead` and `archive` (by message id) and `markAllRead` push into the
 ///   rows, exactly as a client driving a row directly would.
 /// - Reading and archiving are local: a later sync keeps a message read once a row was
-///   read, and keeps archived messages out.
+///   read, and keeps archived messages out. Both marks are saved (`context.saved`), so a
+///   durable inbox (`vm.create {durable: true}`) keeps them across restarts of the daemon;
+///   its rows are made again by the first sync.
 public struct Inbox: ViewModel {
     public typealias Services = any MailService
     public static let summary = "A mail folder: messages, unread count, a sync with the mail server, one MessageRow per message."
@@ -65,8 +67,14 @@ public struct Inbox: ViewModel {
         // The list is derived from syncs and from what the rows report; the rows are derived
         // from the list, so their reports come back through this subject (the one cycle).
         let rowReports = PublishSubject<Change>()
-        let list = Observable.merge(sync.elements.map(Change.synced), rowReports.asObservable())
-            .scan(Folder()) { state, change in state.applying(change) }
+        let readMarks = context.saved("read", default: [String]())
+        let archiveMarks = context.saved("archived", default: [String]())
+        let folders = Observable.merge(sync.elements.map(Change.synced), rowReports.asObservable())
+            .scan(Folder(read: Set(readMarks.value), archived: Set(archiveMarks.value))) { state, change in state.applying(change) }
+            .share(replay: 1)
+        readMarks.save(folders.map { $0.read.sorted() }.distinctUntilChanged())
+        archiveMarks.save(folders.map { $0.archived.sorted() }.distinctUntilChanged())
+        let list = folders
             .map(\.messages)
             .startWith([])
             .distinctUntilChanged()
@@ -129,6 +137,9 @@ extension Inbox {
     /// What the list is made of: the last sync, corrected by what the rows reported.
     struct Folder {
         var messages: [Message] = []
+        /// Read here (of the listed messages, or saved before the first sync), so read in
+        /// later syncs.
+        var read: Set<String> = []
         /// Archived here, so kept out of later syncs.
         var archived: Set<String> = []
 
@@ -137,15 +148,17 @@ extension Inbox {
             switch change {
             case .synced(let fetched):
                 // Read stays read: a row read here is not unread by a server that lags.
-                let readHere = Set(messages.filter(\.isRead).map(\.id))
                 next.messages = fetched
                     .filter { !archived.contains($0.id) }
                     .map { message in
                         var message = message
-                        message.isRead = message.isRead || readHere.contains(message.id)
+                        message.isRead = message.isRead || read.contains(message.id)
                         return message
                     }
+                // Only listed messages' marks are kept: the set stays as small as the page.
+                next.read = Set(next.messages.filter(\.isRead).map(\.id))
             case .read(let id, let isRead):
+                if isRead { next.read.insert(id) }
                 next.messages = messages.map { message in
                     guard message.id == id, isRead else { return message }
                     var read = message
