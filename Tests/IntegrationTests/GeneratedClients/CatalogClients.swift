@@ -123,6 +123,29 @@ public struct SendHistoryUploadsItem: JSONConvertible, Sendable, Hashable {
     }
 }
 
+public struct SendListArgs: JSONConvertible, Sendable, Hashable {
+    public var uploadMs: Int?
+
+    public init(uploadMs: Int? = nil) {
+        self.uploadMs = uploadMs
+    }
+
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        let members = try JSONObjectDecoder(json)
+        uploadMs = try members.decode("uploadMs")
+    }
+
+    public var jsonValue: JSONValue {
+        var object = JSONObject()
+        object.encodeIfPresent("uploadMs", uploadMs)
+        return .object(object)
+    }
+
+    public static var jsonSchema: JSONValue {
+        ["type": "object", "properties": ["uploadMs": ["type": "integer", "minimum": 0, "maximum": 600000, "default": 0] as JSONValue] as JSONValue, "additionalProperties": false] as JSONValue
+    }
+}
+
 public struct SendListNavigate: JSONConvertible, Sendable, Hashable {
     public var type: String
     public var instance: String
@@ -586,6 +609,73 @@ public struct Login: Sendable {
     }
 }
 
+/// A value of one of Search's outputs, from its subscription.
+public enum SearchOutput: Sendable {
+    /// The entries found by the latest finished search.
+    case results([String])
+    /// A search is running.
+    case isSearching(Bool)
+
+    /// The typed value of `event`, or `nil` for an output this file does not know.
+    public init?(_ event: VMOutputEvent) throws(JSONDecodingError) {
+        switch event.output {
+        case "results": self = .results(try [String](json: event.value))
+        case "isSearching": self = .isSearching(try Bool(json: event.value))
+        default: return nil
+        }
+    }
+}
+
+/// Search: Search as you type: debounced queries, the newest search wins (strategy latest).
+public struct Search: Sendable {
+    public static let typeName = "Search"
+    public let client: VMClient
+    public let instance: String
+
+    /// An instance that exists already.
+    public init(client: VMClient, instance: String) {
+        self.client = client
+        self.instance = instance
+    }
+
+    /// `vm.create`: a new instance.
+    public static func create(on client: VMClient, args: LoginArgs? = nil, id: String? = nil, scope: InstanceScope = .daemon) async throws -> Search {
+        let created = try await client.create(type: typeName, id: id, args: args?.jsonValue.objectValue, scope: scope)
+        return Search(client: client, instance: created.instance)
+    }
+
+    /// `vm.send` to `query`: What the user typed; searched once typing pauses for 250 ms.
+    public func sendQuery(_ value: String) async throws {
+        try await client.send(instance: instance, input: "query", value: value.jsonValue)
+    }
+
+    /// `vm.execute` of `search`: Search for a query now (strategy latest: a newer search cancels this one, answered actionSuperseded).
+    @discardableResult
+    public func executeSearch(_ value: String, timeoutMs: Int? = nil) async throws -> [String] {
+        return try [String](json: try await client.execute(instance: instance, action: "search", value: value.jsonValue, timeoutMs: timeoutMs))
+    }
+
+    /// `vm.get` of `results`: The entries found by the latest finished search.
+    public func getResults() async throws -> [String] {
+        try [String](json: try await client.get(instance: instance, output: "results"))
+    }
+
+    /// `vm.get` of `isSearching`: A search is running.
+    public func getIsSearching() async throws -> Bool {
+        try Bool(json: try await client.get(instance: instance, output: "isSearching"))
+    }
+
+    /// `vm.subscribe`; read its outputs with `SearchOutput(event)`.
+    public func subscribe(_ options: SubscribeOptions = SubscribeOptions()) async throws -> VMSubscription {
+        try await client.subscribe(instance: instance, options: options)
+    }
+
+    /// `vm.destroy`.
+    public func destroy() async throws {
+        try await client.destroy(instance)
+    }
+}
+
 /// A value of one of SendHistory's outputs, from its subscription.
 public enum SendHistoryOutput: Sendable {
     /// Every stored upload, oldest first, as the store last said.
@@ -687,8 +777,8 @@ public struct SendList: Sendable {
     }
 
     /// `vm.create`: a new instance.
-    public static func create(on client: VMClient, id: String? = nil, scope: InstanceScope = .daemon) async throws -> SendList {
-        let created = try await client.create(type: typeName, id: id, args: nil, scope: scope)
+    public static func create(on client: VMClient, args: SendListArgs? = nil, id: String? = nil, scope: InstanceScope = .daemon) async throws -> SendList {
+        let created = try await client.create(type: typeName, id: id, args: args?.jsonValue.objectValue, scope: scope)
         return SendList(client: client, instance: created.instance)
     }
 
