@@ -93,6 +93,8 @@ public final class Server: ConnectionHandler {
         self.outbox = Outbox(maxOutboundBytes: limits.maxOutboundBytes, log: log)
         self.parseOptions = JSONParseOptions(maxDepth: limits.maxDepth)
         host.maxInstances = limits.maxInstances
+        // A child's id, given by its parent's view model, follows the rule clients' ids do.
+        host.childIDRule = ("string matching \(VMCreateMethod.instanceIDPattern)", VMCreateMethod.isValidInstanceID)
         host.onClose = { [weak self] instance, reason in self?.instanceClosed(instance, reason: reason) }
         outbox.redactor = { [weak self] message in self?.redactingTokens(in: message) }
     }

@@ -54,6 +54,7 @@ enum VMCtl {
         case ["call"]: try CallCommand.run(run)
         case ["record"]: try RecordCommand.run(run)
         case ["replay"]: try ReplayCommand.run(run)
+        case ["wait"]: try DaemonCommands.wait(run)
         case ["daemon", "start"]: try DaemonCommands.start(run)
         case ["daemon", "stop"]: try DaemonCommands.stop(run)
         case ["daemon", "status"]: try DaemonCommands.status(run)

@@ -101,7 +101,7 @@ enum VMCtlSpec {
                 ]),
             CommandSpec(
                 name: "get", summary: "Print the current value of a state output.",
-                discussion: "Strings print without quotes (use --json for the JSON form).",
+                discussion: "Strings print without quotes, but the empty string prints as \"\", and a string that is itself quoted JSON in its JSON form: the words 'vmctl send' reads back as those strings. --json prints the JSON result.",
                 examples: [CommandExample("vmctl get c1 count", "Print the count.")],
                 arguments: [
                     instanceArgument,
@@ -172,6 +172,17 @@ enum VMCtlSpec {
                 options: [
                     .flag("update", help: "Rewrite the tape's outputs and outcomes with what the replay produced."),
                     .value("timeout", short: "t", valueName: "SECONDS", default: "2", help: "How long to wait for outputs after the last step."),
+                ]),
+            CommandSpec(
+                name: "wait", summary: "Wait until the daemon answers (exit 0), or exit 3 after --timeout.",
+                discussion: "For scripts that start a daemon in the background ('vmd &', 'swift run shelfd &') and use it at once: returns as soon as daemon.info is answered at the socket, trying again while nothing listens there yet. Prints nothing (with --json: the daemon.info result).",
+                examples: [
+                    CommandExample("vmd & vmctl wait", "Start vmd and wait until it serves."),
+                    CommandExample("vmctl wait --timeout 120", "Give a daemon that is still being built two minutes."),
+                ],
+                options: [
+                    .value("timeout", short: "t", valueName: "SECONDS", default: "60",
+                           help: "How long to wait (decimals allowed); then exit 3."),
                 ]),
             CommandSpec(
                 name: "daemon", summary: "Start, stop or query vmd without a service manager.",
