@@ -10,7 +10,7 @@ Protocol/openrpc.json's, and every documented method must exist (answer anything
 but methodNotFound).
 
 Run from the repository root with VMD_BIN set (default .build/debug/vmd):
-    python3 -m pytest Protocol/tests -q
+    clients/python/venv-run python3 -m pytest Protocol/tests -q
 """
 
 from __future__ import annotations

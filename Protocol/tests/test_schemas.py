@@ -1,7 +1,7 @@
 """Checks that Protocol/ is consistent: schemas, examples, the PROTOCOL.md transcript,
 and the files generate.py derives from openrpc.json.
 
-Run from the repository root:  python3 -m pytest Protocol/tests -q
+Run from the repository root:  clients/python/venv-run python3 -m pytest Protocol/tests -q
 Needs jsonschema (PyPI) for draft 2020-12 validation.
 """
 

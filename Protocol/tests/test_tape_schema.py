@@ -1,7 +1,7 @@
 """Checks the tape format's schema (schemas/tape.json, PROTOCOL.md "Tapes") against the
 tapes committed under Tests/Tapes, and that it rejects what a reader must refuse.
 
-Run from the repository root:  python3 -m pytest Protocol/tests -q
+Run from the repository root:  clients/python/venv-run python3 -m pytest Protocol/tests -q
 """
 
 import json

@@ -99,6 +99,9 @@ public final class Server: ConnectionHandler {
         self.parseOptions = JSONParseOptions(maxDepth: limits.maxDepth)
         host.maxInstances = limits.maxInstances
         durability = store.map { Durability(store: $0, host: host) }
+
+        // A child's id, given by its parent's view model, follows the rule clients' ids do.
+        host.childIDRule = ("string matching \(VMCreateMethod.instanceIDPattern)", VMCreateMethod.isValidInstanceID)
         host.onClose = { [weak self] instance, reason in self?.instanceClosed(instance, reason: reason) }
         outbox.redactor = { [weak self] message in self?.redactingTokens(in: message) }
     }

@@ -76,7 +76,7 @@ struct DaemonSettings {
         }
 
         let daemon = DaemonConfiguration(
-            socketPath: socket.path, socketPathSource: socket.source.rawValue, limits: limits,
+            socketPath: socket.path, socketPathSource: socketSource(effective, chosen: socket), limits: limits,
             slowClient: SlowClientMode(rawValue: effective.value("slow-client") ?? "") ?? .coalesce,
             allowedUIDs: allowed,
             logLevel: LogLevel(rawValue: effective.value("log-level") ?? "") ?? .info,
@@ -120,6 +120,14 @@ struct DaemonSettings {
 
     /// The largest config file read (a few hundred bytes is typical).
     static let maxConfigFileBytes = 1 << 20
+
+    /// Which rule chose the socket, for the start-up log: the resolver saw whether a given path
+    /// came from the flag or from `VMD_SOCKET` (RuntimePaths sees both as the one given path);
+    /// the runtime directory and the fallback are RuntimePaths' own.
+    private static func socketSource(_ effective: EffectiveConfiguration, chosen: RuntimePaths.Choice) -> String {
+        if case .environment(let variable)? = effective.source("socket") { return variable }
+        return chosen.source.rawValue
+    }
 
     private static func positive(_ long: String, in effective: EffectiveConfiguration) throws(ConfigurationError) -> Int {
         let value = try effective.int(long) ?? 0

@@ -9,7 +9,8 @@ protocol HarnessChild: AnyObject {
 }
 
 /// Opens the children of one harness's view model: records each one, and builds typed ones
-/// as harnesses of their own (numbered per type: `"messagerow-1"`, `"messagerow-2"`).
+/// as harnesses of their own (with the id the view model gave, else numbered per type:
+/// `"messagerow-1"`, `"messagerow-2"`).
 final class HarnessChildOpener: ChildOpening {
     struct LiveChild {
         let id: String
@@ -31,17 +32,17 @@ final class HarnessChildOpener: ChildOpening {
         self.calls = calls
     }
 
-    func openChild(type: String, args: JSONValue, parent: String) throws(ViewModelError) -> String {
-        record(type: type, args: args)
+    func openChild(type: String, args: JSONValue, parent: String, id: String?) throws(ViewModelError) -> String {
+        try record(type: type, args: args, id: id)
     }
 
-    func openChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments, parent: String) throws(ViewModelError) -> ChildViewModel<Child> {
+    func openChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments, parent: String, id: String?) throws(ViewModelError) -> ChildViewModel<Child> {
         guard let childServices = services.services(for: type) else {
             // The test forgot to give this child type its services: say which, as the daemon
             // says about a type it does not serve.
             throw .unknownType(type: Child.typeName, known: [])
         }
-        let id = record(type: Child.typeName, args: args.jsonValue)
+        let id = try record(type: Child.typeName, args: args.jsonValue, id: id)
         let child = ViewModelHarness(type, args: args, services: childServices, scheduler: scheduler, id: id, childServices: services, calls: calls)
         live.append(LiveChild(id: id, harness: child))
         return ChildViewModel(id: id, ports: child.ports) { [weak self, weak child] in
@@ -58,10 +59,18 @@ final class HarnessChildOpener: ChildOpening {
         for child in children { child.harness.dispose() }
     }
 
-    private func record(type: String, args: JSONValue) -> String {
-        let number = numbers[type, default: 0] + 1
-        numbers[type] = number
-        let id = type.lowercased() + "-" + String(number)
+    /// Records a child opened with `given` id, else the next number of its type; an id a
+    /// live child already has is refused as the host refuses it.
+    private func record(type: String, args: JSONValue, id given: String?) throws(ViewModelError) -> String {
+        let id: String
+        if let given {
+            guard !live.contains(where: { $0.id == given }) else { throw .instanceExists(instance: given) }
+            id = given
+        } else {
+            let number = numbers[type, default: 0] + 1
+            numbers[type] = number
+            id = type.lowercased() + "-" + String(number)
+        }
         opened.append((type, args, id))
         return id
     }

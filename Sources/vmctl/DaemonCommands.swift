@@ -3,7 +3,8 @@ import VMProtocol
 import Posix
 import VMClient
 
-/// `daemon start|stop|status`: for people without a service manager.
+/// `daemon start|stop|status` (for people without a service manager) and `wait` (for scripts
+/// that start one in the background).
 enum DaemonCommands {
     static func status(_ run: Invocation) throws(CommandFailure) {
         let result = try run.call(DaemonInfoMethod.self)
@@ -55,6 +56,23 @@ enum DaemonCommands {
         }
         throw CommandFailure(status: .unreachable, message: "vmd (pid \(child.pid)) did not answer at \(run.location) within \(wait)",
                              hints: ["Its log: \(log)"])
+    }
+
+    /// `vmctl wait`: polls with `daemon.info` until the daemon answers, at most `--timeout`.
+    static func wait(_ run: Invocation) throws(CommandFailure) {
+        let timeout = try run.seconds("timeout") ?? .seconds(60)
+        let deadline = MonotonicClock.nanoseconds() &+ nanoseconds(timeout)
+        let pause = Pause()
+        while true {
+            if let info = probe(run.location) {
+                run.print(info.jsonValue) { _ in }  // quiet: the exit status says it
+                return
+            }
+            guard MonotonicClock.nanoseconds() < deadline else { break }
+            pause.wait(.milliseconds(50))
+        }
+        throw CommandFailure(status: .unreachable, message: "vmd did not answer at \(run.location) within \(timeout)",
+                             hints: ["Is a daemon starting on this socket (--socket, VMD_SOCKET)? Give a slow start longer with --timeout SECONDS."])
     }
 
     static func stop(_ run: Invocation) throws(CommandFailure) {

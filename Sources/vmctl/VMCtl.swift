@@ -55,6 +55,8 @@ enum VMCtl {
         case ["record"]: try RecordCommand.run(run)
         case ["replay"]: try ReplayCommand.run(run)
         case ["gen"]: try GenCommand.run(run)
+
+        case ["wait"]: try DaemonCommands.wait(run)
         case ["daemon", "start"]: try DaemonCommands.start(run)
         case ["daemon", "stop"]: try DaemonCommands.stop(run)
         case ["daemon", "status"]: try DaemonCommands.status(run)

@@ -108,7 +108,7 @@ enum VMCtlSpec {
                 ]),
             CommandSpec(
                 name: "get", summary: "Print the current value of a state output.",
-                discussion: "Strings print without quotes (use --json for the JSON form).",
+                discussion: "Strings print without quotes, but the empty string prints as \"\", and a string that is itself quoted JSON in its JSON form: the words 'vmctl send' reads back as those strings. --json prints the JSON result.",
                 examples: [CommandExample("vmctl get c1 count", "Print the count.")],
                 arguments: [
                     instanceArgument,
@@ -198,6 +198,17 @@ enum VMCtlSpec {
                     .value("output", short: "o", valueName: "DIR", help: "Write the files into DIR (made when missing); standard output when absent."),
                     .value("types", valueName: "FILE", help: "Read vm.types from FILE instead of the daemon."),
                     .value("module", valueName: "NAME", help: "The generated module's name (vmd_types, vmd-types, VMDTypes)."),
+                ]),
+            CommandSpec(
+                name: "wait", summary: "Wait until the daemon answers (exit 0), or exit 3 after --timeout.",
+                discussion: "For scripts that start a daemon in the background ('vmd &', 'swift run shelfd &') and use it at once: returns as soon as daemon.info is answered at the socket, trying again while nothing listens there yet. Prints nothing (with --json: the daemon.info result).",
+                examples: [
+                    CommandExample("vmd & vmctl wait", "Start vmd and wait until it serves."),
+                    CommandExample("vmctl wait --timeout 120", "Give a daemon that is still being built two minutes."),
+                ],
+                options: [
+                    .value("timeout", short: "t", valueName: "SECONDS", default: "60",
+                           help: "How long to wait (decimals allowed); then exit 3."),
                 ]),
             CommandSpec(
                 name: "daemon", summary: "Start, stop or query vmd without a service manager.",

@@ -3,9 +3,19 @@ import JSONCore
 /// Reading VALUE words and writing values for people.
 enum ValueText {
     /// A value as a script wants it from `get`/`exec`: strings raw, anything else as JSON.
+    ///
+    /// A string whose raw text would not read back as itself prints in its JSON form, the
+    /// way `vmctl send` reads it (SchemaValue.swift): the empty string as `""` (not a blank
+    /// line, which an empty argument cannot be told from), and a string that is itself a
+    /// quoted JSON string (`"hi"`, quotes included) escaped.
     static func plain(_ value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
+        if case .string(let text) = value, !text.isEmpty, !isQuotedJSONString(text) { return text }
         return value.encodedString()
+    }
+
+    private static func isQuotedJSONString(_ text: String) -> Bool {
+        if case .string? = try? JSONValue(parsing: text) { return true }
+        return false
     }
 
     /// A short reading of a JSON Schema: `integer`, `string (default "x")`, `boolean`,

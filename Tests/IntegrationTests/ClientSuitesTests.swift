@@ -9,19 +9,21 @@ import VMTestSupport
 /// Each suite is a real subprocess; its output is attached to the failure so a red run says why.
 @Suite("Client and protocol suites against the built daemon", .serialized)
 struct ClientSuitesTests {
+    /// In the project's own virtual environment (clients/python/venv-run makes it from
+    /// clients/python/requirements-test.txt when missing or stale), never the system's Python.
     @Test("the Python client, shell recipes and Protocol conformance pass under pytest")
     func pythonSuitesPass() async throws {
-        try await requireTool("python3", probe: ["-c", "import pytest, jsonschema"],
-                        hint: "install them with: python3 -m pip install pytest jsonschema")
-        let run = try await runSuite(["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                                "clients/python", "clients/shell", "Protocol/tests"])
+        try await requireTool(pythonEnvironment + ["python3"], probe: ["-c", "import pytest, jsonschema, referencing"],
+                              hint: "clients/python/venv-run makes it with python3 -m venv: on Debian or Ubuntu, apt-get install python3 python3-venv")
+        let run = try await runSuite(pythonEnvironment + ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                                          "clients/python", "clients/shell", "Protocol/tests"])
         #expect(run.status == 0, "pytest failed:\n\(run.output)")
         #expect(run.output.contains(" passed"), "pytest ran no test:\n\(run.output)")
     }
 
     @Test("the Node client passes under node --test")
     func nodeSuitePasses() async throws {
-        try await requireTool("node", probe: ["--version"], hint: "install Node.js 18 or later")
+        try await requireTool(["node"], probe: ["--version"], hint: "install Node.js 18 or later")
         let run = try await runSuite(["node", "--test", "clients/node/test/"])
         #expect(run.status == 0, "node --test failed:\n\(run.output)")
         #expect(run.output.contains("# pass"), "node ran no test:\n\(run.output)")
@@ -38,9 +40,12 @@ private struct SuiteRun {
 private let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-private func requireTool(_ tool: String, probe: [String], hint: String) async throws {
-    let run = try await runProcess([tool] + probe, environment: ProcessInfo.processInfo.environment)
-    try #require(run.status == 0, "\(tool) \(probe.joined(separator: " ")) failed; \(hint)\n\(run.output)")
+/// The command that runs what follows it in the tests' Python virtual environment.
+private let pythonEnvironment = ["clients/python/venv-run"]
+
+private func requireTool(_ tool: [String], probe: [String], hint: String) async throws {
+    let run = try await runProcess(tool + probe, environment: ProcessInfo.processInfo.environment)
+    try #require(run.status == 0, "\((tool + probe).joined(separator: " ")) failed; \(hint)\n\(run.output)")
 }
 
 private func runSuite(_ arguments: [String]) async throws -> SuiteRun {

@@ -16,6 +16,12 @@ import ReactiveCore
 /// The source is subscribed **once**, when bound, for the instance's lifetime; any number of
 /// observers then share its values (a side effect in the chain runs once per value). If the
 /// source errors or completes, the state keeps its last value.
+///
+/// When `Value` is `Equatable`, a value equal to the state's latest one is not sent again
+/// (neither to typed observers nor as a `vm.output`): a state publishes changes, as a UI
+/// bound to it expects. Which `bind`/`accept` applies is chosen where they are called, by
+/// the port's declared type: the unconstrained ones, used where `Value` is not known to be
+/// `Equatable`, send every value.
 public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     public typealias Element = Value
 
@@ -102,6 +108,13 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
         }
     }
 
+    /// The value most recently given to ``emit(_:)``: the current value, or the last one
+    /// queued behind it while an observer of the current one re-enters (see OutputFanOut.swift).
+    @inlinable var latestEmitted: Value {
+        if let fanOut, let queued = fanOut._withUnsafeGuaranteedRef({ $0.queue.last }) { return queued }
+        return storedValue
+    }
+
     /// The fan-out, made (and from then on kept) on first use.
     @usableFromInline func madeFanOut() -> OutputFanOut<Value> {
         if let fanOut { return fanOut.takeUnretainedValue() }
@@ -153,6 +166,26 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// `ViewModelInstance.observe(output:_:)`, which refuses them once the instance closed.
     func closeJSON() {
         fanOut?.takeUnretainedValue().closeJSON()
+    }
+}
+
+extension State where Value: Equatable {
+    /// Subscribes `source` for the instance's lifetime, as the unconstrained `bind` does, but
+    /// a value equal to the state's latest one is not sent again.
+    @inlinable public func bind(_ source: some ObservableConvertibleType<Value>) {
+        bindings.keep(source.asObservable().subscribe(AnyObserver { event in
+            if case .next(let value) = event { self.emitChange(value) }
+        }))
+    }
+
+    /// Sets the value now, as if a bound source had emitted it; nothing is sent when it equals
+    /// the state's latest value.
+    @inlinable public func accept(_ value: Value) {
+        emitChange(value)
+    }
+
+    @inlinable func emitChange(_ value: Value) {
+        if value != latestEmitted { emit(value) }
     }
 }
 

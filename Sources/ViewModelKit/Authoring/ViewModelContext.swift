@@ -47,8 +47,13 @@ public struct ViewModelContext<VM: ViewModel> {
 
     /// Creates a child instance of the type registered as `type` with `args` (a new scene)
     /// and returns its id. The child is destroyed with this instance, before it.
-    public func createChild(type: String, args: JSONValue = [:]) throws(ViewModelError) -> String {
-        try children.openChild(type: type, args: args, parent: id)
+    ///
+    /// Every `createChild` takes an `id` for the child (`"room-general"`), which clients can
+    /// then name without asking this instance; it must be free (else `instanceExists`) and,
+    /// in a daemon, follow `vm.create`'s rule for ids (else `invalidValue`). Without one the
+    /// child gets a generated id (`"receipt-1"`).
+    public func createChild(type: String, args: JSONValue = [:], id childID: String? = nil) throws(ViewModelError) -> String {
+        try children.openChild(type: type, args: args, parent: id, id: childID)
     }
 
     /// Creates a child instance of `type` with typed `args` and returns a typed handle on
@@ -58,19 +63,21 @@ public struct ViewModelContext<VM: ViewModel> {
     /// as its parent, and destroyed with it, before it); `type` must be registered with the
     /// same host. Observers the caller attaches before returning to the scheduler receive the
     /// events the child emitted during its own `init`.
-    public func createChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments) throws(ViewModelError) -> ChildViewModel<Child> {
-        try children.openChild(type, args: args, parent: id)
+    public func createChild<Child: ViewModel>(
+        _ type: Child.Type, args: Child.Arguments, id childID: String? = nil
+    ) throws(ViewModelError) -> ChildViewModel<Child> {
+        try children.openChild(type, args: args, parent: id, id: childID)
     }
 
     /// Creates a child instance of `type` with its default arguments (decoded from `{}`).
-    public func createChild<Child: ViewModel>(_ type: Child.Type) throws(ViewModelError) -> ChildViewModel<Child> {
+    public func createChild<Child: ViewModel>(_ type: Child.Type, id childID: String? = nil) throws(ViewModelError) -> ChildViewModel<Child> {
         let args: Child.Arguments
         do throws(JSONDecodingError) {
             args = try Child.Arguments(json: [:])
         } catch {
             throw .invalidValue(.args(type: Child.typeName), path: error.path, expected: error.expected, got: error.got)
         }
-        return try children.openChild(type, args: args, parent: id)
+        return try children.openChild(type, args: args, parent: id, id: childID)
     }
 
     /// An observable that runs `work` (an `async` service call) once per subscription and

@@ -12,6 +12,8 @@ public enum ViewModelError: Error, Sendable, Equatable, CustomStringConvertible 
         case action(String, instance: String)
         /// `vm.create`'s `args` for a new instance of `type`.
         case args(type: String)
+        /// The id a view model gave a child of type `type` it created.
+        case childID(type: String)
     }
 
     /// No type of that name is registered; `known` lists the registered names.
@@ -79,6 +81,7 @@ public enum ViewModelError: Error, Sendable, Equatable, CustomStringConvertible 
             case .input(let input, let instance): "Invalid value for input \(quoted(input)) of \(instance)"
             case .action(let action, let instance): "Invalid value for action \(quoted(action)) of \(instance)"
             case .args(let type): "Invalid args for \(type)"
+            case .childID(let type): "Invalid id for a child \(type)"
             }
             let location = path.components.isEmpty ? "" : " at \(path.jsonPointer)"
             return "\(subject)\(location): expected \(expected), got \(got)."

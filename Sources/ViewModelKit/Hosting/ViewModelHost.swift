@@ -38,6 +38,10 @@ public final class ViewModelHost {
     public var savedStates: SavedStateSource?
     /// Every registered description, sorted by name (computed once).
     public let types: [ViewModelTypeDescription]
+    /// The ids a view model may give the children it creates (`createChild(..., id:)`): what
+    /// an invalid one is told was expected, and the test. A server sets the rule its clients'
+    /// ids follow; by default any non-empty id.
+    public var childIDRule: (expected: String, accepts: (String) -> Bool) = ("a non-empty string", { !$0.isEmpty })
 
     // Unchecked exclusivity, on `live`, `nextSequence`, `nextNumber` and `pendingHeldEvents`:
     // every access is one read, assignment or collection call on the host's thread that runs
@@ -86,6 +90,12 @@ public final class ViewModelHost {
     public func instance(_ id: String) throws(ViewModelError) -> ViewModelInstance {
         guard let instance = live[id] else { throw .unknownInstance(instance: id) }
         return instance
+    }
+
+    /// Refuses a child id that ``childIDRule`` does not accept (`nil`, a generated id, passes).
+    func checkChildID(_ id: String?, type: String) throws(ViewModelError) {
+        guard let id, !childIDRule.accepts(id) else { return }
+        throw .invalidValue(.childID(type: type), path: .root, expected: childIDRule.expected, got: "string")
     }
 
     /// Creates an instance of `type` (`vm.create`).

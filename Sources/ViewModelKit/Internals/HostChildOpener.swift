@@ -9,13 +9,16 @@ final class HostChildOpener: ChildOpening {
         self.host = host
     }
 
-    func openChild(type: String, args: JSONValue, parent: String) throws(ViewModelError) -> String {
-        try liveHost(parent).create(type: type, args: args, parent: parent).id
+    func openChild(type: String, args: JSONValue, parent: String, id: String?) throws(ViewModelError) -> String {
+        let host = try liveHost(parent)
+        try host.checkChildID(id, type: type)
+        return try host.create(type: type, id: id, args: args, parent: parent).id
     }
 
-    func openChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments, parent: String) throws(ViewModelError) -> ChildViewModel<Child> {
+    func openChild<Child: ViewModel>(_ type: Child.Type, args: Child.Arguments, parent: String, id: String?) throws(ViewModelError) -> ChildViewModel<Child> {
         let host = try liveHost(parent)
-        let instance = try host.create(type: Child.typeName, id: nil, args: args.jsonValue, parent: parent, keepingPorts: true)
+        try host.checkChildID(id, type: Child.typeName)
+        let instance = try host.create(type: Child.typeName, id: id, args: args.jsonValue, parent: parent, keepingPorts: true)
         let childID = instance.id
         guard let ports = instance.runtime?.typedPorts as? Child.Ports else {
             // Another type is registered under the child's name: refuse rather than guess.

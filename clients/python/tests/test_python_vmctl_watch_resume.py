@@ -145,7 +145,8 @@ def test_vmctl_watch_reports_values_the_dropped_connection_took_and_prints_the_n
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             assert watch.stdout is not None and watch.stderr is not None
             notes: "queue.Queue[str]" = queue.Queue()
-            threading.Thread(target=lambda: [notes.put(line) for line in watch.stderr], daemon=True).start()
+            reader = threading.Thread(target=lambda: [notes.put(line) for line in watch.stderr], daemon=True)
+            reader.start()
             assert json.loads(watch.stdout.readline())["value"] == 0
             # vmctl is stopped while vmd hands it a burst larger than the sockets hold; cutting
             # the connection then loses what sits in the proxy and the daemon's send buffer.
@@ -167,6 +168,7 @@ def test_vmctl_watch_reports_values_the_dropped_connection_took_and_prints_the_n
                     break
             watch.terminate()
             watch.wait(timeout=WAIT)
+            reader.join(timeout=WAIT)  # everything vmctl wrote to standard error is queued (a loaded machine is slow)
             said = []
             while not notes.empty():
                 said.append(notes.get())

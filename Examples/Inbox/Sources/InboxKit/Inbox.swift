@@ -201,6 +201,17 @@ extension Inbox {
             rows.first { $0.message == message }?.handle
         }
 
+        /// A row for `message`, named `<inbox>.<message id>` (`inbox.m1`) so that a client
+        /// addresses it without reading `rows`; under a generated id when that name is no
+        /// valid instance id; `nil` when the daemon refuses another instance.
+        static func openRow(for message: Message, context: ViewModelContext<Inbox>) -> ChildViewModel<MessageRow>? {
+            let args = MessageRow.Arguments(message)
+            if let named = try? context.createChild(MessageRow.self, args: args, id: context.id + "." + message.id) {
+                return named
+            }
+            return try? context.createChild(MessageRow.self, args: args)
+        }
+
         /// The table for `messages`: a new row for each new message, the rows of messages no
         /// longer listed destroyed, and rows whose message a sync says is read told so. A row
         /// that cannot be opened (the daemon's instance limit) is left out; its message is
@@ -218,7 +229,7 @@ extension Inbox {
                         row.isRead = true
                     }
                     next.rows.append(row)
-                } else if let handle = try? context.createChild(MessageRow.self, args: MessageRow.Arguments(message)) {
+                } else if let handle = Self.openRow(for: message, context: context) {
                     next.rows.append(Row(message: message.id, handle: handle, isRead: message.isRead))
                 }
             }

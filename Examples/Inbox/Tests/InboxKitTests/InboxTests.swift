@@ -37,6 +37,7 @@ struct InboxTests {
         #expect(rows.last?.map(\.message) == ["m3", "m2", "m1"])
         #expect(inbox.openedChildren.map(\.type) == ["MessageRow", "MessageRow", "MessageRow"])
         #expect(rows.last?.map(\.instance) == inbox.openedChildren.map(\.id))
+        #expect(inbox.openedChildren.map(\.id) == ["test-1.m3", "test-1.m2", "test-1.m1"], "rows are named after their messages")
         #expect(failures.values.isEmpty)
     }
 
