@@ -57,11 +57,13 @@ extension VMClient {
     ///   - args: creation arguments (an object), validated against the type's `args` schema.
     ///   - scope: `.connection` destroys it when this client disconnects.
     ///   - subscribe: watch it from its very first value (atomic with the creation).
+    ///   - record: record it from its creation; ``tape(instance:)`` reads the tape.
     public func create(
         type: String, id: String? = nil, args: JSONObject? = nil, scope: InstanceScope = .daemon,
-        subscribe: SubscribeOptions? = nil
+        subscribe: SubscribeOptions? = nil, record: Bool = false
     ) async throws -> VMCreatedInstance {
-        let params = VMCreateMethod.Params(type: type, id: id, args: args.map(JSONValue.object), scope: scope, subscribe: subscribe)
+        let params = VMCreateMethod.Params(
+            type: type, id: id, args: args.map(JSONValue.object), scope: scope, subscribe: subscribe, record: record)
         var opened: AsyncThrowingStream<VMSubscriptionEvent, any Error>? = nil
         var opening: ClientCore.Opening? = nil
         if let subscribe {
@@ -122,6 +124,15 @@ extension VMClient {
         let result = try await call(VMGetMethod.name, VMGetMethod.Params(instance: instance, output: output).jsonValue)
         return try decodeResult(of: VMGetMethod.name) { () throws(JSONDecodingError) in
             try VMGetMethod.Result(json: result).value
+        }
+    }
+
+    /// `vm.tape`: the tape so far of an instance created with `record: true`, its lines as
+    /// JSON objects, the header first (``VMTapeMethod/Result/text`` is the file's text).
+    public func tape(instance: String) async throws -> VMTapeMethod.Result {
+        let result = try await call(VMTapeMethod.name, VMTapeMethod.Params(instance: instance).jsonValue)
+        return try decodeResult(of: VMTapeMethod.name) { () throws(JSONDecodingError) in
+            try VMTapeMethod.Result(json: result)
         }
     }
 

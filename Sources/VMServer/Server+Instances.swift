@@ -25,10 +25,12 @@ extension Server {
         let instance = try host.create(type: params.type, id: params.id, args: params.args)
         // A daemon-scoped instance nobody watches gets its record on first use (`record(of:)`),
         // like a child: most idle instances never need one.
-        if params.scope == .connection || params.subscribe != nil {
+        let records = params.record || recordsEveryInstance
+        if params.scope == .connection || params.subscribe != nil || records {
             instance.attachment = InstanceRecord(
                 instance: instance, scope: params.scope, owner: params.scope == .connection ? session.id : nil)
         }
+        if records { startRecording(instance, args: params.args) }
         if params.scope == .connection { session.ownedInstances.append(instance.id) }
 
         guard let options = params.subscribe else {
@@ -90,6 +92,7 @@ extension Server {
         sendRoute.forget(instance)
         guard let record = instance.attachment as? InstanceRecord else { return }
         instance.attachment = nil
+        record.recorder?.stop()
         for channel in record.channels { channel?.stop() }
         record.channels = []
         let subscriptions = record.subscriptions

@@ -25,6 +25,7 @@ enum InstanceCommands {
             }
             params.scope = parsed
         }
+        params.record = run.parsed.flag("record")
         let result = try run.call(VMCreateMethod.self, params.jsonValue)
         run.print(result) { console in console.line(result["instance"]?.stringValue ?? result.encodedString()) }
     }

@@ -56,6 +56,7 @@ enum VMCtlSpec {
                 examples: [
                     CommandExample("vmctl create Counter", "Create a counter with a generated id (counter-1)."),
                     CommandExample("vmctl create Login --id login --arg latencyMs=300", "Create a login form called login."),
+                    CommandExample("vmctl create Follow --id f1 --record", "Create f1 and record it from its creation ('vmctl tape f1')."),
                 ],
                 arguments: [ArgumentSpec("TYPE", help: "The view-model type, as listed by 'vmctl types'.")],
                 options: [
@@ -63,6 +64,7 @@ enum VMCtlSpec {
                     .repeatable("arg", short: "a", valueName: "KEY=VALUE", help: "A creation argument; VALUE read by the argument's schema."),
                     .value("scope", valueName: "SCOPE", default: "daemon", allowedValues: ["daemon", "connection"],
                            help: "Who owns the instance."),
+                    .flag("record", help: "Record the instance from its creation (read the tape with 'vmctl tape')."),
                 ]),
             CommandSpec(
                 name: "list", summary: "List the live instances.",
@@ -148,8 +150,18 @@ enum VMCtlSpec {
                     .value("timeout", short: "t", valueName: "SECONDS", help: "Exit after SECONDS (decimals allowed)."),
                 ]),
             CommandSpec(
-                name: "record", summary: "Record what happens to an instance as a tape (NDJSON).",
-                discussion: "Writes the instance's type, then every input pushed, action executed (with its outcome) and output emitted, one JSON line each, until the instance is destroyed, interrupted, --count events or --timeout. The daemon does not keep creation arguments: give them with --args so a replay creates the same instance. Only the daemon's own user may record (it uses a monitor).",
+                name: "tape", summary: "Write the tape of an instance recorded from its creation (NDJSON).",
+                discussion: "The instance must have been created with record: true ('vmctl create TYPE --record', or vmd --record-all); the tape holds its type and creation arguments, then every input, action (with its outcome) and output, each with its time. The instance keeps running and recording. A tape whose oldest events went past the daemon's bound says so (fromCreation: false) and does not replay.",
+                examples: [
+                    CommandExample("vmctl tape f1 -o follow.tape", "Write f1's tape so far; 'vmctl replay follow.tape' checks it."),
+                ],
+                arguments: [instanceArgument],
+                options: [
+                    .value("output", short: "o", valueName: "FILE", help: "Write the tape to FILE instead of standard output."),
+                ]),
+            CommandSpec(
+                name: "record", summary: "Record what happens to an instance from now on as a tape (NDJSON).",
+                discussion: "Attaches to a running instance, so the tape starts mid-life (fromCreation: false): its first values are the instance's current ones, and an instance that loads at creation may replay differently; for a tape from the creation use 'vmctl create --record' and 'vmctl tape'. Writes the instance's type, then every input pushed, action executed (with its outcome) and output emitted, one JSON line each, until the instance is destroyed, interrupted, --count events or --timeout. The daemon does not keep creation arguments: give them with --args so a replay creates the same instance. Only the daemon's own user may record (it uses a monitor).",
                 examples: [
                     CommandExample("vmctl record c1 -o counter.tape", "Record c1 until Ctrl-C."),
                     CommandExample("vmctl record login --args '{\"latencyMs\":0}' -o login.tape", "Record with the creation arguments."),

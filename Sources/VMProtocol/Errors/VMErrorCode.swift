@@ -65,6 +65,8 @@ public enum VMErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case permissionDenied
     /// `session.resume` with a token that is unknown, expired, closed or another uid's.
     case unknownSession
+    /// `vm.tape` of an instance created without `record`.
+    case notRecording
 
     /// `error.code`: the one place each number is written.
     public var jsonRPCCode: JSONRPCErrorCode {
@@ -91,6 +93,7 @@ public enum VMErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .shuttingDown: -31014
         case .permissionDenied: -31015
         case .unknownSession: -31016
+        case .notRecording: -31018
         }
     }
 

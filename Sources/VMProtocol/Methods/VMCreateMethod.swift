@@ -1,6 +1,6 @@
 import JSONCore
 
-/// `vm.create {type, id?, args?, scope?, subscribe?}` → `{instance, type, scope, subscription?}`.
+/// `vm.create {type, id?, args?, scope?, subscribe?, record?}` → `{instance, type, scope, subscription?}`.
 public enum VMCreateMethod: VMMethod {
     public static let name = "vm.create"
 
@@ -15,13 +15,19 @@ public enum VMCreateMethod: VMMethod {
         public var scope: InstanceScope
         /// When present, a subscription opened atomically with the creation.
         public var subscribe: SubscribeOptions?
+        /// Whether the daemon records the instance from its creation (`vm.tape` reads it).
+        public var record: Bool
 
-        public init(type: String, id: String? = nil, args: JSONValue? = nil, scope: InstanceScope = .daemon, subscribe: SubscribeOptions? = nil) {
+        public init(
+            type: String, id: String? = nil, args: JSONValue? = nil, scope: InstanceScope = .daemon,
+            subscribe: SubscribeOptions? = nil, record: Bool = false
+        ) {
             self.type = type
             self.id = id
             self.args = args
             self.scope = scope
             self.subscribe = subscribe
+            self.record = record
         }
 
         public init(_ params: JSONValue?) throws(WireError) {
@@ -34,14 +40,15 @@ public enum VMCreateMethod: VMMethod {
             // One pass over the members instead of a lookup by name per param (and one for
             // unknown names); each value is then checked in the order the lookups checked them.
             let reader = try ParamsReader(params)
-            var typeValue, idValue, argsValue, scopeValue, subscribeValue: JSONValue?
-            try reader.readMembers(allowed: ["type", "id", "args", "scope", "subscribe"], method: VMCreateMethod.name) { position, value in
+            var typeValue, idValue, argsValue, scopeValue, subscribeValue, recordValue: JSONValue?
+            try reader.readMembers(allowed: ["type", "id", "args", "scope", "subscribe", "record"], method: VMCreateMethod.name) { position, value in
                 switch position {
                 case 0: typeValue = value
                 case 1: idValue = value
                 case 2: argsValue = value
                 case 3: scopeValue = value
-                default: subscribeValue = value
+                case 4: subscribeValue = value
+                default: recordValue = value
                 }
             }
             type = try ParamsReader.requiredString(typeValue, key: "type", nonEmpty: true)
@@ -65,6 +72,11 @@ public enum VMCreateMethod: VMMethod {
             subscribe = try ParamsReader.optionalObject(subscribeValue, key: "subscribe").map { object throws(WireError) in
                 try SubscribeOptions(createMember: object)
             }
+            switch recordValue {
+            case nil: record = false
+            case .bool(let flag)?: record = flag
+            case let other?: throw ParamsReader.mismatch("record", expected: "boolean", got: other.typeName)
+            }
         }
 
         /// The params object (a client's side): `type`, then what differs from the defaults
@@ -79,6 +91,7 @@ public enum VMCreateMethod: VMMethod {
                 subscribe.appendMembers(to: &options)
                 object["subscribe"] = .object(options)
             }
+            if record { object["record"] = true }
             return .object(object)
         }
     }
