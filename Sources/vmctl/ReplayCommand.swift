@@ -6,11 +6,16 @@ import VMProtocol
 /// `replay FILE [--update]`: replays a tape (Tape.swift) against a fresh, connection-scoped
 /// instance and compares, per output, the sequence of values (and each action's outcome).
 /// Exit 0 on a match, 1 with the first divergence, 2 for a file that is not a usable tape.
+///
+/// Each step goes out at its recorded `t` (milliseconds since the recording started, divided
+/// by `--speed`; `--no-wait` sends them back to back), so a search the user waited for is
+/// not cancelled by the next keystroke in the replay.
 enum ReplayCommand {
     static func run(_ run: Invocation) throws(CommandFailure) {
         let path = run.argument("FILE")
         let tape = try load(path)
         let settle = try run.seconds("timeout") ?? .seconds(2)
+        let speed = try pace(run)
 
         // Written out rather than `VMCreateMethod.Params`: the explicit `replay` and the member
         // order are what replays have always sent, and a step's members go out as the tape has them.
@@ -35,6 +40,9 @@ enum ReplayCommand {
         var replayed: [Tape.Event] = []
         var divergence: String? = nil
         for (index, step) in tape.steps.enumerated() {
+            if let speed, let t = step.object["t"]?.int64Value, t > 0 {
+                try session.wait(until: start &+ UInt64(Double(t) * 1_000_000 / speed))
+            }
             try session.drain()
             var object = step.object
             object["t"] = .integer(Int64(clamping: (MonotonicClock.nanoseconds() &- start) / 1_000_000))
@@ -69,6 +77,14 @@ enum ReplayCommand {
         try session.settle(expecting: tape.expectations(), within: settle)
 
         if run.parsed.flag("update") {
+            let diff = UpdateDiff(tape: tape, outputs: session.outputs)
+            if !run.json { for line in diff.lines { run.console.line(line) } }
+            if !diff.dropped.isEmpty, !run.parsed.flag("force") {
+                throw CommandFailure(
+                    status: .daemonError,
+                    message: "--update would drop recorded values of \(diff.dropped.joined(separator: ", ")) (the replay emitted fewer); the tape is unchanged",
+                    hints: ["Add --force to rewrite it anyway; a longer --timeout or the recorded pace (no --no-wait) may bring the values back."])
+            }
             var updated = tape
             updated.events = merge(steps: replayed, outputs: session.outputs, start: start)
             do {
@@ -102,11 +118,25 @@ enum ReplayCommand {
         } catch {
             throw CommandFailure(status: .usage, message: "cannot read the tape \(path): \(error)")
         }
+        let tape: Tape
         do {
-            return try Tape.parse(String(decoding: bytes, as: UTF8.self))
+            tape = try Tape.parse(String(decoding: bytes, as: UTF8.self))
         } catch {
             throw CommandFailure(status: .usage, message: "bad tape \(path): \(error.message)")
         }
+        if let refusal = tape.replayRefusal { throw CommandFailure(status: .usage, message: "bad tape \(path): \(refusal)") }
+        return tape
+    }
+
+    /// How much faster than recorded the steps go out (`--speed`, default 1); `nil` with
+    /// `--no-wait`: back to back.
+    private static func pace(_ run: Invocation) throws(CommandFailure) -> Double? {
+        if run.parsed.flag("no-wait") { return nil }
+        guard let text = run.parsed.value("speed") else { return 1 }
+        guard let speed = Double(text), speed > 0, speed.isFinite else {
+            throw .usage("invalid value '\(text)' for --speed: expected a positive number (2 replays twice as fast)", run.parsed)
+        }
+        return speed
     }
 
     /// One emitted value: which output, its value, how many steps had been sent before it.
@@ -170,6 +200,15 @@ enum ReplayCommand {
                 var failure: JSONObject = ["code": .integer(Int64(remote.code)), "message": .string(remote.message)]
                 if let data = remote.data { failure["data"] = data }
                 return .object(failure)
+            }
+        }
+
+        /// Takes the notifications that arrive until `deadline` (MonotonicClock nanoseconds).
+        mutating func wait(until deadline: UInt64) throws(CommandFailure) {
+            while true {
+                let now = MonotonicClock.nanoseconds()
+                guard now < deadline else { return }
+                _ = try take(timeout: .nanoseconds(Int64(clamping: deadline - now)))
             }
         }
 

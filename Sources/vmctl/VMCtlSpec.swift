@@ -175,14 +175,18 @@ enum VMCtlSpec {
                 ]),
             CommandSpec(
                 name: "replay", summary: "Replay a tape against a fresh instance and compare its outputs.",
-                discussion: "Creates a connection-scoped instance of the tape's type and arguments, pushes its inputs and runs its actions in order (each action's outcome before the next step), then compares each output's sequence of values and each action's outcome. Exit 0 on a match, 1 with the first divergence, 2 for a bad tape (truncated, wrong version, unknown type).",
+                discussion: "Creates a connection-scoped instance of the tape's type and arguments, pushes its inputs and runs its actions in order, each at its recorded time (t, scaled by --speed, or none with --no-wait) and each action's outcome before the next step, then compares each output's sequence of values and each action's outcome. Exit 0 on a match, 1 with the first divergence, 2 for a bad tape (truncated, wrong version, unknown type).",
                 examples: [
                     CommandExample("vmctl replay Tests/Tapes/counter.tape", "Check that the counter still behaves as recorded."),
                     CommandExample("vmctl replay counter.tape --update", "Accept the new behaviour: rewrite the expectations."),
+                    CommandExample("vmctl replay follow.tape --speed 4", "Replay four times faster than recorded."),
                 ],
                 arguments: [ArgumentSpec("FILE", help: "A tape written by 'vmctl record'.")],
                 options: [
-                    .flag("update", help: "Rewrite the tape's outputs and outcomes with what the replay produced."),
+                    .flag("update", help: "Rewrite the tape's outputs and outcomes with what the replay produced; prints a diff per output."),
+                    .flag("force", help: "With --update: rewrite even when the replay emitted fewer values than the tape recorded."),
+                    .value("speed", valueName: "N", default: "1", help: "Send each step at its recorded time divided by N (2: twice as fast)."),
+                    .flag("no-wait", help: "Send the steps back to back, ignoring their recorded times."),
                     .value("timeout", short: "t", valueName: "SECONDS", default: "2", help: "How long to wait for outputs after the last step."),
                 ]),
             CommandSpec(
