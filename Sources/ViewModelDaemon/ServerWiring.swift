@@ -16,12 +16,14 @@ enum ServerWiring {
             startedAt: context.scheduler.now, socketPath: context.socketPath,
             slowClient: configuration.slowClient, uid: CurrentProcess.uid)
         let log = context.log
-        return Server(
+        let server = Server(
             host: host, scheduler: context.scheduler,
             limits: limits,
             identity: identity,
             log: { event in log.log(level(of: event), event.description) },
             requestShutdown: { context.requestShutdown() })
+        server.recordsEveryInstance = configuration.recordsEveryInstance
+        return server
     }
 
     /// How loud each server event is in the daemon's log.
