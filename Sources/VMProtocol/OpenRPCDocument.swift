@@ -2557,6 +2557,26 @@ public enum OpenRPCDocument {
                 }
               }
             }
+          },
+          {
+            "if": {
+              "properties": {
+                "data": {
+                  "properties": {
+                    "name": {
+                      "const": "notRecording"
+                    }
+                  }
+                }
+              }
+            },
+            "then": {
+              "properties": {
+                "code": {
+                  "const": -31018
+                }
+              }
+            }
           }
         ]
       },

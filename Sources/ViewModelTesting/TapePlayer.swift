@@ -56,6 +56,7 @@ public struct TapePlayer {
         } catch {
             throw .badTape(error.message)
         }
+        if let refusal = tape.replayRefusal { throw .badTape(refusal) }
         let host = ViewModelHost(registry: registry, scheduler: scheduler)
         let instance: ViewModelInstance
         do {

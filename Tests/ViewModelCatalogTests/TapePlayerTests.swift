@@ -70,7 +70,8 @@ struct TapePlayerTests {
 
     @Test("bad tapes are refused with what is wrong", arguments: [
         ("", "bad tape: the tape is empty"),
-        (#"{"tape":2,"type":"Counter"}"#, "bad tape: line 1: unsupported tape version 2; this reads version 1"),
+        (#"{"tape":3,"type":"Counter"}"#, "bad tape: line 1: unsupported tape version 3; this reads versions 1 to 2"),
+        (#"{"tape":2,"type":"Counter","fromCreation":false,"dropped":4}"#, "bad tape: the recorder dropped the first 4 events"),
         (#"{"tape":1,"type":"Nope"}"#, "bad tape: cannot create a Nope"),
         ("{\"tape\":1,\"type\":\"Counter\"}\n{\"event\":\"action\",\"action\":\"reset\"}", "is the tape truncated?"),
     ])
