@@ -231,6 +231,12 @@ public struct Tape {
     /// the output, expected versus got, and the step after which they parted; `nil` when every
     /// output emitted exactly the tape's values.
     public func firstOutputDivergence(_ emitted: [Emission]) -> String? {
+        outputDivergence(emitted)?.text
+    }
+
+    /// ``firstOutputDivergence(_:)`` with the number of steps performed before it: a replay
+    /// reports it rather than a later step's other outcome (the earlier divergence is the cause).
+    public func outputDivergence(_ emitted: [Emission]) -> (afterSteps: Int, text: String)? {
         let expected = expectations()
         var got: [String: [Emission]] = [:]
         for emission in emitted { got[emission.output, default: []].append(emission) }
@@ -254,6 +260,6 @@ public struct Tape {
                 break
             }
         }
-        return best?.text
+        return best.map { (afterSteps: $0.steps, text: $0.text) }
     }
 }

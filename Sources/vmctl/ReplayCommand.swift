@@ -39,6 +39,7 @@ enum ReplayCommand {
         let start = MonotonicClock.nanoseconds()
         var replayed: [Tape.Event] = []
         var divergence: String? = nil
+        var divergenceStep = Int.max
         for (index, step) in tape.steps.enumerated() {
             if let speed, let t = step.object["t"]?.int64Value, t > 0 {
                 try session.wait(until: start &+ UInt64(Double(t) * 1_000_000 / speed))
@@ -52,6 +53,7 @@ enum ReplayCommand {
                 if let value = object["value"] { params["value"] = value }
                 if let failure = try session.call(VMSendMethod.self, params), divergence == nil {
                     divergence = "\(tape.describeStep(index)) failed: \(failure.encodedString())\n  expected: accepted"
+                    divergenceStep = index
                 }
                 replayed.append(.input(object))
             case .action:
@@ -66,6 +68,7 @@ enum ReplayCommand {
                 let expected = object["outcome"]?.objectValue ?? [:]
                 if divergence == nil, !Tape.sameOutcome(expected, got) {
                     divergence = "\(tape.describeStep(index)) had another outcome\n  expected: \(JSONValue.object(expected).encodedString())\n  got:      \(JSONValue.object(got).encodedString())"
+                    divergenceStep = index
                 }
                 object["outcome"] = .object(got)
                 replayed.append(.action(object))
@@ -97,7 +100,10 @@ enum ReplayCommand {
             if !run.json { run.console.line("updated \(path): \(updated.steps.count) steps, \(session.outputs.count) output values") }
             return
         }
-        if divergence == nil { divergence = outputDivergence(tape, session.outputs) }
+        // The earlier of a step's failure and an output's divergence (one before the step caused it).
+        if let output = outputDivergence(tape, session.outputs), divergence == nil || output.afterSteps <= divergenceStep {
+            divergence = output.text
+        }
         if let divergence {
             throw CommandFailure(status: .daemonError, message: "tape \(path) does not replay: \(divergence)",
                                  hints: ["If the new behaviour is right, 'vmctl replay \(path) --update' rewrites the tape's expectations."])
@@ -149,8 +155,8 @@ enum ReplayCommand {
     }
 
     /// The first output whose sequence differs, earliest by step.
-    private static func outputDivergence(_ tape: Tape, _ outputs: [Emitted]) -> String? {
-        tape.firstOutputDivergence(outputs.map { Tape.Emission(output: $0.output, value: $0.value, afterSteps: $0.afterSteps) })
+    private static func outputDivergence(_ tape: Tape, _ outputs: [Emitted]) -> (afterSteps: Int, text: String)? {
+        tape.outputDivergence(outputs.map { Tape.Emission(output: $0.output, value: $0.value, afterSteps: $0.afterSteps) })
     }
 
     private static func merge(steps: [Tape.Event], outputs: [Emitted], start: UInt64) -> [Tape.Event] {

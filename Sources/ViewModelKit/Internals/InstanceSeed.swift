@@ -13,4 +13,6 @@ import ReactiveCore
     @usableFromInline let heldEvents: HeldEvents?
     /// Whether the runtime keeps the typed `Ports` value (for a ``ChildViewModel`` handle).
     @usableFromInline let keepsPorts: Bool
+    /// The clock its `context.clock` is, and who watches its service calls (the host's).
+    @usableFromInline var serviceClock: ServiceClock = .continuous
 }
