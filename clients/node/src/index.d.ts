@@ -120,11 +120,13 @@ export function connect(options?: {
   reconnectDelayMs?: number;
 }): Promise<Client>;
 
-/** The tape format version replayTape reads (PROTOCOL.md, section 17). */
-export const TAPE_VERSION: 1;
+/** The tape format version vmd writes (PROTOCOL.md, section 17). */
+export const TAPE_VERSION: 2;
+/** The tape format versions replayTape reads. */
+export const TAPE_VERSIONS: number[];
 /** The file is not a usable tape: empty, truncated, another version, unknown type. */
 export class BadTapeError extends Error {}
 /** The replay diverged; the message is the first divergence, expected versus got, and the step before it. */
 export class TapeMismatchError extends Error {}
 /** Replays a tape against a fresh instance; resolves with the number of steps, rejects with the diff. */
-export function replayTape(file: string, options?: { path?: string; settleMs?: number }): Promise<number>;
+export function replayTape(file: string, options?: { path?: string; settleMs?: number; speed?: number | null }): Promise<number>;

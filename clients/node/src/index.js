@@ -689,4 +689,4 @@ export async function connect({ path, timeoutMs = DEFAULT_TIMEOUT_MS, connectTim
 }
 
 // Tapes (PROTOCOL.md, section 17): replay a recorded session as a test.
-export { replayTape, TapeMismatchError, BadTapeError, TAPE_VERSION } from './tapes.js';
+export { replayTape, TapeMismatchError, BadTapeError, TAPE_VERSION, TAPE_VERSIONS } from './tapes.js';

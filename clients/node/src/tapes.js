@@ -1,10 +1,15 @@
 // Replaying tapes (Protocol/PROTOCOL.md, section 17) against a running vmd, as `vmctl replay` does.
-// A tape is NDJSON: a header {"tape": 1, "type", "args"}, then input, action and output events.
+// A tape is NDJSON: a header {"tape": 2, "type", "args", "fromCreation"?, "dropped"?} (version 1
+// still read), then input, action and output events, each with t, milliseconds since the
+// recording started; a replay sends each step at its t.
 import fs from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { connect, VmdError } from './index.js';
 
-export const TAPE_VERSION = 1;
+/** The tape format version vmd writes. */
+export const TAPE_VERSION = 2;
+/** The tape format versions replayTape reads. */
+export const TAPE_VERSIONS = [1, 2];
 
 /** The file is not a usable tape: empty, truncated, another version, unknown type. */
 export class BadTapeError extends Error {
@@ -29,10 +34,13 @@ function parseTape(text) {
   });
   const header = events.shift();
   if (!('tape' in header)) throw new BadTapeError('line 1: not a tape header (no "tape" version)');
-  if (header.tape !== TAPE_VERSION) {
-    throw new BadTapeError(`line 1: unsupported tape version ${JSON.stringify(header.tape)}; this client reads version ${TAPE_VERSION}`);
+  if (!TAPE_VERSIONS.includes(header.tape)) {
+    throw new BadTapeError(`line 1: unsupported tape version ${JSON.stringify(header.tape)}; this client reads versions ${TAPE_VERSIONS[0]} to ${TAPE_VERSIONS.at(-1)}`);
   }
   if (typeof header.type !== 'string') throw new BadTapeError('line 1: the header has no "type" string');
+  if (Number.isInteger(header.dropped) && header.dropped > 0) {
+    throw new BadTapeError(`the recorder dropped the first ${header.dropped} events of this tape, so it no longer starts at the instance's creation and cannot be replayed`);
+  }
   for (const event of events) {
     const kind = event.event;
     if (!['input', 'action', 'output'].includes(kind)) throw new BadTapeError(`line ${event._line}: unknown event ${JSON.stringify(kind)}`);
@@ -58,11 +66,15 @@ function sameOutcome(expected, got) {
 
 /**
  * Replays the tape at `file` against the vmd at `path` (the usual socket rule when undefined):
- * a fresh connection-scoped instance of its type and args, its inputs and actions in order (each
- * action's outcome awaited), then per output the sequence of values and each outcome compared.
+ * a fresh connection-scoped instance of its type and args, its inputs and actions in order, each
+ * at its recorded t divided by `speed` (null: back to back) and each action's outcome awaited,
+ * then per output the sequence of values and each outcome compared.
  * Resolves with the number of steps; rejects with TapeMismatchError (the diff) or BadTapeError.
  */
-export async function replayTape(file, { path, settleMs = 2000 } = {}) {
+export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}) {
+  if (speed !== null && !(typeof speed === 'number' && speed > 0 && Number.isFinite(speed))) {
+    throw new TypeError(`speed must be a positive number or null, not ${speed}`);
+  }
   const { header, events } = parseTape(await fs.readFile(file, 'utf8'));
   const steps = events.filter((event) => event.event !== 'output');
   const label = (index) => {
@@ -94,6 +106,7 @@ export async function replayTape(file, { path, settleMs = 2000 } = {}) {
       throw error;
     }
     const subscription = created.subscription;
+    const start = Date.now();
     let stepsDone = 0;
     const take = async (timeoutMs) => {
       try {
@@ -111,6 +124,12 @@ export async function replayTape(file, { path, settleMs = 2000 } = {}) {
     const drain = async () => { while (subscription.items.length > 0 && await take(0)); };
 
     for (const [index, step] of steps.entries()) {
+      if (speed !== null && Number.isInteger(step.t)) {
+        const due = start + step.t / speed;
+        while (Date.now() < due) {
+          if (!(await take(due - Date.now()))) await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
+        }
+      }
       await drain();
       if (step.event === 'input') {
         try {

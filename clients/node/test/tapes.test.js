@@ -34,6 +34,16 @@ for (const name of ['counter.tape', 'login.tape']) {
   });
 }
 
+test('a tape from creation replays at its recorded pace, and fails back to back', async () => {
+  // follow.tape: vmd recorded a Follow from its creation (a 100 ms load), toggled at t 412.
+  const file = path.join(TAPES, 'follow.tape');
+  const started = Date.now();
+  assert.equal(await replayTape(file, { path: daemon.socketPath }), 1);
+  assert.ok(Date.now() - started >= 400);
+  await assert.rejects(replayTape(file, { path: daemon.socketPath, speed: null }),
+    (error) => error instanceof TapeMismatchError && /step 1 \(line 6\): action toggle had another outcome/.test(error.message));
+});
+
 test('a changed expectation rejects with the first divergence and its step', async () => {
   const text = fs.readFileSync(path.join(TAPES, 'counter.tape'), 'utf8').replace('"value":40}', '"value":41}');
   await assert.rejects(replayTape(writeTape('changed.tape', text), { path: daemon.socketPath }), (error) => {
@@ -51,7 +61,8 @@ test('a changed outcome rejects at its action', async () => {
 
 for (const [text, expected] of [
   ['', 'the tape is empty'],
-  ['{"tape":2,"type":"Counter"}\n', 'unsupported tape version 2'],
+  ['{"tape":3,"type":"Counter"}\n', 'unsupported tape version 3'],
+  ['{"tape":2,"type":"Counter","fromCreation":false,"dropped":5}\n', 'dropped the first 5 events'],
   ['{"tape":1,"type":"Nope"}\n', 'Unknown type "Nope"'],
   ['{"tape":1,"type":"Counter"}\n{"event":"input","inp', 'line 2: not JSON'],
   ['{"tape":1,"type":"Counter"}\n{"event":"action","action":"reset"}\n', 'is the tape truncated?'],
