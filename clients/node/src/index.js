@@ -71,7 +71,7 @@ export const CODE_NAMES = Object.freeze({
   [-31007]: 'actionNotEnabled', [-31008]: 'actionFailed', [-31009]: 'actionTimedOut',
   [-31010]: 'limitReached', [-31011]: 'instanceExists', [-31012]: 'unknownSubscription',
   [-31013]: 'notStateOutput', [-31014]: 'shuttingDown', [-31015]: 'permissionDenied',
-  [-31016]: 'unknownSession',
+  [-31016]: 'unknownSession', [-31018]: 'notRecording',
 });
 
 /** One NDJSON frame for `message`; throws FrameTooLargeError above `maxFrameBytes`. */
