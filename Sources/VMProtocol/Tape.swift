@@ -15,9 +15,10 @@ public struct Tape {
     public static let version: Int64 = 2
     /// The versions this package reads (version 1 tapes still replay, their `t` honoured too).
     public static let readableVersions: ClosedRange<Int64> = 1...2
-    /// The most tape bytes (encoded lines) the daemon keeps per instance recorded from its
-    /// creation (`vm.create {record: true}`); past it the oldest events go, and the tape says
-    /// so (`fromCreation: false`, `dropped`).
+    /// The most tape the daemon keeps per instance recorded from its creation (`vm.create
+    /// {record: true}`), each event counted as its encoded line plus its bookkeeping
+    /// (VMServer's TapeRecorder.swift); past it the oldest events go, and the tape says so
+    /// (`fromCreation: false`, `dropped`).
     public static let maxRecordedBytes = 1 << 20
 
     /// The header line, every member kept (so `--update` rewrites it unchanged).

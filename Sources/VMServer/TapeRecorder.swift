@@ -7,9 +7,9 @@ import ViewModelKit
 /// its tape from the creation on, in the file format of Protocol/PROTOCOL.md, "Tapes", each
 /// event with `t`, milliseconds since the creation.
 ///
-/// Bounded: it keeps at most ``Tape/maxRecordedBytes`` of encoded lines; past that the oldest
-/// events go, and the header says so (`fromCreation: false`, `dropped`). Each kept event costs
-/// its encoded line plus one array slot (a 32-byte array header and an 8-byte reference).
+/// Bounded: the kept events cost at most ``Tape/maxRecordedBytes``, each counted as its encoded
+/// line plus ``bookkeepingBytes`` (its array's header and allocation rounding, its slot); past
+/// that the oldest events go, and the header says so (`fromCreation: false`, `dropped`).
 /// Lives on the instance's ``InstanceRecord`` and goes with it.
 final class TapeRecorder {
     private let origin: SchedulerTime
@@ -23,8 +23,11 @@ final class TapeRecorder {
     /// Lines removed from the front of `lines` by compaction (so a slot number stays valid).
     private var compacted = 0
     private var pendingActions: [Int: JSONObject] = [:]
-    /// Bytes of the kept lines.
+    /// The cost of the kept lines: their bytes plus ``bookkeepingBytes`` each.
     private(set) var bytes = 0
+    /// What one kept line costs beside its bytes: measured, a 64-byte Counter event adds 124
+    /// bytes of the daemon's RSS (a 32-byte array header, malloc's rounding, an 8-byte slot).
+    static let bookkeepingBytes = 64
     /// Output observations, disposed with the recorder.
     private var observations: [any Disposable] = []
     /// Inputs whose values a tape shows as `"<redacted>"` (schemas marked `writeOnly`).
@@ -132,7 +135,7 @@ final class TapeRecorder {
     private func append(_ event: JSONObject?) -> Int {
         let line = event.map { JSONValue.object($0).encodedBytes() } ?? []
         lines.append(line)
-        bytes += line.count
+        bytes += line.count + Self.bookkeepingBytes
         let slot = lines.count - 1 + compacted
         trim()
         return slot
@@ -141,7 +144,7 @@ final class TapeRecorder {
     /// Drops the oldest lines while over the bound, and compacts the array now and then.
     private func trim() {
         while bytes > maxBytes, start < lines.count {
-            bytes -= lines[start].count
+            bytes -= lines[start].count + Self.bookkeepingBytes
             pendingActions[start + compacted] = nil
             lines[start] = []
             start += 1
