@@ -34,7 +34,8 @@ extension Server {
         let pending = OpenExecuteCall(call: call, instance: params.instance, action: params.action, timeoutMs: params.timeoutMs)
         call.session.pendingExecutions.append(pending)
         if let recorder = (instance.attachment as? InstanceRecord)?.recorder {
-            pending.tape = (recorder, recorder.action(params.action, value: params.value, connection: call.session.number))
+            pending.tape = (recorder, recorder.action(
+                params.action, value: params.value, timeoutMs: params.timeoutMs, connection: call.session.number))
         }
         let execution: any Disposable
         do {

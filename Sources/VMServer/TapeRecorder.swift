@@ -79,11 +79,12 @@ final class TapeRecorder {
         return append(event)
     }
 
-    /// Records a `vm.execute` about to start; its line is written when ``finishAction(_:outcome:)``
+    /// Records a `vm.execute` about to start (with its `timeoutMs`, which a replay passes on); its line is written when ``finishAction(_:outcome:)``
     /// gives its outcome, at this place.
-    func action(_ action: String, value: JSONValue?, connection: UInt64) -> Int {
+    func action(_ action: String, value: JSONValue?, timeoutMs: Int64?, connection: UInt64) -> Int {
         var event: JSONObject = ["event": "action", "t": .integer(elapsed()), "action": .string(action)]
         if let value { event["value"] = value }
+        if let timeoutMs { event["timeoutMs"] = .integer(timeoutMs) }
         event["connection"] = .integer(Int64(connection))
         let slot = append(nil)
         pendingActions[slot] = event

@@ -125,18 +125,27 @@ public struct TapePlayer {
                         box.result = $0
                     }
                     watches.append(running)
+                    // The daemon's `timeoutMs` (vm.execute), on virtual time: the execution is
+                    // cancelled and answers actionTimedOut.
+                    if let timeoutMs = object["timeoutMs"]?.int64Value {
+                        watches.append(scheduler.schedule(after: .milliseconds(timeoutMs)) {
+                            guard box.result == nil else { return }
+                            box.timedOut = true
+                            running.dispose()
+                        })
+                    }
                 } catch {
                     box.result = .failure(error)
                 }
                 try await time.settle()
-                while box.result == nil, let next = scheduler.nextScheduledTime {
+                while box.result == nil, !box.timedOut, let next = scheduler.nextScheduledTime {
                     try await time.advance(to: next)
                 }
                 let got: JSONObject
                 switch box.result {
                 case .success(let value)?: got = ["result": value]
                 case .failure(let error)?: got = ["error": ["name": .string(error.name)]]
-                case nil: got = ["error": ["name": "noOutcome"]]
+                case nil: got = ["error": ["name": .string(box.timedOut ? VMErrorCode.actionTimedOut.name : "noOutcome")]]
                 }
                 let expected = object["outcome"]?.objectValue ?? [:]
                 if divergence == nil, !Tape.sameOutcome(expected, got) {
@@ -168,5 +177,7 @@ public struct TapePlayer {
     /// An action's outcome, once known.
     private final class OutcomeBox {
         var result: Result<JSONValue, ViewModelError>?
+        /// The tape's `timeoutMs` passed first.
+        var timedOut = false
     }
 }

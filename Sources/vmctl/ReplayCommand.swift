@@ -59,6 +59,7 @@ enum ReplayCommand {
             case .action:
                 var params: JSONObject = ["instance": .string(instance), "action": object["action"] ?? .null]
                 if let value = object["value"] { params["value"] = value }
+                if let timeoutMs = object["timeoutMs"] { params["timeoutMs"] = timeoutMs }
                 let got: JSONObject
                 if let failure = try session.call(VMExecuteMethod.self, params) {
                     got = ["error": failure]

@@ -58,6 +58,23 @@ struct TapeFromCreationTests {
         #expect(rushed.error.contains("step 1 (line 6): action toggle had another outcome"), "\(rushed)")
     }
 
+    @Test("an action that timed out is taped with its timeoutMs and outcome, and replays the same way")
+    func actionTimeout() async throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Follow", "--id", "f3", "--arg", "latencyMs=300", "--record"]).status == 0)
+        try await Self.waitFor(fixture, "f3", "isLoading", "false")
+        let timedOut = try fixture.vmctl.run(["exec", "f3", "toggle", "--timeout-ms", "100"])
+        #expect(timedOut.error.contains("(actionTimedOut)"), "\(timedOut)")
+        try await Self.waitFor(fixture, "f3", "isLoading", "false")
+        let (path, lines) = try Self.tape(fixture, "f3")
+        let action = lines.first { $0["event"] == "action" }
+        #expect(action?["timeoutMs"] == 100)
+        #expect(action?["outcome"]?["error"]?["data"]?["name"] == "actionTimedOut", "\(String(describing: action))")
+        let replayed = try fixture.vmctl.run(["replay", path])
+        #expect(replayed.status == 0, "\(replayed)")
+    }
+
     @Test("a changed logic (Follow starting unfollowed) fails the replay at the first divergence")
     func mutationDiverges() async throws {
         let fixture = try VMCtlFixture()

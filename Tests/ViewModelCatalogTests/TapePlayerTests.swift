@@ -75,6 +75,27 @@ struct TapePlayerTests {
         #expect(failure?.description.contains("actionNotEnabled") == true, "\(String(describing: failure))")
     }
 
+    @Test("an action with the tape's timeoutMs times out on virtual time, as it did in the daemon")
+    func actionTimeout() async throws {
+        // Recorded from vmd: a toggle with timeoutMs 100 against a 300 ms service.
+        let tape = """
+            {"tape":2,"type":"Follow","args":{"latencyMs":300},"instance":"ft","fromCreation":true}
+            {"event":"output","t":0,"output":"isFollowing","value":false,"replay":true}
+            {"event":"output","t":0,"output":"isLoading","value":true,"replay":true}
+            {"event":"output","t":303,"output":"isFollowing","value":true}
+            {"event":"output","t":303,"output":"isLoading","value":false}
+            {"event":"action","t":528,"action":"toggle","timeoutMs":100,"connection":2,"outcome":{"error":{"code":-31009,"message":"Action \\"toggle\\" of ft did not finish within 100 ms and was cancelled.","data":{"name":"actionTimedOut","instance":"ft","action":"toggle","timeoutMs":100}}}}
+            {"event":"output","t":528,"output":"isLoading","value":true}
+            {"event":"output","t":628,"output":"isLoading","value":false}
+
+            """
+        let player = TapePlayer(registry: try Self.registry())
+        await #expect(throws: Never.self) { try await player.replay(tape: tape) }
+        // Without the timeout the toggle answers: another outcome.
+        let failure = await Self.failure(of: tape.replacing(#""timeoutMs":100,"connection""#, with: #""connection""#), registry: try Self.registry())
+        #expect(failure?.description.contains("action toggle had another outcome") == true, "\(String(describing: failure))")
+    }
+
     @Test("a changed logic (Follow starting unfollowed) fails at the first divergence")
     func mutatedFollow() async throws {
         let mutated = Self.slowFollow.replacing(#""latencyMs":2000}"#, with: #""latencyMs":2000,"initial":false}"#)

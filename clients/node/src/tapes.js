@@ -141,7 +141,8 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
       } else {
         let outcome;
         try {
-          outcome = { result: await vmd.execute(created.instance, step.action, step.value) };
+          outcome = { result: await vmd.execute(created.instance, step.action, step.value,
+            step.timeoutMs === undefined ? undefined : { timeoutMs: step.timeoutMs }) };
         } catch (error) {
           if (!(error instanceof VmdError)) throw error;
           outcome = { error: { code: error.code, message: error.message, data: error.data } };

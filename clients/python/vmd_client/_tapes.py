@@ -151,7 +151,8 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
                     divergence = divergence or "%s failed: %s\n  expected: accepted" % (label(index), error)
             else:
                 try:
-                    outcome = {"result": vmd.execute(created.instance, step["action"], value)}
+                    outcome = {"result": vmd.execute(created.instance, step["action"], value,
+                                                     timeout_ms=step.get("timeoutMs"))}
                 except VMDError as error:
                     outcome = {"error": {"code": error.code, "message": error.message, "data": error.data}}
                 if divergence is None and not _same_outcome(step["outcome"], outcome):
