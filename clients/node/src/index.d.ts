@@ -100,6 +100,8 @@ export class Client extends EventEmitter {
   create(type: string, options?: {
     id?: string; args?: object; scope?: 'daemon' | 'connection';
     subscribe?: true | string[] | { outputs?: string[]; replay?: boolean; patches?: boolean }; subscriptionTimeoutMs?: number | null;
+    /** Record the instance from its creation; read the tape with tape(). */
+    record?: boolean;
   }): Promise<Created>;
   destroy(instance: string): Promise<void>;
   list(): Promise<Array<{ instance: string; type: string; scope: string; subscribers: number; parent?: string }>>;
@@ -108,6 +110,8 @@ export class Client extends EventEmitter {
   execute(instance: string, action: string, value?: Json, options?: { timeoutMs?: number; clientTimeoutMs?: number | null }): Promise<Json>;
   cancel(id: number): void;
   get(instance: string, output: string): Promise<Json>;
+  /** vm.tape: the tape so far of an instance created with record: true, one object per line (the header first). */
+  tape(instance: string): Promise<Array<{ [key: string]: Json }>>;
   subscribe(instance: string, options?: { outputs?: string[]; replay?: boolean; patches?: boolean; timeoutMs?: number | null }): Promise<Subscription>;
   unsubscribe(subscription: Subscription | string): Promise<void>;
 }

@@ -577,11 +577,12 @@ export class Client extends EventEmitter {
    * vm.create. `subscribe`: true (every output), an array of output names, or {outputs, replay, patches};
    * resolves {instance, type, scope, subscription?} where subscription is a Subscription.
    */
-  create(type, { id, args, scope, subscribe, subscriptionTimeoutMs = null } = {}) {
+  create(type, { id, args, scope, subscribe, subscriptionTimeoutMs = null, record = false } = {}) {
     const params = { type };
     if (id !== undefined) params.id = id;
     if (args !== undefined) params.args = args;
     if (scope !== undefined) params.scope = scope;
+    if (record) params.record = true;
     if (subscribe === true) params.subscribe = {};
     else if (Array.isArray(subscribe)) params.subscribe = { outputs: subscribe };
     else if (subscribe && typeof subscribe === 'object') params.subscribe = subscribe;
@@ -627,6 +628,9 @@ export class Client extends EventEmitter {
   cancel(id) { this.notify('$/cancelRequest', { id }); }
 
   async get(instance, output) { return (await this.call('vm.get', { instance, output })).value; }
+
+  /** vm.tape: the tape so far of an instance created with record: true, one object per line (the header first). */
+  async tape(instance) { return (await this.call('vm.tape', { instance })).tape; }
 
   /**
    * vm.subscribe: resolves a Subscription (outputs absent: every output; replay defaults to true;

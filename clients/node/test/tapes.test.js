@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { replayTape, TapeMismatchError, BadTapeError } from '../src/index.js';
+import { connect, replayTape, TapeMismatchError, BadTapeError, VmdError } from '../src/index.js';
 import { startDaemon, REPO_ROOT } from '../src/testing.js';
 
 const TAPES = path.join(REPO_ROOT, 'Tests', 'Tapes');
@@ -72,3 +72,18 @@ for (const [text, expected] of [
       (error) => error instanceof BadTapeError && error.message.includes(expected));
   });
 }
+
+test('an instance created with record has its tape from creation; another is notRecording', async () => {
+  const vmd = await connect({ path: daemon.socketPath });
+  try {
+    const { instance } = await vmd.create('Counter', { args: { start: 5 }, record: true });
+    await vmd.send(instance, 'increment', 2);
+    const tape = await vmd.tape(instance);
+    assert.deepEqual(tape[0], { tape: 2, type: 'Counter', args: { start: 5 }, instance, fromCreation: true });
+    assert.deepEqual(tape.slice(1).map((line) => [line.event, line.value]), [['output', 5], ['input', 2], ['output', 7]]);
+    const plain = await vmd.create('Counter');
+    await assert.rejects(vmd.tape(plain.instance), (error) => error instanceof VmdError && error.errorName === 'notRecording');
+  } finally {
+    await vmd.close();
+  }
+});

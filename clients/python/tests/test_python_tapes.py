@@ -63,3 +63,16 @@ def test_bad_tapes_raise_bad_tape(socket_path: str, tmp_path: Path, text: str, e
     with pytest.raises(BadTape) as raised:
         replay_tape(str(bad), socket_path)
     assert expected in str(raised.value)
+
+
+def test_an_instance_created_with_record_has_its_tape_from_creation(socket_path: str) -> None:
+    from vmd_client import Client, NotRecording
+    with Client(socket_path) as vmd:
+        counter = vmd.create("Counter", args={"start": 5}, record=True).instance
+        vmd.send(counter, "increment", 2)
+        tape = vmd.tape(counter)
+        assert tape[0] == {"tape": 2, "type": "Counter", "args": {"start": 5}, "instance": counter, "fromCreation": True}
+        assert [(line["event"], line["value"]) for line in tape[1:]] == [("output", 5), ("input", 2), ("output", 7)]
+        plain = vmd.create("Counter").instance
+        with pytest.raises(NotRecording):
+            vmd.tape(plain)
