@@ -30,7 +30,7 @@ TAPES = sorted(TAPES_DIR.glob("*.tape"))
 
 def test_the_committed_tapes_exist():
     names = {path.name for path in TAPES}
-    assert {"counter.tape", "login.tape", "follow.tape"} <= names, names
+    assert {"counter.tape", "login.tape", "follow.tape", "todolist.tape"} <= names, names
 
 
 @pytest.mark.parametrize("path", TAPES, ids=lambda path: path.name)

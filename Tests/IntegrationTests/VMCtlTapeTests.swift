@@ -83,7 +83,7 @@ struct VMCtlTapeTests {
         #expect(lines.last?["value"] == nil)
     }
 
-    @Test("the tapes committed under Tests/Tapes replay green", arguments: ["counter.tape", "login.tape", "follow.tape"])
+    @Test("the tapes committed under Tests/Tapes replay green", arguments: ["counter.tape", "login.tape", "follow.tape", "todolist.tape"])
     func committedTapes(name: String) throws {
         let fixture = try VMCtlFixture()
         defer { fixture.tearDown() }

@@ -21,6 +21,7 @@ struct TapePlayerTests {
         try registry.register(Counter.self)
         try registry.register(Login.self, services: auth)
         try registry.register(Follow.self, services: InMemoryFollowService.factory)
+        try registry.register(TodoList.self)
         return registry
     }
 
@@ -31,7 +32,7 @@ struct TapePlayerTests {
         }
     }
 
-    @Test("the recorded Counter and Login tapes replay green", arguments: ["counter.tape", "login.tape"])
+    @Test("the recorded Counter, Login and TodoList tapes replay green", arguments: ["counter.tape", "login.tape", "todolist.tape"])
     func recordedTapes(name: String) async throws {
         let player = TapePlayer(registry: try Self.registry())
         await #expect(throws: Never.self) { try await player.replay(tape: try Self.tape(name)) }

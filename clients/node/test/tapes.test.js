@@ -28,7 +28,7 @@ function writeTape(name, text) {
   return file;
 }
 
-for (const name of ['counter.tape', 'login.tape']) {
+for (const name of ['counter.tape', 'login.tape', 'todolist.tape']) {
   test(`the recorded ${name} replays green`, async () => {
     assert.ok(await replayTape(path.join(TAPES, name), { path: daemon.socketPath }) >= 4);
   });

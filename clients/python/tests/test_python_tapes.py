@@ -14,7 +14,7 @@ from vmd_client import BadTape, TapeMismatch, replay_tape
 TAPES = REPO_ROOT / "Tests" / "Tapes"
 
 
-@pytest.mark.parametrize("name", ["counter.tape", "login.tape"])
+@pytest.mark.parametrize("name", ["counter.tape", "login.tape", "todolist.tape"])
 def test_the_recorded_tapes_replay_green(socket_path: str, name: str) -> None:
     assert replay_tape(str(TAPES / name), socket_path) >= 4
 
