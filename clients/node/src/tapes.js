@@ -95,6 +95,7 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
   const vmd = await connect({ path });
   const got = new Map();
   let divergence = null;
+  let divergenceStep = Infinity;
   try {
     let created;
     try {
@@ -136,7 +137,10 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
           await vmd.send(created.instance, step.input, step.value);
         } catch (error) {
           if (!(error instanceof VmdError)) throw error;
-          divergence ??= `${label(index)} failed: ${error.message}\n  expected: accepted`;
+          if (divergence === null) {
+            divergence = `${label(index)} failed: ${error.message}\n  expected: accepted`;
+            divergenceStep = index;
+          }
         }
       } else {
         let outcome;
@@ -149,6 +153,7 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
         }
         if (divergence === null && !sameOutcome(step.outcome, outcome)) {
           divergence = `${label(index)} had another outcome\n  expected: ${JSON.stringify(step.outcome)}\n  got:      ${JSON.stringify(outcome)}`;
+          divergenceStep = index;
         }
       }
       stepsDone = index + 1;
@@ -165,26 +170,25 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
     await vmd.close();
   }
 
-  if (divergence === null) {
-    let best = null;
-    for (const name of [...new Set([...expected.keys(), ...got.keys()])].sort()) {
-      const want = expected.get(name) ?? [];
-      const have = got.get(name) ?? [];
-      for (let index = 0; index < Math.max(want.length, have.length); index += 1) {
-        const wanted = want[index];
-        const had = have[index];
-        if (wanted && had && isDeepStrictEqual(wanted.value, had.value)) continue;
-        const after = Math.min(wanted?.after ?? Infinity, had?.after ?? Infinity);
-        const text = `output "${name}" differs at value #${index + 1}\n`
-          + `  expected: ${wanted ? JSON.stringify(wanted.value) : '(no more values)'}\n`
-          + `  got:      ${had ? JSON.stringify(had.value) : '(no more values)'}\n`
-          + `  after:    ${label(after - 1)}`;
-        if (best === null || after < best.after) best = { after, text };
-        break;
-      }
+  // The earlier of a step's failure and an output's divergence (one before the step caused it).
+  let best = null;
+  for (const name of [...new Set([...expected.keys(), ...got.keys()])].sort()) {
+    const want = expected.get(name) ?? [];
+    const have = got.get(name) ?? [];
+    for (let index = 0; index < Math.max(want.length, have.length); index += 1) {
+      const wanted = want[index];
+      const had = have[index];
+      if (wanted && had && isDeepStrictEqual(wanted.value, had.value)) continue;
+      const after = Math.min(wanted?.after ?? Infinity, had?.after ?? Infinity);
+      const text = `output "${name}" differs at value #${index + 1}\n`
+        + `  expected: ${wanted ? JSON.stringify(wanted.value) : '(no more values)'}\n`
+        + `  got:      ${had ? JSON.stringify(had.value) : '(no more values)'}\n`
+        + `  after:    ${label(after - 1)}`;
+      if (best === null || after < best.after) best = { after, text };
+      break;
     }
-    divergence = best?.text ?? null;
   }
+  if (best !== null && (divergence === null || best.after <= divergenceStep)) divergence = best.text;
   if (divergence !== null) throw new TapeMismatchError(`tape ${file} does not replay: ${divergence}`);
   return steps.length;
 }

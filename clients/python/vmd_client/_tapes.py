@@ -134,6 +134,7 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
             return True
 
         divergence: Optional[str] = None
+        divergence_step = len(steps)
         for index, step in enumerate(steps):
             offset = step.get("t")
             if speed is not None and isinstance(offset, int) and not isinstance(offset, bool):
@@ -148,7 +149,9 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
                 try:
                     vmd.send(created.instance, step["input"], value)
                 except VMDError as error:
-                    divergence = divergence or "%s failed: %s\n  expected: accepted" % (label(index), error)
+                    if divergence is None:
+                        divergence = "%s failed: %s\n  expected: accepted" % (label(index), error)
+                        divergence_step = index
             else:
                 try:
                     outcome = {"result": vmd.execute(created.instance, step["action"], value,
@@ -158,6 +161,7 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
                 if divergence is None and not _same_outcome(step["outcome"], outcome):
                     divergence = "%s had another outcome\n  expected: %s\n  got:      %s" % (
                         label(index), _dump(step["outcome"]), _dump(outcome))
+                    divergence_step = index
             steps_done = index + 1
 
         deadline = time.monotonic() + settle
@@ -168,25 +172,26 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
         while drain(0.05):
             pass
 
-    if divergence is None:
-        best: Optional[Tuple[int, str]] = None
-        for name in sorted(set(expected) | set(got)):
-            want, have = expected.get(name, []), got.get(name, [])
-            for index in range(max(len(want), len(have))):
-                wanted = want[index] if index < len(want) else None
-                had = have[index] if index < len(have) else None
-                if wanted is not None and had is not None and wanted[0] == had[0]:
-                    continue
-                after = min(x[1] for x in (wanted, had) if x is not None)
-                text = "output \"%s\" differs at value #%d\n  expected: %s\n  got:      %s\n  after:    %s" % (
-                    name, index + 1,
-                    _dump(wanted[0]) if wanted is not None else "(no more values)",
-                    _dump(had[0]) if had is not None else "(no more values)",
-                    label(after - 1))
-                if best is None or after < best[0]:
-                    best = (after, text)
-                break
-        divergence = best[1] if best else None
+    # The earlier of a step's failure and an output's divergence (one before the step caused it).
+    best: Optional[Tuple[int, str]] = None
+    for name in sorted(set(expected) | set(got)):
+        want, have = expected.get(name, []), got.get(name, [])
+        for index in range(max(len(want), len(have))):
+            wanted = want[index] if index < len(want) else None
+            had = have[index] if index < len(have) else None
+            if wanted is not None and had is not None and wanted[0] == had[0]:
+                continue
+            after = min(x[1] for x in (wanted, had) if x is not None)
+            text = "output \"%s\" differs at value #%d\n  expected: %s\n  got:      %s\n  after:    %s" % (
+                name, index + 1,
+                _dump(wanted[0]) if wanted is not None else "(no more values)",
+                _dump(had[0]) if had is not None else "(no more values)",
+                label(after - 1))
+            if best is None or after < best[0]:
+                best = (after, text)
+            break
+    if best is not None and (divergence is None or best[0] <= divergence_step):
+        divergence = best[1]
     if divergence is not None:
         raise TapeMismatch("tape %s does not replay: %s" % (path, divergence))
     return len(steps)
