@@ -3,6 +3,7 @@ import Testing
 import VMProtocol
 @testable import VMServer
 import VMTestSupport
+import ViewModelKit
 
 /// The flight recorder (TapeRecorder.swift) behind `vm.create {record: true}` and `vm.tape`.
 @Suite("The tape recorder")
@@ -51,5 +52,31 @@ struct TapeRecorderTests {
         #expect(tape.first?["fromCreation"] == false)
         #expect(tape.first?["dropped"]?.intValue == recorder.dropped)
         #expect(tape.last?["event"] == "input")
+    }
+
+    /// A password field: its input's schema is `writeOnly` (how a secret input publishes itself).
+    struct Vault: ViewModel {
+        static let summary = "A secret and whether it is long enough."
+
+        struct Ports: ViewModelPorts {
+            let password = Input<String>("A secret.", codec: ValueCodec<String>.json.withSchema(["type": "string", "writeOnly": true]))
+            let isLongEnough = State<Bool>("At least 6 characters.", initial: false)
+        }
+
+        init(ports: Ports, context: Context) {
+            ports.isLongEnough.bind(ports.password.map { $0.count >= 6 })
+        }
+    }
+
+    @Test("a secret (writeOnly) input's value is taped as <redacted>")
+    func secretInputs() async throws {
+        var registry = ViewModelRegistry()
+        try registry.register(Vault.self)
+        let fixture = try InMemoryServer.forTests(registry: registry)
+        let client = fixture.open()
+        _ = try await client.result("vm.create", json(#"{"type":"Vault","id":"v","record":true}"#))
+        _ = try await client.result("vm.send", json(#"{"instance":"v","input":"password","value":"hunter22"}"#))
+        let tape = try await client.result("vm.tape", json(#"{"instance":"v"}"#))["tape"]?.arrayValue ?? []
+        #expect(Self.summary(tape) == ["output isLongEnough false", "input password \"<redacted>\"", "output isLongEnough true"])
     }
 }
