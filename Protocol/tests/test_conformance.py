@@ -375,6 +375,22 @@ def test_counter_session(wire: Wire) -> None:
 # ------------------------------------------------------------------ Login session
 
 
+def test_a_recorded_instance_has_its_tape_from_creation(wire: Wire) -> None:
+    instance = wire.call("vm.create", {"type": "Counter", "args": {"start": 5}, "record": True})["instance"]
+    wire.call("vm.send", {"instance": instance, "input": "increment", "value": 2})
+    tape = wire.call("vm.tape", {"instance": instance})["tape"]
+    assert tape[0] == {"tape": 2, "type": "Counter", "args": {"start": 5}, "instance": instance, "fromCreation": True}
+    assert [(line["event"], line.get("output", line.get("input")), line["value"]) for line in tape[1:]] == [
+        ("output", "count", 5), ("input", "increment", 2), ("output", "count", 7)]
+    assert tape[1]["replay"] is True and tape[1]["t"] == 0
+    assert isinstance(tape[2]["connection"], int) and tape[3]["t"] >= tape[2]["t"] >= 0
+    plain = wire.call("vm.create", {"type": "Counter"})["instance"]
+    refused = wire.error("vm.tape", {"instance": plain})
+    assert (refused["code"], refused["data"]) == (-31018, {"name": "notRecording", "instance": plain})
+    for made in (instance, plain):
+        wire.call("vm.destroy", {"instance": made})
+
+
 def test_login_session(wire: Wire) -> None:
     result = wire.call("vm.create", {"type": "Login", "args": {"latencyMs": 300}, "scope": "connection",
                                      "subscribe": {}})

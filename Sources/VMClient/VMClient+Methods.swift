@@ -58,12 +58,14 @@ extension VMClient {
     ///   - scope: `.connection` destroys it when this client disconnects.
     ///   - subscribe: watch it from its very first value (atomic with the creation).
     ///   - durable: keep it, and what it saves, across daemon restarts (daemon scope only).
+    ///   - record: record it from its creation; ``tape(instance:)`` reads the tape.
     public func create(
         type: String, id: String? = nil, args: JSONObject? = nil, scope: InstanceScope = .daemon,
-        subscribe: SubscribeOptions? = nil, durable: Bool = false
+        subscribe: SubscribeOptions? = nil, durable: Bool = false, record: Bool = false
     ) async throws -> VMCreatedInstance {
         let params = VMCreateMethod.Params(
-            type: type, id: id, args: args.map(JSONValue.object), scope: scope, subscribe: subscribe, durable: durable)
+            type: type, id: id, args: args.map(JSONValue.object), scope: scope, subscribe: subscribe, durable: durable,
+            record: record)
         var opened: AsyncThrowingStream<VMSubscriptionEvent, any Error>? = nil
         var opening: ClientCore.Opening? = nil
         if let subscribe {
@@ -146,6 +148,15 @@ extension VMClient {
         let result = try await call(VMGetMethod.name, VMGetMethod.Params(instance: instance, output: output).jsonValue)
         return try decodeResult(of: VMGetMethod.name) { () throws(JSONDecodingError) in
             try VMGetMethod.Result(json: result).value
+        }
+    }
+
+    /// `vm.tape`: the tape so far of an instance created with `record: true`, its lines as
+    /// JSON objects, the header first (``VMTapeMethod/Result/text`` is the file's text).
+    public func tape(instance: String) async throws -> VMTapeMethod.Result {
+        let result = try await call(VMTapeMethod.name, VMTapeMethod.Params(instance: instance).jsonValue)
+        return try decodeResult(of: VMTapeMethod.name) { () throws(JSONDecodingError) in
+            try VMTapeMethod.Result(json: result)
         }
     }
 

@@ -37,6 +37,9 @@ public struct DaemonConfiguration: Sendable {
     /// (see `HeapTrimmer`); `nil` never trims. While set, the heap's growth is also populated
     /// ahead of the loop by a helper thread (`Heap.startPrefaulting()`, started in Daemon.swift).
     public var trimsHeapAfterIdle: Duration? = .seconds(1)
+    /// Whether every instance is recorded from its creation, as with `vm.create {record: true}`
+    /// (`--record-all`, for development: each costs up to `Tape.maxRecordedBytes` of tape).
+    public var recordsEveryInstance = false
     /// The uid the peer check treats as the daemon's own, instead of the process's: a test
     /// seam, so a test can see how a peer of another user is refused without a second user.
     @_spi(Testing) public var ownUIDOverride: UInt32?

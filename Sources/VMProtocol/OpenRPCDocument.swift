@@ -430,6 +430,14 @@ public enum OpenRPCDocument {
           "schema": {
             "type": "boolean"
           }
+        },
+        {
+          "name": "record",
+          "description": "Record the instance from its creation (a flight recorder, PROTOCOL.md section 17): its type and args, every input, action and output with its time, bounded to 1 MiB of tape per instance (the oldest events go first past it); read with vm.tape. Default false (true for every instance when the daemon runs with --record-all).",
+          "required": false,
+          "schema": {
+            "type": "boolean"
+          }
         }
       ],
       "result": {
@@ -992,6 +1000,97 @@ public enum OpenRPCDocument {
             "name": "result",
             "value": {
               "value": 10
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "vm.tape",
+      "summary": "The tape of an instance recorded from its creation.",
+      "description": "The tape so far of an instance created with record: true (or under --record-all): one JSON object per line of the tape file format (PROTOCOL.md section 17), the header first. The instance keeps running and recording. An instance created without record is notRecording.",
+      "tags": [
+        {
+          "name": "vm"
+        }
+      ],
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "instance",
+          "required": true,
+          "schema": {
+            "type": "string"
+          },
+          "description": "Id of a live instance, as vm.create or vm.list gave it; any other string is unknownInstance."
+        }
+      ],
+      "result": {
+        "name": "vm.tape.result",
+        "schema": {
+          "$ref": "#/components/schemas/vm.tape.result"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/unknownInstance"
+        },
+        {
+          "$ref": "#/components/errors/notRecording"
+        },
+        {
+          "$ref": "#/components/errors/invalidParams"
+        },
+        {
+          "$ref": "#/components/errors/shuttingDown"
+        },
+        {
+          "$ref": "#/components/errors/internalError"
+        }
+      ],
+      "examples": [
+        {
+          "name": "counter",
+          "params": [
+            {
+              "name": "instance",
+              "value": "counter-1"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "tape": [
+                {
+                  "tape": 2,
+                  "type": "Counter",
+                  "args": {
+                    "start": 5
+                  },
+                  "instance": "counter-1",
+                  "fromCreation": true
+                },
+                {
+                  "event": "output",
+                  "t": 0,
+                  "output": "count",
+                  "value": 5,
+                  "replay": true
+                },
+                {
+                  "event": "input",
+                  "t": 1250,
+                  "input": "increment",
+                  "value": 2,
+                  "connection": 3
+                },
+                {
+                  "event": "output",
+                  "t": 1250,
+                  "output": "count",
+                  "value": 7
+                }
+              ]
             }
           }
         }
@@ -1684,7 +1783,8 @@ public enum OpenRPCDocument {
           "shuttingDown",
           "permissionDenied",
           "unknownSession",
-          "actionSuperseded"
+          "actionSuperseded",
+          "notRecording"
         ]
       },
       "ErrorData": {
@@ -2584,6 +2684,26 @@ public enum OpenRPCDocument {
                 }
               }
             }
+          },
+          {
+            "if": {
+              "properties": {
+                "data": {
+                  "properties": {
+                    "name": {
+                      "const": "notRecording"
+                    }
+                  }
+                }
+              }
+            },
+            "then": {
+              "properties": {
+                "code": {
+                  "const": -31018
+                }
+              }
+            }
           }
         ]
       },
@@ -3158,6 +3278,22 @@ public enum OpenRPCDocument {
           }
         }
       },
+      "vm.tape.result": {
+        "type": "object",
+        "required": [
+          "tape"
+        ],
+        "properties": {
+          "tape": {
+            "description": "The tape's lines as JSON objects, the header first (each valid against schemas/tape.json).",
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "type": "object"
+            }
+          }
+        }
+      },
       "vm.subscribe.result": {
         "type": "object",
         "required": [
@@ -3513,6 +3649,14 @@ public enum OpenRPCDocument {
           "name": "actionSuperseded",
           "instance": "search-1",
           "action": "search"
+        }
+      },
+      "notRecording": {
+        "code": -31018,
+        "message": "Instance counter-1 was not created with record: true, so it has no tape; create it with record: true (or run vmd --record-all), or attach with vmctl record.",
+        "data": {
+          "name": "notRecording",
+          "instance": "counter-1"
         }
       }
     }

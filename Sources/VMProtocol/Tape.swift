@@ -4,13 +4,22 @@ import JSONCore
 /// pushed, action executed (with its outcome) and output emitted, in order.
 ///
 /// On disk a tape is NDJSON (Protocol/PROTOCOL.md, "Tapes"; schema Protocol/schemas/tape.json):
-/// a header line `{"tape": 1, "type", "args", "recordedAt", "instance"}`, then one event per line.
+/// a header line `{"tape": 2, "type", "args", "recordedAt", "instance", "fromCreation", "dropped"}`,
+/// then one event per line.
 ///
 /// The one reader of the format in Swift: `vmctl record` and `vmctl replay` write and check tapes
 /// with it, and ViewModelTesting's `TapePlayer` replays them in-process.
 public struct Tape {
-    /// The only tape format version this package reads and writes.
-    public static let version: Int64 = 1
+    /// The tape format version this package writes: 2 adds the header's `fromCreation` and
+    /// `dropped`, and replays that push each input at its recorded `t`.
+    public static let version: Int64 = 2
+    /// The versions this package reads (version 1 tapes still replay, their `t` honoured too).
+    public static let readableVersions: ClosedRange<Int64> = 1...2
+    /// The most tape the daemon keeps per instance recorded from its creation (`vm.create
+    /// {record: true}`), each event counted as its encoded line plus its bookkeeping
+    /// (VMServer's TapeRecorder.swift); past it the oldest events go, and the tape says so
+    /// (`fromCreation: false`, `dropped`).
+    public static let maxRecordedBytes = 1 << 20
 
     /// The header line, every member kept (so `--update` rewrites it unchanged).
     public var header: JSONObject
@@ -24,6 +33,15 @@ public struct Tape {
 
     public var type: String { header["type"]?.stringValue ?? "" }
     public var args: JSONValue? { header["args"].flatMap { $0.isNull ? nil : $0 } }
+    /// How many events the recorder dropped from the tape's start (past its bound).
+    public var dropped: Int { header["dropped"]?.intValue ?? 0 }
+
+    /// Why this tape cannot be replayed (its start is gone), or `nil`: a replay of a tape whose
+    /// first events were dropped would not start from the state they left.
+    public var replayRefusal: String? {
+        guard dropped > 0 else { return nil }
+        return "the recorder dropped the first \(dropped) events of this tape (past its bound of \(Tape.maxRecordedBytes) bytes per instance), so it no longer starts at the instance's creation and cannot be replayed"
+    }
 
     /// One line after the header.
     public enum Event {
@@ -65,8 +83,8 @@ public struct Tape {
         guard let version = header["tape"] else {
             throw Malformed(message: "line \(first.0): not a tape header (no \"tape\" version member)")
         }
-        guard version.int64Value == Tape.version else {
-            throw Malformed(message: "line \(first.0): unsupported tape version \(version.encodedString()); this reads version \(Tape.version)")
+        guard let number = version.int64Value, Tape.readableVersions.contains(number) else {
+            throw Malformed(message: "line \(first.0): unsupported tape version \(version.encodedString()); this reads versions \(Tape.readableVersions.lowerBound) to \(Tape.readableVersions.upperBound)")
         }
         guard let type = header["type"]?.stringValue, !type.isEmpty else {
             throw Malformed(message: "line \(first.0): the header has no \"type\" string")
@@ -214,6 +232,12 @@ public struct Tape {
     /// the output, expected versus got, and the step after which they parted; `nil` when every
     /// output emitted exactly the tape's values.
     public func firstOutputDivergence(_ emitted: [Emission]) -> String? {
+        outputDivergence(emitted)?.text
+    }
+
+    /// ``firstOutputDivergence(_:)`` with the number of steps performed before it: a replay
+    /// reports it rather than a later step's other outcome (the earlier divergence is the cause).
+    public func outputDivergence(_ emitted: [Emission]) -> (afterSteps: Int, text: String)? {
         let expected = expectations()
         var got: [String: [Emission]] = [:]
         for emission in emitted { got[emission.output, default: []].append(emission) }
@@ -237,6 +261,6 @@ public struct Tape {
                 break
             }
         }
-        return best?.text
+        return best.map { (afterSteps: $0.steps, text: $0.text) }
     }
 }

@@ -5,7 +5,7 @@ public enum VMMethods {
     public static let types: [any VMMethod.Type] = [
         DaemonInfoMethod.self, DaemonShutdownMethod.self, DaemonMonitorMethod.self, DaemonUnmonitorMethod.self,
         RPCDiscoverMethod.self, VMTypesMethod.self, VMCreateMethod.self, VMDestroyMethod.self, VMListMethod.self,
-        VMSendMethod.self, VMExecuteMethod.self, VMGetMethod.self, VMSubscribeMethod.self, VMUnsubscribeMethod.self,
+        VMSendMethod.self, VMExecuteMethod.self, VMGetMethod.self, VMTapeMethod.self, VMSubscribeMethod.self, VMUnsubscribeMethod.self,
         SessionOpenMethod.self, SessionResumeMethod.self, SessionCloseMethod.self,
     ]
 

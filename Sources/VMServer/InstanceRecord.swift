@@ -17,6 +17,8 @@ final class InstanceRecord {
     var subscriptions: [Subscription] = []
     /// Per output index (`vm.types` order): its channel, while anybody watches it.
     var channels: [OutputChannel?]
+    /// Its flight recorder, when created with `record: true` (TapeRecorder.swift).
+    var recorder: TapeRecorder?
 
     init(instance: ViewModelInstance, scope: InstanceScope, owner: ConnectionID?) {
         self.instance = instance

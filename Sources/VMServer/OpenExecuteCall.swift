@@ -20,6 +20,8 @@ final class OpenExecuteCall {
     /// Disposing it cancels the action's work.
     var execution: (any Disposable)?
     var timer: (any Disposable)?
+    /// The recorder and slot of its action event, when its instance is recorded (TapeRecorder.swift).
+    var tape: (recorder: TapeRecorder, slot: Int)?
     private(set) var isFinished = false
 
     init(call: Call, instance: String, action: String, timeoutMs: Int64?, sendsProgress: Bool = false, progressResetsTimeout: Bool = false) {

@@ -8,8 +8,17 @@ import ViewModelKit
 extension Server {
     func send(_ call: Call) throws -> Outcome {
         let params = try VMSendMethod.Params(call.params)
-        // Everything the input causes synchronously is queued inside, before the reply (O4).
-        try host.instance(params.instance).send(input: params.input, value: params.value)
+        let instance = try host.instance(params.instance)
+        // Taped before it is delivered, so that the outputs it causes follow it.
+        let recorder = (instance.attachment as? InstanceRecord)?.recorder
+        let slot = recorder?.input(params.input, value: params.value, connection: call.session.number)
+        do {
+            // Everything the input causes synchronously is queued inside, before the reply (O4).
+            try instance.send(input: params.input, value: params.value)
+        } catch {
+            if let slot { recorder?.retract(slot) }
+            throw error
+        }
         return .result(VMSendMethod.result)
     }
 
@@ -26,6 +35,10 @@ extension Server {
             call: call, instance: params.instance, action: params.action, timeoutMs: params.timeoutMs,
             sendsProgress: params.progress, progressResetsTimeout: params.resetTimeoutOnProgress)
         call.session.pendingExecutions.append(pending)
+        if let recorder = (instance.attachment as? InstanceRecord)?.recorder {
+            pending.tape = (recorder, recorder.action(
+                params.action, value: params.value, timeoutMs: params.timeoutMs, connection: call.session.number))
+        }
         let execution: any Disposable
         // Only a call that asked pays for a progress observer.
         let onProgress: ((ActionProgress) -> Void)? = pending.observesProgress
@@ -37,6 +50,7 @@ extension Server {
             }
         } catch {
             _ = pending.finish()
+            if let tape = pending.tape { tape.recorder.retract(tape.slot) }
             call.session.pendingExecutions.removeAll { $0 === pending }
             throw error
         }
@@ -101,6 +115,12 @@ extension Server {
     /// Writes the one reply of a finished execution (a `vm.error` when it was a notification).
     private func answer(_ pending: OpenExecuteCall, _ outcome: Result<JSONValue, WireError>) {
         let call = pending.call
+        if let tape = pending.tape {
+            switch outcome {
+            case .success(let result): tape.recorder.finishAction(tape.slot, outcome: ["result": result["value"] ?? .null])
+            case .failure(let error): tape.recorder.finishAction(tape.slot, outcome: ["error": error.jsonValue])
+            }
+        }
         call.session.pendingExecutions.removeAll { $0 === pending }
         guard call.session.isOpen else { return }
         switch outcome {

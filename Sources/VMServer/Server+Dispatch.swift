@@ -25,7 +25,7 @@ extension Server {
     /// (their `errors` in openrpc.json list it).
     static let stoppedWhileShuttingDown: Set<String> = [
         VMCreateMethod.name, VMDestroyMethod.name, VMSendMethod.name, VMExecuteMethod.name,
-        VMGetMethod.name, VMSubscribeMethod.name, VMUnsubscribeMethod.name,
+        VMGetMethod.name, VMTapeMethod.name, VMSubscribeMethod.name, VMUnsubscribeMethod.name,
     ]
 
     func dispatch(_ call: Call) {
@@ -58,6 +58,7 @@ extension Server {
         switch call.method {
         case VMSendMethod.name: return try send(call)
         case VMGetMethod.name: return try get(call)
+        case VMTapeMethod.name: return try tape(call)
         case VMExecuteMethod.name: return try execute(call)
         case CancelRequestNotification.name: return try cancelRequest(call)
         case VMSubscribeMethod.name: return try subscribe(call)

@@ -39,10 +39,12 @@ extension Server {
         }
         // A daemon-scoped instance nobody watches gets its record on first use (`record(of:)`),
         // like a child: most idle instances never need one.
-        if params.scope == .connection || params.subscribe != nil {
+        let records = params.record || recordsEveryInstance
+        if params.scope == .connection || params.subscribe != nil || records {
             instance.attachment = InstanceRecord(
                 instance: instance, scope: params.scope, owner: params.scope == .connection ? session.id : nil)
         }
+        if records { startRecording(instance, args: params.args) }
         if params.scope == .connection { session.ownedInstances.append(instance.id) }
 
         guard let options = params.subscribe else {
@@ -108,6 +110,7 @@ extension Server {
         durability?.instanceClosed(instance.id, reason: reason)
         guard let record = instance.attachment as? InstanceRecord else { return }
         instance.attachment = nil
+        record.recorder?.stop()
         for channel in record.channels { channel?.stop() }
         record.channels = []
         let subscriptions = record.subscriptions

@@ -32,6 +32,9 @@ extension Server {
                 fail(Self.call(for: send, on: session), error)
                 return true
             }
+            // A recorded instance's sends take the general path, which tapes them (never cached
+            // here, so a cached route is never a recorded instance's).
+            if (instance.attachment as? InstanceRecord)?.recorder != nil { return false }
             sendRoute.store(instance: instance, input: input, instanceName: send.instance, inputName: send.input)
         }
         do {

@@ -62,6 +62,9 @@ public final class Server: ConnectionHandler {
     /// (`Server.receive`, Server+Frames.swift). (Unchecked exclusivity: read and written
     /// only on the server's thread, each access one statement that calls no other code.)
     @exclusivity(unchecked) var expectsPlainSend = true
+    /// Whether every instance `vm.create` makes is recorded from its creation, as with
+    /// `record: true` (`vmd --record-all`, for development; Server+Tapes.swift).
+    public var recordsEveryInstance = false
     /// `vm.types` without `type`, encoded once.
     lazy var allTypesResult: [UInt8] = VMTypesMethod.result(types: host.types.map(\.jsonValue)).encodedBytes()
 

@@ -70,6 +70,8 @@ enum DaemonCommand {
                        allowedValues: EventLoopBackend.allCases.map(\.rawValue),
                        help: "How the event loop waits: epoll (Linux only) or poll (portable).",
                        environment: "VMD_EVENT_LOOP", configKey: "event-loop"),
+                .flag("record-all", help: "Record every instance from its creation, as vm.create's record: true does (for development; 'vmctl tape INSTANCE' reads a tape).",
+                      environment: "VMD_RECORD_ALL", configKey: "record-all"),
                 .flag("print-config", help: "Print the effective configuration with the source of each value, then exit."),
                 .flag("version", help: "Print the version, then exit."),
             ],

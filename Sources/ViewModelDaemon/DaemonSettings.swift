@@ -75,13 +75,14 @@ struct DaemonSettings {
                                      at: effective.source("event-loop") ?? .unset)
         }
 
-        let daemon = DaemonConfiguration(
+        var daemon = DaemonConfiguration(
             socketPath: socket.path, socketPathSource: socketSource(effective, chosen: socket), limits: limits,
             slowClient: SlowClientMode(rawValue: effective.value("slow-client") ?? "") ?? .coalesce,
             allowedUIDs: allowed,
             logLevel: LogLevel(rawValue: effective.value("log-level") ?? "") ?? .info,
             logFormat: LogFormat(rawValue: effective.value("log-format") ?? "") ?? .plain,
             exitWhenIdle: idle, version: identity.version, name: identity.name, eventLoop: backend)
+        daemon.recordsEveryInstance = effective.flag("record-all")
         return DaemonSettings(
             daemon: daemon, stateDirectory: stateDirectory ?? "/tmp/\(identity.name)-\(CurrentProcess.uid)/state",
             effective: effective)

@@ -26,6 +26,7 @@ enum ServerWiring {
             log: { event in log.log(level(of: event), event.description) },
             requestShutdown: { context.requestShutdown() },
             store: store)
+        server.recordsEveryInstance = configuration.recordsEveryInstance
         if let store {
             let restored = server.restoreDurableInstances()
             store.drain()

@@ -4,8 +4,8 @@ import ReactiveTesting
 import ViewModelKit
 import VMProtocol
 
-/// Replays a tape in-process, without a daemon, on a ``TestScheduler``: the Swift side of
-/// `vmctl replay` (the tape format is Protocol/PROTOCOL.md, section 17).
+/// Replays a tape in-process, without a daemon, on a ``TestScheduler``'s virtual time: the
+/// Swift side of `vmctl replay` (the tape format is Protocol/PROTOCOL.md, section 17).
 ///
 /// ```swift
 /// var registry = ViewModelRegistry()
@@ -13,19 +13,23 @@ import VMProtocol
 /// try await TapePlayer(registry: registry).replay(tape: text)   // throws the first divergence
 /// ```
 ///
-/// The instance is built by a ``ViewModelHost`` from the tape's type and arguments; its
-/// outputs are watched from creation (state outputs' current values first, as a
-/// subscription's replay); each input is pushed and each action executed in order, virtual
-/// time running until the action's outcome is known (services that answer on another thread
-/// are awaited, at most `serviceTimeout` each). Then, per output, the sequence of values and
+/// The instance is built by a ``ViewModelHost`` from the tape's type and arguments, its
+/// `context.clock` the scheduler's virtual clock and its service calls tracked, as under a
+/// ``ViewModelHarness``; its outputs are watched from creation (state outputs' current values
+/// first, as a subscription's replay). Each step happens at its recorded `t` of virtual time,
+/// everything due on the way run and settled, so a 1 s pause and a 2 s service take no
+/// wall-clock time; an action's outcome is awaited as virtual time runs (its timeout included).
+/// After the last step virtual time runs on until nothing is scheduled (at most
+/// ``settleHorizon`` past the tape's last event). Then, per output, the sequence of values and
 /// each action's outcome are compared with the tape: results equal, errors equal by name.
 public struct TapePlayer {
     /// Why a replay failed.
     public enum Failure: Error, CustomStringConvertible, Equatable {
-        /// The text is not a usable tape (empty, truncated, another version, unknown type).
+        /// The text is not a usable tape (empty, truncated, another version, unknown type,
+        /// its start dropped by the recorder).
         case badTape(String)
         /// The view model did something else: the first divergence, expected versus got, and
-        /// the step that preceded it.
+        /// the step that preceded it; or a service call that never settled.
         case divergence(String)
 
         /// The failure for a person: `bad tape: ...` or `tape does not replay: ...`.
@@ -39,8 +43,11 @@ public struct TapePlayer {
 
     /// The types the tape may name.
     public let registry: ViewModelRegistry
-    /// How long to wait for a service answering on another thread, per wait.
+    /// How long, in real time, a service call may run without answering or sleeping on the
+    /// virtual clock (a fake awaiting a real socket) before the replay fails naming it.
     public var serviceTimeout: Duration
+    /// How far past the tape's last event virtual time runs for work still scheduled.
+    public var settleHorizon: Duration = .seconds(60)
 
     /// A player for tapes of `registry`'s types.
     public init(registry: ViewModelRegistry, serviceTimeout: Duration = .seconds(5)) {
@@ -56,7 +63,12 @@ public struct TapePlayer {
         } catch {
             throw .badTape(error.message)
         }
+        if let refusal = tape.replayRefusal { throw .badTape(refusal) }
+        let calls = ServiceCallTracker()
+        calls.grace = serviceTimeout
+        let time = VirtualTimeline(scheduler: scheduler, calls: calls)
         let host = ViewModelHost(registry: registry, scheduler: scheduler)
+        host.serviceClock = ServiceClock(clock: scheduler.virtualClock, calls: calls)
         let instance: ViewModelInstance
         do {
             instance = try host.create(type: tape.type, args: tape.args)
@@ -65,7 +77,10 @@ public struct TapePlayer {
         }
         let log = EmittedLog()
         var watches: [any Disposable] = []
-        defer { for watch in watches { watch.dispose() } }
+        defer {
+            for watch in watches { watch.dispose() }
+            try? host.destroy(instance.id, reason: .destroyed)
+        }
         for output in instance.outputNames() {
             if instance.type.outputs.first(where: { $0.name == output })?.kind == .state,
                let current = try? instance.currentValue(output: output) {
@@ -78,10 +93,16 @@ public struct TapePlayer {
             }
         }
         host.deliverHeldEvents()
-        scheduler.advance()
+        let origin = scheduler.clock
+        func at(_ event: JSONObject) -> TestTime? {
+            event["t"]?.int64Value.map { origin + scheduler.ticks(.milliseconds($0)) }
+        }
+        try await time.settle()
 
         var divergence: String? = nil
+        var divergenceStep = Int.max
         for (index, step) in tape.steps.enumerated() {
+            if let due = at(step.object), due > scheduler.clock { try await time.advance(to: due) }
             log.steps = index + 1  // what the step emits counts as after it, as in the tape
             let object = step.object
             switch step {
@@ -89,9 +110,12 @@ public struct TapePlayer {
                 do {
                     try instance.send(input: object["input"]?.stringValue ?? "", value: object["value"])
                 } catch {
-                    if divergence == nil { divergence = "\(tape.describeStep(index)) failed: \(error)\n  expected: accepted" }
+                    if divergence == nil {
+                        divergence = "\(tape.describeStep(index)) failed: \(error)\n  expected: accepted"
+                        divergenceStep = index
+                    }
                 }
-                scheduler.advance()
+                try await time.settle()
             case .output:
                 continue  // `steps` holds inputs and actions only
             case .action:
@@ -101,33 +125,47 @@ public struct TapePlayer {
                         box.result = $0
                     }
                     watches.append(running)
+                    // The daemon's `timeoutMs` (vm.execute), on virtual time: the execution is
+                    // cancelled and answers actionTimedOut.
+                    if let timeoutMs = object["timeoutMs"]?.int64Value {
+                        watches.append(scheduler.schedule(after: .milliseconds(timeoutMs)) {
+                            guard box.result == nil else { return }
+                            box.timedOut = true
+                            running.dispose()
+                        })
+                    }
                 } catch {
                     box.result = .failure(error)
                 }
-                var waits = 0
-                while box.result == nil {
-                    scheduler.start()
-                    if box.result != nil { break }
-                    let arrived = await scheduler.waitForEnqueued(count: 1, timeout: serviceTimeout)
-                    waits += 1
-                    if !arrived || waits > 10_000 { break }
-                    scheduler.advance()
+                try await time.settle()
+                while box.result == nil, !box.timedOut, let next = scheduler.nextScheduledTime {
+                    try await time.advance(to: next)
                 }
                 let got: JSONObject
                 switch box.result {
                 case .success(let value)?: got = ["result": value]
                 case .failure(let error)?: got = ["error": ["name": .string(error.name)]]
-                case nil: got = ["error": ["name": "noOutcome"]]
+                case nil: got = ["error": ["name": .string(box.timedOut ? VMErrorCode.actionTimedOut.name : "noOutcome")]]
                 }
                 let expected = object["outcome"]?.objectValue ?? [:]
                 if divergence == nil, !Tape.sameOutcome(expected, got) {
                     divergence = "\(tape.describeStep(index)) had another outcome\n  expected: \(JSONValue.object(expected).encodedString())\n  got:      \(JSONValue.object(got).encodedString())"
+                    divergenceStep = index
                 }
             }
         }
-        scheduler.start()
+        // Work the steps started (a search the user waited for) runs out on virtual time.
+        let lastEvent = tape.events.compactMap { at($0.object) }.max() ?? origin
+        let horizon = max(lastEvent, scheduler.clock) + scheduler.ticks(settleHorizon)
+        while let next = scheduler.nextScheduledTime, next <= horizon {
+            try await time.advance(to: next)
+        }
+        // The earlier of a step's failure and an output's divergence (one before the step was
+        // performed caused it).
+        if let output = tape.outputDivergence(log.values), output.afterSteps <= divergenceStep || divergence == nil {
+            throw .divergence(output.text)
+        }
         if let divergence { throw .divergence(divergence) }
-        if let divergence = tape.firstOutputDivergence(log.values) { throw .divergence(divergence) }
     }
 
     /// What the watched outputs emitted, and how many steps had been performed by then.
@@ -139,5 +177,7 @@ public struct TapePlayer {
     /// An action's outcome, once known.
     private final class OutcomeBox {
         var result: Result<JSONValue, ViewModelError>?
+        /// The tape's `timeoutMs` passed first.
+        var timedOut = false
     }
 }

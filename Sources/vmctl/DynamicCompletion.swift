@@ -43,7 +43,7 @@ enum DynamicCompletion {
         switch (context.path, index) {
         case (["create"], 0), (["types"], 0):
             return daemon.typeNames()
-        case (["send"], 0), (["get"], 0), (["watch"], 0), (["exec"], 0), (["destroy"], 0):
+        case (["send"], 0), (["get"], 0), (["watch"], 0), (["exec"], 0), (["destroy"], 0), (["tape"], 0), (["record"], 0):
             return daemon.instanceNames()
         case (["send"], 1):
             return daemon.members(of: context.positionals[0], "inputs")

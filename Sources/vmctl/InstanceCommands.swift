@@ -26,6 +26,7 @@ enum InstanceCommands {
             params.scope = parsed
         }
         params.durable = run.parsed.flag("durable")
+        params.record = run.parsed.flag("record")
         let result = try run.call(VMCreateMethod.self, params.jsonValue)
         run.print(result) { console in console.line(result["instance"]?.stringValue ?? result.encodedString()) }
     }

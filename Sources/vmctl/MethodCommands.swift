@@ -25,6 +25,7 @@ enum MethodCommands {
         Row(method: VMSendMethod.self, command: "send"),
         Row(method: VMExecuteMethod.self, command: "exec"),
         Row(method: VMGetMethod.self, command: "get"),
+        Row(method: VMTapeMethod.self, command: "tape"),
         Row(method: VMSubscribeMethod.self, command: "watch"),
         // Like daemon.unmonitor: `watch` ends its subscription by closing its connection.
         Row(method: VMUnsubscribeMethod.self, command: "call vm.unsubscribe"),

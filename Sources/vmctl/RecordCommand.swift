@@ -44,8 +44,9 @@ enum RecordCommand {
         let header: JSONObject = [
             "tape": .integer(Tape.version), "type": .string(type), "args": args,
             "recordedAt": .string(Tape.timestamp(nanosecondsSinceEpoch: WallClock.nanosecondsSinceEpoch())),
-            "instance": .string(instance),
+            "instance": .string(instance), "fromCreation": false,
         ]
+        run.console.note("vmctl record: recording \(instance) from now on, mid-life (fromCreation: false); for a tape from its creation, create it with --record and use 'vmctl tape'")
         try sink.write(.object(header))
 
         var recorder = Recorder(instance: instance)
@@ -162,7 +163,7 @@ enum RecordCommand {
     }
 
     /// Standard output, or the file `-o` names (created or truncated).
-    private final class Sink {
+    final class Sink {
         private let file: FileDescriptor?
         private let run: Invocation
 

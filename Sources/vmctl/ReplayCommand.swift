@@ -7,8 +7,12 @@ import VMProtocol
 /// instance and compares, per output, the sequence of values (and each action's outcome).
 /// Exit 0 on a match, 1 with the first divergence (or a step the daemon did not answer within
 /// `--step-timeout`), 2 for a file that is not a usable tape (unreadable, not a regular file,
-/// over ``maxTapeBytes``, arguments the type refuses, a step over the daemon's `maxFrameBytes`).
-/// The actions run for real, with the daemon's services.
+/// over ``maxTapeBytes``, not recorded from creation, arguments the type refuses, a step over
+/// the daemon's `maxFrameBytes`). The actions run for real, with the daemon's services.
+///
+/// Each step goes out at its recorded `t` (milliseconds since the recording started, divided
+/// by `--speed`; `--no-wait` sends them back to back), so a search the user waited for is
+/// not cancelled by the next keystroke in the replay.
 enum ReplayCommand {
     /// The largest tape read.
     static let maxTapeBytes = 64 << 20
@@ -18,6 +22,7 @@ enum ReplayCommand {
         let tape = try load(path)
         let settle = try run.seconds("timeout") ?? .seconds(2)
         let stepTimeout = try run.seconds("step-timeout") ?? .seconds(30)
+        let speed = try pace(run)
 
         // Written out rather than `VMCreateMethod.Params`: the explicit `replay` and the member
         // order are what replays have always sent, and a step's members go out as the tape has them.
@@ -49,7 +54,11 @@ enum ReplayCommand {
         let start = MonotonicClock.nanoseconds()
         var replayed: [Tape.Event] = []
         var divergence: String? = nil
+        var divergenceStep = Int.max
         for (index, step) in tape.steps.enumerated() {
+            if let speed, let t = step.object["t"]?.int64Value, t > 0 {
+                try session.wait(until: start &+ UInt64(Double(t) * 1_000_000 / speed))
+            }
             try session.drain()
             var object = step.object
             object["t"] = .integer(Int64(clamping: (MonotonicClock.nanoseconds() &- start) / 1_000_000))
@@ -60,11 +69,13 @@ enum ReplayCommand {
                 try checkFrameSize(VMSendMethod.name, params, maxFrameBytes: maxFrameBytes, tape: path, step: tape.describeStep(index))
                 if let failure = try session.call(VMSendMethod.self, params, step: tape.describeStep(index)), divergence == nil {
                     divergence = "\(tape.describeStep(index)) failed: \(failure.encodedString())\n  expected: accepted"
+                    divergenceStep = index
                 }
                 replayed.append(.input(object))
             case .action:
                 var params: JSONObject = ["instance": .string(instance), "action": object["action"] ?? .null]
                 if let value = object["value"] { params["value"] = value }
+                if let timeoutMs = object["timeoutMs"] { params["timeoutMs"] = timeoutMs }
                 try checkFrameSize(VMExecuteMethod.name, params, maxFrameBytes: maxFrameBytes, tape: path, step: tape.describeStep(index))
                 let got: JSONObject
                 if let failure = try session.call(VMExecuteMethod.self, params, step: tape.describeStep(index)) {
@@ -75,6 +86,7 @@ enum ReplayCommand {
                 let expected = object["outcome"]?.objectValue ?? [:]
                 if divergence == nil, !Tape.sameOutcome(expected, got) {
                     divergence = "\(tape.describeStep(index)) had another outcome\n  expected: \(JSONValue.object(expected).encodedString())\n  got:      \(JSONValue.object(got).encodedString())"
+                    divergenceStep = index
                 }
                 object["outcome"] = .object(got)
                 replayed.append(.action(object))
@@ -86,6 +98,14 @@ enum ReplayCommand {
         try session.settle(expecting: tape.expectations(), within: settle)
 
         if run.parsed.flag("update") {
+            let diff = UpdateDiff(tape: tape, outputs: session.outputs)
+            if !run.json { for line in diff.lines { run.console.line(line) } }
+            if !diff.dropped.isEmpty, !run.parsed.flag("force") {
+                throw CommandFailure(
+                    status: .daemonError,
+                    message: "--update would drop recorded values of \(diff.dropped.joined(separator: ", ")) (the replay emitted fewer); the tape is unchanged",
+                    hints: ["Add --force to rewrite it anyway; a longer --timeout or the recorded pace (no --no-wait) may bring the values back."])
+            }
             var updated = tape
             updated.events = merge(steps: replayed, outputs: session.outputs, start: start)
             do {
@@ -98,7 +118,10 @@ enum ReplayCommand {
             if !run.json { run.console.line("updated \(path): \(updated.steps.count) steps, \(session.outputs.count) output values") }
             return
         }
-        if divergence == nil { divergence = outputDivergence(tape, session.outputs) }
+        // The earlier of a step's failure and an output's divergence (one before the step caused it).
+        if let output = outputDivergence(tape, session.outputs), divergence == nil || output.afterSteps <= divergenceStep {
+            divergence = output.text
+        }
         if let divergence {
             throw CommandFailure(status: .daemonError, message: "tape \(path) does not replay: \(divergence)",
                                  hints: ["If the new behaviour is right, 'vmctl replay \(path) --update' rewrites the tape's expectations."])
@@ -118,11 +141,25 @@ enum ReplayCommand {
         } catch {
             throw CommandFailure(status: .usage, message: "cannot read the tape \(path): \(error)")
         }
+        let tape: Tape
         do {
-            return try Tape.parse(String(decoding: bytes, as: UTF8.self))
+            tape = try Tape.parse(String(decoding: bytes, as: UTF8.self))
         } catch {
             throw CommandFailure(status: .usage, message: "bad tape \(path): \(error.message)")
         }
+        if let refusal = tape.replayRefusal { throw CommandFailure(status: .usage, message: "bad tape \(path): \(refusal)") }
+        return tape
+    }
+
+    /// How much faster than recorded the steps go out (`--speed`, default 1); `nil` with
+    /// `--no-wait`: back to back.
+    private static func pace(_ run: Invocation) throws(CommandFailure) -> Double? {
+        if run.parsed.flag("no-wait") { return nil }
+        guard let text = run.parsed.value("speed") else { return 1 }
+        guard let speed = Double(text), speed > 0, speed.isFinite else {
+            throw .usage("invalid value '\(text)' for --speed: expected a positive number (2 replays twice as fast)", run.parsed)
+        }
+        return speed
     }
 
     /// Refuses (exit 2, a bad tape) a step whose request would exceed the daemon's
@@ -158,8 +195,8 @@ enum ReplayCommand {
     }
 
     /// The first output whose sequence differs, earliest by step.
-    private static func outputDivergence(_ tape: Tape, _ outputs: [Emitted]) -> String? {
-        tape.firstOutputDivergence(outputs.map { Tape.Emission(output: $0.output, value: $0.value, afterSteps: $0.afterSteps) })
+    private static func outputDivergence(_ tape: Tape, _ outputs: [Emitted]) -> (afterSteps: Int, text: String)? {
+        tape.outputDivergence(outputs.map { Tape.Emission(output: $0.output, value: $0.value, afterSteps: $0.afterSteps) })
     }
 
     private static func merge(steps: [Tape.Event], outputs: [Emitted], start: UInt64) -> [Tape.Event] {
@@ -215,6 +252,15 @@ enum ReplayCommand {
                 var failure: JSONObject = ["code": .integer(Int64(remote.code)), "message": .string(remote.message)]
                 if let data = remote.data { failure["data"] = data }
                 return .object(failure)
+            }
+        }
+
+        /// Takes the notifications that arrive until `deadline` (MonotonicClock nanoseconds).
+        mutating func wait(until deadline: UInt64) throws(CommandFailure) {
+            while true {
+                let now = MonotonicClock.nanoseconds()
+                guard now < deadline else { return }
+                _ = try take(timeout: .nanoseconds(Int64(clamping: deadline - now)))
             }
         }
 

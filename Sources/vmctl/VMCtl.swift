@@ -53,6 +53,7 @@ enum VMCtl {
         case ["monitor"]: try StreamCommands.monitor(run)
         case ["call"]: try CallCommand.run(run)
         case ["record"]: try RecordCommand.run(run)
+        case ["tape"]: try TapeCommand.run(run)
         case ["replay"]: try ReplayCommand.run(run)
         case ["gen"]: try GenCommand.run(run)
 

@@ -57,6 +57,7 @@ enum VMCtlSpec {
                     CommandExample("vmctl create Counter", "Create a counter with a generated id (counter-1)."),
                     CommandExample("vmctl create Login --id login --arg latencyMs=300", "Create a login form called login."),
                     CommandExample("vmctl create Counter --id visits --durable", "A counter that comes back after a restart."),
+                    CommandExample("vmctl create Follow --id f1 --record", "Create f1 and record it from its creation ('vmctl tape f1')."),
                 ],
                 arguments: [ArgumentSpec("TYPE", help: "The view-model type, as listed by 'vmctl types'.")],
                 options: [
@@ -65,6 +66,7 @@ enum VMCtlSpec {
                     .value("scope", valueName: "SCOPE", default: "daemon", allowedValues: ["daemon", "connection"],
                            help: "Who owns the instance."),
                     .flag("durable", help: "Keep the instance, and what it saves, across daemon restarts (daemon scope only)."),
+                    .flag("record", help: "Record the instance from its creation (read the tape with 'vmctl tape')."),
                 ]),
             CommandSpec(
                 name: "list", summary: "List the live instances.",
@@ -155,8 +157,18 @@ enum VMCtlSpec {
                     .value("timeout", short: "t", valueName: "SECONDS", help: "Exit after SECONDS (decimals allowed)."),
                 ]),
             CommandSpec(
-                name: "record", summary: "Record what happens to an instance as a tape (NDJSON).",
-                discussion: "Writes the instance's type, then every input pushed, action executed (with its outcome) and output emitted, one JSON line each, until the instance is destroyed, interrupted, --count events or --timeout. The daemon does not keep creation arguments: give them with --args so a replay creates the same instance. Only the daemon's own user may record (it uses a monitor).",
+                name: "tape", summary: "Write the tape of an instance recorded from its creation (NDJSON).",
+                discussion: "The instance must have been created with record: true ('vmctl create TYPE --record', or vmd --record-all); the tape holds its type and creation arguments, then every input, action (with its outcome) and output, each with its time. The instance keeps running and recording. A tape whose oldest events went past the daemon's bound says so (fromCreation: false) and does not replay.",
+                examples: [
+                    CommandExample("vmctl tape f1 -o follow.tape", "Write f1's tape so far; 'vmctl replay follow.tape' checks it."),
+                ],
+                arguments: [instanceArgument],
+                options: [
+                    .value("output", short: "o", valueName: "FILE", help: "Write the tape to FILE instead of standard output."),
+                ]),
+            CommandSpec(
+                name: "record", summary: "Record what happens to an instance from now on as a tape (NDJSON).",
+                discussion: "Attaches to a running instance, so the tape starts mid-life (fromCreation: false): its first values are the instance's current ones, and an instance that loads at creation may replay differently; for a tape from the creation use 'vmctl create --record' and 'vmctl tape'. Writes the instance's type, then every input pushed, action executed (with its outcome) and output emitted, one JSON line each, until the instance is destroyed, interrupted, --count events or --timeout. The daemon does not keep creation arguments: give them with --args so a replay creates the same instance. Only the daemon's own user may record (it uses a monitor).",
                 examples: [
                     CommandExample("vmctl record c1 -o counter.tape", "Record c1 until Ctrl-C."),
                     CommandExample("vmctl record login --args '{\"latencyMs\":0}' -o login.tape", "Record with the creation arguments."),
@@ -170,14 +182,18 @@ enum VMCtlSpec {
                 ]),
             CommandSpec(
                 name: "replay", summary: "Replay a tape against a fresh instance and compare its outputs.",
-                discussion: "Creates a connection-scoped instance of the tape's type and arguments, pushes its inputs and runs its actions in order (each action's outcome before the next step), then compares each output's sequence of values and each action's outcome. The actions run for real, with the daemon's services: a SendList tape's submit uploads again, a Login's signs in again; replay against a daemon whose services are safe to use. A secret input's value is recorded as \"<redacted>\" and replayed as that: put a test value back in the tape. Exit 0 on a match, 1 with the first divergence or a step not answered within --step-timeout, 2 for a bad tape (not a regular file, over 64 MiB, truncated, wrong version, unknown type, arguments the type refuses, a step over the daemon's maxFrameBytes).",
+                discussion: "Creates a connection-scoped instance of the tape's type and arguments, pushes its inputs and runs its actions in order, each at its recorded time (t, scaled by --speed, or none with --no-wait) and each action's outcome before the next step, then compares each output's sequence of values and each action's outcome. The actions run for real, with the daemon's services: a SendList tape's submit uploads again, a Login's signs in again; replay against a daemon whose services are safe to use. A secret input's value is recorded as \"<redacted>\" and replayed as that: put a test value back in the tape. Exit 0 on a match, 1 with the first divergence or a step not answered within --step-timeout, 2 for a bad tape (not a regular file, over 64 MiB, truncated, wrong version, not recorded from creation, unknown type, arguments the type refuses, a step over the daemon's maxFrameBytes).",
                 examples: [
                     CommandExample("vmctl replay Tests/Tapes/counter.tape", "Check that the counter still behaves as recorded."),
                     CommandExample("vmctl replay counter.tape --update", "Accept the new behaviour: rewrite the expectations."),
+                    CommandExample("vmctl replay follow.tape --speed 4", "Replay four times faster than recorded."),
                 ],
                 arguments: [ArgumentSpec("FILE", help: "A tape written by 'vmctl record'.")],
                 options: [
-                    .flag("update", help: "Rewrite the tape's outputs and outcomes with what the replay produced."),
+                    .flag("update", help: "Rewrite the tape's outputs and outcomes with what the replay produced; prints a diff per output."),
+                    .flag("force", help: "With --update: rewrite even when the replay emitted fewer values than the tape recorded."),
+                    .value("speed", valueName: "N", default: "1", help: "Send each step at its recorded time divided by N (2: twice as fast)."),
+                    .flag("no-wait", help: "Send the steps back to back, ignoring their recorded times."),
                     .value("timeout", short: "t", valueName: "SECONDS", default: "2", help: "How long to wait for outputs after the last step."),
                     .value("step-timeout", valueName: "SECONDS", default: "30", help: "How long one step may wait for the daemon's answer."),
                 ]),

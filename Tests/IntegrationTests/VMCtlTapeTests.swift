@@ -36,7 +36,8 @@ struct VMCtlTapeTests {
         #expect(recorded.status == 0, "\(recorded)")
         let lines = try recorded.jsonLines()
         #expect(lines.count == 8, "\(recorded)")
-        #expect(lines.first?["tape"] == 1)
+        #expect(lines.first?["tape"] == 2)
+        #expect(lines.first?["fromCreation"] == false)
         #expect(lines.first?["type"] == "Counter")
         #expect(lines.first?["args"] == ["start": 5])
         let recordedAt = Array(lines.first?["recordedAt"]?.stringValue ?? "")
@@ -82,7 +83,7 @@ struct VMCtlTapeTests {
         #expect(lines.last?["value"] == nil)
     }
 
-    @Test("the tapes committed under Tests/Tapes replay green", arguments: ["counter.tape", "login.tape"])
+    @Test("the tapes committed under Tests/Tapes replay green", arguments: ["counter.tape", "login.tape", "follow.tape", "todolist.tape"])
     func committedTapes(name: String) throws {
         let fixture = try VMCtlFixture()
         defer { fixture.tearDown() }
@@ -123,7 +124,9 @@ struct VMCtlTapeTests {
                                          original.replacing(#""value":40}"#, with: #""value":41}"#))
         defer { _ = try? FileSystem.remove(path) }
         #expect(try fixture.vmctl.run(["replay", path]).status == 1)
-        #expect(try fixture.vmctl.run(["replay", path, "--update"]).status == 0)
+        let updated = try fixture.vmctl.run(["replay", path, "--update", "--no-wait"])
+        #expect(updated.status == 0, "\(updated)")
+        #expect(updated.output.contains("output count: 6 recorded, 6 replayed\n  - 41\n  - 0\n  - 3\n  + 40\n  + 0\n  + 3"), "\(updated)")
         #expect(VMCtlRunner.read(path).contains(#""output":"count","value":40}"#))
         let again = try fixture.vmctl.run(["replay", path])
         #expect(again.status == 0, "\(again)")
@@ -131,7 +134,8 @@ struct VMCtlTapeTests {
 
     @Test("bad tapes exit 2 with what is wrong", arguments: [
         ("", "the tape is empty"),
-        (#"{"tape":2,"type":"Counter"}"#, "unsupported tape version 2"),
+        (#"{"tape":3,"type":"Counter"}"#, "unsupported tape version 3"),
+        (#"{"tape":2,"type":"Counter","fromCreation":false,"dropped":7}"#, "dropped the first 7 events"),
         (#"{"tape":1,"type":"Nope"}"#, "Unknown type \"Nope\""),
         ("{\"tape\":1,\"type\":\"Counter\"}\n{\"event\":\"input\",\"inp", "line 2: not JSON"),
         ("{\"tape\":1,\"type\":\"Counter\"}\n{\"event\":\"action\",\"action\":\"reset\"}", "is the tape truncated?"),

@@ -25,6 +25,11 @@ struct MethodTypesBothWaysTests {
         #expect(try VMExecuteMethod.Params(withProgress.jsonValue) == withProgress)
         let get = VMGetMethod.Params(instance: "c1", output: "count")
         #expect(try VMGetMethod.Params(get.jsonValue) == get)
+        let recorded = VMCreateMethod.Params(type: "Follow", record: true)
+        #expect(recorded.jsonValue == ["type": "Follow", "record": true])
+        #expect(try VMCreateMethod.Params(recorded.jsonValue) == recorded)
+        #expect(throws: WireError.self) { try VMCreateMethod.Params(["type": "Follow", "record": "yes"]) }
+        #expect(try VMTapeMethod.Params(VMTapeMethod.Params(instance: "c1").jsonValue) == VMTapeMethod.Params(instance: "c1"))
         let subscribe = VMSubscribeMethod.Params(instance: "c1", options: SubscribeOptions(outputs: ["a", "b"], replay: false))
         #expect(try VMSubscribeMethod.Params(subscribe.jsonValue) == subscribe)
         #expect(try VMTypesMethod.Params(VMTypesMethod.Params(type: "Login").jsonValue) == VMTypesMethod.Params(type: "Login"))
@@ -75,6 +80,11 @@ struct MethodTypesBothWaysTests {
         #expect(try DaemonMonitorMethod.Result(json: DaemonMonitorMethod.result(monitor: "mon-2")).monitor == "mon-2")
         #expect(try VMGetMethod.Result(json: VMGetMethod.result(value: .null)).value == .null)
         #expect(try VMExecuteMethod.Result(json: VMExecuteMethod.result(value: [1, 2])).value == [1, 2])
+        let tape = VMTapeMethod.Result(lines: [["tape": 2, "type": "Counter"], ["event": "output", "t": 0, "output": "count", "value": 0]])
+        #expect(try VMTapeMethod.Result(json: tape.jsonValue) == tape)
+        #expect(tape.text == "{\"tape\":2,\"type\":\"Counter\"}\n{\"event\":\"output\",\"t\":0,\"output\":\"count\",\"value\":0}\n")
+        #expect(throws: JSONDecodingError.self) { try VMTapeMethod.Result(json: ["tape": []]) }
+        #expect(throws: JSONDecodingError.self) { try VMTapeMethod.Result(json: ["tape": [1]]) }
     }
 
     @Test("a result missing a member or with an unknown enum value is an error naming the member")

@@ -6,7 +6,7 @@ import VMProtocol
 enum ContractV1 {
     static let methods = [
         "daemon.info", "daemon.shutdown", "daemon.monitor", "daemon.unmonitor", "rpc.discover",
-        "vm.types", "vm.create", "vm.destroy", "vm.list", "vm.send", "vm.execute", "vm.get",
+        "vm.types", "vm.create", "vm.destroy", "vm.list", "vm.send", "vm.execute", "vm.get", "vm.tape",
         "vm.subscribe", "vm.unsubscribe", "session.open", "session.resume", "session.close",
     ]
 

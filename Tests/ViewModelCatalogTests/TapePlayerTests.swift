@@ -20,6 +20,8 @@ struct TapePlayerTests {
         var registry = ViewModelRegistry()
         try registry.register(Counter.self)
         try registry.register(Login.self, services: auth)
+        try registry.register(Follow.self, services: InMemoryFollowService.factory)
+        try registry.register(TodoList.self)
         return registry
     }
 
@@ -30,10 +32,81 @@ struct TapePlayerTests {
         }
     }
 
-    @Test("the recorded Counter and Login tapes replay green", arguments: ["counter.tape", "login.tape"])
+    @Test("the recorded Counter, Login and TodoList tapes replay green", arguments: ["counter.tape", "login.tape", "todolist.tape"])
     func recordedTapes(name: String) async throws {
         let player = TapePlayer(registry: try Self.registry())
         await #expect(throws: Never.self) { try await player.replay(tape: try Self.tape(name)) }
+    }
+
+    @Test("the Follow tape vmd recorded from creation (a load at creation, a toggle) replays green")
+    func followFromCreation() async throws {
+        let player = TapePlayer(registry: try Self.registry())
+        await #expect(throws: Never.self) { try await player.replay(tape: try Self.tape("follow.tape")) }
+    }
+
+    /// A Follow whose service takes 2 s, toggled after a 1 s pause: 5 s of recorded time.
+    static let slowFollow = """
+        {"tape":2,"type":"Follow","args":{"latencyMs":2000},"instance":"f","fromCreation":true}
+        {"event":"output","t":0,"output":"isFollowing","value":false,"replay":true}
+        {"event":"output","t":0,"output":"isLoading","value":true,"replay":true}
+        {"event":"output","t":2000,"output":"isFollowing","value":true}
+        {"event":"output","t":2000,"output":"isLoading","value":false}
+        {"event":"action","t":3000,"action":"toggle","connection":3,"outcome":{"result":false}}
+        {"event":"output","t":3000,"output":"isLoading","value":true}
+        {"event":"output","t":5000,"output":"isFollowing","value":false}
+        {"event":"output","t":5000,"output":"isLoading","value":false}
+
+        """
+
+    /// (Wall-clock time is not asserted: on a loaded machine a task may wait seconds for a
+    /// thread. Alone, this replay takes about 10 ms.)
+    @Test("a 2 s service with a 1 s pause replays on virtual time: the toggle at 3 s, the answer at 5 s")
+    func virtualTime() async throws {
+        let scheduler = TestScheduler()
+        let player = TapePlayer(registry: try Self.registry())
+        await #expect(throws: Never.self) { try await player.replay(tape: Self.slowFollow, scheduler: scheduler) }
+        #expect(scheduler.clock >= 5000, "virtual time reached \(scheduler.clock) ms")
+    }
+
+    @Test("the toggle sent before the load ends (no pause) is refused: the replay honours t")
+    func stepsWaitForTheirTime() async throws {
+        let rushed = Self.slowFollow.replacing(#""t":3000,"action""#, with: #""t":1000,"action""#)
+        let failure = await Self.failure(of: rushed, registry: try Self.registry())
+        #expect(failure?.description.contains("action toggle had another outcome") == true, "\(String(describing: failure))")
+        #expect(failure?.description.contains("actionNotEnabled") == true, "\(String(describing: failure))")
+    }
+
+    @Test("an action with the tape's timeoutMs times out on virtual time, as it did in the daemon")
+    func actionTimeout() async throws {
+        // Recorded from vmd: a toggle with timeoutMs 100 against a 300 ms service.
+        let tape = """
+            {"tape":2,"type":"Follow","args":{"latencyMs":300},"instance":"ft","fromCreation":true}
+            {"event":"output","t":0,"output":"isFollowing","value":false,"replay":true}
+            {"event":"output","t":0,"output":"isLoading","value":true,"replay":true}
+            {"event":"output","t":303,"output":"isFollowing","value":true}
+            {"event":"output","t":303,"output":"isLoading","value":false}
+            {"event":"action","t":528,"action":"toggle","timeoutMs":100,"connection":2,"outcome":{"error":{"code":-31009,"message":"Action \\"toggle\\" of ft did not finish within 100 ms and was cancelled.","data":{"name":"actionTimedOut","instance":"ft","action":"toggle","timeoutMs":100}}}}
+            {"event":"output","t":528,"output":"isLoading","value":true}
+            {"event":"output","t":628,"output":"isLoading","value":false}
+
+            """
+        let player = TapePlayer(registry: try Self.registry())
+        await #expect(throws: Never.self) { try await player.replay(tape: tape) }
+        // Without the timeout the toggle answers: another outcome.
+        let failure = await Self.failure(of: tape.replacing(#""timeoutMs":100,"connection""#, with: #""connection""#), registry: try Self.registry())
+        #expect(failure?.description.contains("action toggle had another outcome") == true, "\(String(describing: failure))")
+    }
+
+    @Test("a changed logic (Follow starting unfollowed) fails at the first divergence")
+    func mutatedFollow() async throws {
+        let mutated = Self.slowFollow.replacing(#""latencyMs":2000}"#, with: #""latencyMs":2000,"initial":false}"#)
+        let failure = await Self.failure(of: mutated, registry: try Self.registry())
+        // Loaded as unfollowed (no new value), the toggle then follows: its outcome is the first change.
+        #expect(failure == .divergence("""
+            step 1 (line 6): action toggle had another outcome
+              expected: {"result":false}
+              got:      {"result":true}
+            """))
     }
 
     @Test("a changed expectation fails with expected versus got and the step before it")
@@ -70,7 +143,8 @@ struct TapePlayerTests {
 
     @Test("bad tapes are refused with what is wrong", arguments: [
         ("", "bad tape: the tape is empty"),
-        (#"{"tape":2,"type":"Counter"}"#, "bad tape: line 1: unsupported tape version 2; this reads version 1"),
+        (#"{"tape":3,"type":"Counter"}"#, "bad tape: line 1: unsupported tape version 3; this reads versions 1 to 2"),
+        (#"{"tape":2,"type":"Counter","fromCreation":false,"dropped":4}"#, "bad tape: the recorder dropped the first 4 events"),
         (#"{"tape":1,"type":"Nope"}"#, "bad tape: cannot create a Nope"),
         ("{\"tape\":1,\"type\":\"Counter\"}\n{\"event\":\"action\",\"action\":\"reset\"}", "is the tape truncated?"),
     ])

@@ -67,6 +67,8 @@ public enum VMErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case unknownSession
     /// A newer `vm.execute` of the same `latest` action cancelled this one.
     case actionSuperseded
+    /// `vm.tape` of an instance created without `record`.
+    case notRecording
 
     /// `error.code`: the one place each number is written.
     public var jsonRPCCode: JSONRPCErrorCode {
@@ -94,6 +96,7 @@ public enum VMErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .permissionDenied: -31015
         case .unknownSession: -31016
         case .actionSuperseded: -31017
+        case .notRecording: -31018
         }
     }
 

@@ -1,6 +1,6 @@
 import JSONCore
 
-/// `vm.create {type, id?, args?, scope?, subscribe?, durable?}` →
+/// `vm.create {type, id?, args?, scope?, subscribe?, durable?, record?}` →
 /// `{instance, type, scope, subscription?, durable?}`.
 public enum VMCreateMethod: VMMethod {
     public static let name = "vm.create"
@@ -18,10 +18,12 @@ public enum VMCreateMethod: VMMethod {
         public var subscribe: SubscribeOptions?
         /// Whether the instance survives the daemon's end (daemon scope only).
         public var durable: Bool
+        /// Whether the daemon records the instance from its creation (`vm.tape` reads it).
+        public var record: Bool
 
         public init(
             type: String, id: String? = nil, args: JSONValue? = nil, scope: InstanceScope = .daemon, subscribe: SubscribeOptions? = nil,
-            durable: Bool = false
+            durable: Bool = false, record: Bool = false
         ) {
             self.type = type
             self.id = id
@@ -29,6 +31,7 @@ public enum VMCreateMethod: VMMethod {
             self.scope = scope
             self.subscribe = subscribe
             self.durable = durable
+            self.record = record
         }
 
         public init(_ params: JSONValue?) throws(WireError) {
@@ -41,8 +44,8 @@ public enum VMCreateMethod: VMMethod {
             // One pass over the members instead of a lookup by name per param (and one for
             // unknown names); each value is then checked in the order the lookups checked them.
             let reader = try ParamsReader(params)
-            var typeValue, idValue, argsValue, scopeValue, subscribeValue, durableValue: JSONValue?
-            try reader.readMembers(allowed: ["type", "id", "args", "scope", "subscribe", "durable"], method: VMCreateMethod.name) {
+            var typeValue, idValue, argsValue, scopeValue, subscribeValue, durableValue, recordValue: JSONValue?
+            try reader.readMembers(allowed: ["type", "id", "args", "scope", "subscribe", "durable", "record"], method: VMCreateMethod.name) {
                 position, value in
                 switch position {
                 case 0: typeValue = value
@@ -50,7 +53,8 @@ public enum VMCreateMethod: VMMethod {
                 case 2: argsValue = value
                 case 3: scopeValue = value
                 case 4: subscribeValue = value
-                default: durableValue = value
+                case 5: durableValue = value
+                default: recordValue = value
                 }
             }
             type = try ParamsReader.requiredString(typeValue, key: "type", nonEmpty: true)
@@ -85,6 +89,11 @@ public enum VMCreateMethod: VMMethod {
                     detail: "only daemon-scoped instances can be durable: a connection-scoped instance ends with its connection; "
                         + "drop scope or durable")
             }
+            switch recordValue {
+            case nil: record = false
+            case .bool(let flag)?: record = flag
+            case let other?: throw ParamsReader.mismatch("record", expected: "boolean", got: other.typeName)
+            }
         }
 
         /// The params object (a client's side): `type`, then what differs from the defaults
@@ -100,6 +109,7 @@ public enum VMCreateMethod: VMMethod {
                 object["subscribe"] = .object(options)
             }
             if durable { object["durable"] = true }
+            if record { object["record"] = true }
             return .object(object)
         }
     }

@@ -62,6 +62,10 @@ public final class ViewModelHost {
     @exclusivity(unchecked) private var lastCreated: (name: String, type: RegisteredType)?
     /// What every instance's context creates children with.
     private lazy var childOpener = HostChildOpener(host: self)
+    /// The clock every instance's `context.clock` is, and who watches their service calls:
+    /// real time for the daemon; virtual and tracked when ViewModelTesting's `TapePlayer`
+    /// replays a tape on a `TestScheduler`.
+    package var serviceClock: ServiceClock = .continuous
 
     /// A host creating `registry`'s types on `scheduler`'s thread.
     public init(registry: ViewModelRegistry, scheduler: any SerialScheduler, maxInstances: Int = 100_000) {
@@ -158,7 +162,8 @@ public final class ViewModelHost {
         let savedState = savedStates?.stateForNewInstance(instance, checkedArgs, keepingPorts)
         let seed = InstanceSeed(
             id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
-            children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts, savedState: savedState)
+            children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts, savedState: savedState,
+            serviceClock: serviceClock)
         do throws(JSONDecodingError) {
             let (runtime, ports) = try registered.build(seed)
             instance.install(runtime, ports: ports)

@@ -43,7 +43,7 @@ import ReactiveCore
         let args = try VM.Arguments(json: seed.args)
         let context = VM.Context(
             id: seed.id, args: args, services: services, scheduler: seed.scheduler, bag: seed.bag,
-            children: seed.children, savedState: seed.savedState)
+            children: seed.children, serviceClock: seed.serviceClock, savedState: seed.savedState)
         let built = BuiltViewModel<VM>.build(layout: layout, context: context, heldEvents: seed.heldEvents)
         let runtime = InstanceRuntime(
             built: seed.keepsPorts ? ViewModelWithPorts(viewModel: built.viewModel, ports: built.ports) : built.viewModel,

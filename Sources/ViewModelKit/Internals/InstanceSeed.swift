@@ -15,4 +15,6 @@ import ReactiveCore
     @usableFromInline let keepsPorts: Bool
     /// Where the instance's saved values are kept (`nil`: it saves nothing).
     @usableFromInline let savedState: SavedState?
+    /// The clock its `context.clock` is, and who watches its service calls (the host's).
+    @usableFromInline var serviceClock: ServiceClock = .continuous
 }

@@ -127,6 +127,8 @@ export class Client extends EventEmitter {
     id?: string; args?: object; scope?: 'daemon' | 'connection';
     subscribe?: true | string[] | { outputs?: string[]; replay?: boolean; patches?: boolean }; subscriptionTimeoutMs?: number | null;
     durable?: boolean;
+    /** Record the instance from its creation; read the tape with tape(). */
+    record?: boolean;
   }): Promise<Created>;
   destroy(instance: string): Promise<void>;
   list(): Promise<Array<{ instance: string; type: string; scope: string; subscribers: number; parent?: string }>>;
@@ -135,6 +137,8 @@ export class Client extends EventEmitter {
   execute(instance: string, action: string, value?: Json, options?: ExecuteOptions): Promise<Json>;
   cancel(id: number): void;
   get(instance: string, output: string): Promise<Json>;
+  /** vm.tape: the tape so far of an instance created with record: true, one object per line (the header first). */
+  tape(instance: string): Promise<Array<{ [key: string]: Json }>>;
   subscribe(instance: string, options?: { outputs?: string[]; replay?: boolean; patches?: boolean; timeoutMs?: number | null }): Promise<Subscription>;
   unsubscribe(subscription: Subscription | string): Promise<void>;
 }
@@ -147,14 +151,16 @@ export function connect(options?: {
   reconnectDelayMs?: number;
 }): Promise<Client>;
 
-/** The tape format version replayTape reads (PROTOCOL.md, section 17). */
-export const TAPE_VERSION: 1;
+/** The tape format version vmd writes (PROTOCOL.md, section 17). */
+export const TAPE_VERSION: 2;
+/** The tape format versions replayTape reads. */
+export const TAPE_VERSIONS: number[];
 /** The file is not a usable tape: empty, truncated, another version, unknown type. */
 export class BadTapeError extends Error {}
 /** The replay diverged; the message is the first divergence, expected versus got, and the step before it. */
 export class TapeMismatchError extends Error {}
 /** Replays a tape against a fresh instance; resolves with the number of steps, rejects with the diff. */
-export function replayTape(file: string, options?: { path?: string; settleMs?: number }): Promise<number>;
+export function replayTape(file: string, options?: { path?: string; settleMs?: number; speed?: number | null }): Promise<number>;
 
 /** Typed handles for declarations written by `vmctl gen typescript` (typed.d.ts). */
 export * from './typed.js';

@@ -71,7 +71,7 @@ export const CODE_NAMES = Object.freeze({
   [-31007]: 'actionNotEnabled', [-31008]: 'actionFailed', [-31009]: 'actionTimedOut',
   [-31010]: 'limitReached', [-31011]: 'instanceExists', [-31012]: 'unknownSubscription',
   [-31013]: 'notStateOutput', [-31014]: 'shuttingDown', [-31015]: 'permissionDenied',
-  [-31016]: 'unknownSession', [-31017]: 'actionSuperseded',
+  [-31016]: 'unknownSession', [-31017]: 'actionSuperseded', [-31018]: 'notRecording',
 });
 
 /** A vm.progress's params as given to an execute's onProgress, with `fraction` when the total is known. */
@@ -608,12 +608,13 @@ export class Client extends EventEmitter {
    * `durable`: keep the instance across daemon restarts (daemon scope only);
    * resolves {instance, type, scope, subscription?, durable?} where subscription is a Subscription.
    */
-  create(type, { id, args, scope, subscribe, durable = false, subscriptionTimeoutMs = null } = {}) {
+  create(type, { id, args, scope, subscribe, durable = false, subscriptionTimeoutMs = null, record = false } = {}) {
     const params = { type };
     if (id !== undefined) params.id = id;
     if (args !== undefined) params.args = args;
     if (scope !== undefined) params.scope = scope;
     if (durable) params.durable = true;
+    if (record) params.record = true;
     if (subscribe === true) params.subscribe = {};
     else if (Array.isArray(subscribe)) params.subscribe = { outputs: subscribe };
     else if (subscribe && typeof subscribe === 'object') params.subscribe = subscribe;
@@ -667,6 +668,9 @@ export class Client extends EventEmitter {
   cancel(id) { this.notify('$/cancelRequest', { id }); }
 
   async get(instance, output) { return (await this.call('vm.get', { instance, output })).value; }
+
+  /** vm.tape: the tape so far of an instance created with record: true, one object per line (the header first). */
+  async tape(instance) { return (await this.call('vm.tape', { instance })).tape; }
 
   /**
    * vm.subscribe: resolves a Subscription (outputs absent: every output; replay defaults to true;
@@ -729,7 +733,7 @@ export async function connect({ path, timeoutMs = DEFAULT_TIMEOUT_MS, connectTim
 }
 
 // Tapes (PROTOCOL.md, section 17): replay a recorded session as a test.
-export { replayTape, TapeMismatchError, BadTapeError, TAPE_VERSION } from './tapes.js';
+export { replayTape, TapeMismatchError, BadTapeError, TAPE_VERSION, TAPE_VERSIONS } from './tapes.js';
 
 // Typed handles for declarations written by `vmctl gen typescript` (README: typed clients).
 export { typed } from './typed.js';

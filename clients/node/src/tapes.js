@@ -1,10 +1,15 @@
 // Replaying tapes (Protocol/PROTOCOL.md, section 17) against a running vmd, as `vmctl replay` does.
-// A tape is NDJSON: a header {"tape": 1, "type", "args"}, then input, action and output events.
+// A tape is NDJSON: a header {"tape": 2, "type", "args", "fromCreation"?, "dropped"?} (version 1
+// still read), then input, action and output events, each with t, milliseconds since the
+// recording started; a replay sends each step at its t.
 import fs from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { connect, VmdError } from './index.js';
 
-export const TAPE_VERSION = 1;
+/** The tape format version vmd writes. */
+export const TAPE_VERSION = 2;
+/** The tape format versions replayTape reads. */
+export const TAPE_VERSIONS = [1, 2];
 
 /** The file is not a usable tape: empty, truncated, another version, unknown type. */
 export class BadTapeError extends Error {
@@ -29,10 +34,13 @@ function parseTape(text) {
   });
   const header = events.shift();
   if (!('tape' in header)) throw new BadTapeError('line 1: not a tape header (no "tape" version)');
-  if (header.tape !== TAPE_VERSION) {
-    throw new BadTapeError(`line 1: unsupported tape version ${JSON.stringify(header.tape)}; this client reads version ${TAPE_VERSION}`);
+  if (!TAPE_VERSIONS.includes(header.tape)) {
+    throw new BadTapeError(`line 1: unsupported tape version ${JSON.stringify(header.tape)}; this client reads versions ${TAPE_VERSIONS[0]} to ${TAPE_VERSIONS.at(-1)}`);
   }
   if (typeof header.type !== 'string') throw new BadTapeError('line 1: the header has no "type" string');
+  if (Number.isInteger(header.dropped) && header.dropped > 0) {
+    throw new BadTapeError(`the recorder dropped the first ${header.dropped} events of this tape, so it no longer starts at the instance's creation and cannot be replayed`);
+  }
   for (const event of events) {
     const kind = event.event;
     if (!['input', 'action', 'output'].includes(kind)) throw new BadTapeError(`line ${event._line}: unknown event ${JSON.stringify(kind)}`);
@@ -58,11 +66,15 @@ function sameOutcome(expected, got) {
 
 /**
  * Replays the tape at `file` against the vmd at `path` (the usual socket rule when undefined):
- * a fresh connection-scoped instance of its type and args, its inputs and actions in order (each
- * action's outcome awaited), then per output the sequence of values and each outcome compared.
+ * a fresh connection-scoped instance of its type and args, its inputs and actions in order, each
+ * at its recorded t divided by `speed` (null: back to back) and each action's outcome awaited,
+ * then per output the sequence of values and each outcome compared.
  * Resolves with the number of steps; rejects with TapeMismatchError (the diff) or BadTapeError.
  */
-export async function replayTape(file, { path, settleMs = 2000 } = {}) {
+export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}) {
+  if (speed !== null && !(typeof speed === 'number' && speed > 0 && Number.isFinite(speed))) {
+    throw new TypeError(`speed must be a positive number or null, not ${speed}`);
+  }
   const { header, events } = parseTape(await fs.readFile(file, 'utf8'));
   const steps = events.filter((event) => event.event !== 'output');
   const label = (index) => {
@@ -83,6 +95,7 @@ export async function replayTape(file, { path, settleMs = 2000 } = {}) {
   const vmd = await connect({ path });
   const got = new Map();
   let divergence = null;
+  let divergenceStep = Infinity;
   try {
     let created;
     try {
@@ -94,6 +107,7 @@ export async function replayTape(file, { path, settleMs = 2000 } = {}) {
       throw error;
     }
     const subscription = created.subscription;
+    const start = Date.now();
     let stepsDone = 0;
     const take = async (timeoutMs) => {
       try {
@@ -111,24 +125,35 @@ export async function replayTape(file, { path, settleMs = 2000 } = {}) {
     const drain = async () => { while (subscription.items.length > 0 && await take(0)); };
 
     for (const [index, step] of steps.entries()) {
+      if (speed !== null && Number.isInteger(step.t)) {
+        const due = start + step.t / speed;
+        while (Date.now() < due) {
+          if (!(await take(due - Date.now()))) await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
+        }
+      }
       await drain();
       if (step.event === 'input') {
         try {
           await vmd.send(created.instance, step.input, step.value);
         } catch (error) {
           if (!(error instanceof VmdError)) throw error;
-          divergence ??= `${label(index)} failed: ${error.message}\n  expected: accepted`;
+          if (divergence === null) {
+            divergence = `${label(index)} failed: ${error.message}\n  expected: accepted`;
+            divergenceStep = index;
+          }
         }
       } else {
         let outcome;
         try {
-          outcome = { result: await vmd.execute(created.instance, step.action, step.value) };
+          outcome = { result: await vmd.execute(created.instance, step.action, step.value,
+            step.timeoutMs === undefined ? undefined : { timeoutMs: step.timeoutMs }) };
         } catch (error) {
           if (!(error instanceof VmdError)) throw error;
           outcome = { error: { code: error.code, message: error.message, data: error.data } };
         }
         if (divergence === null && !sameOutcome(step.outcome, outcome)) {
           divergence = `${label(index)} had another outcome\n  expected: ${JSON.stringify(step.outcome)}\n  got:      ${JSON.stringify(outcome)}`;
+          divergenceStep = index;
         }
       }
       stepsDone = index + 1;
@@ -145,26 +170,25 @@ export async function replayTape(file, { path, settleMs = 2000 } = {}) {
     await vmd.close();
   }
 
-  if (divergence === null) {
-    let best = null;
-    for (const name of [...new Set([...expected.keys(), ...got.keys()])].sort()) {
-      const want = expected.get(name) ?? [];
-      const have = got.get(name) ?? [];
-      for (let index = 0; index < Math.max(want.length, have.length); index += 1) {
-        const wanted = want[index];
-        const had = have[index];
-        if (wanted && had && isDeepStrictEqual(wanted.value, had.value)) continue;
-        const after = Math.min(wanted?.after ?? Infinity, had?.after ?? Infinity);
-        const text = `output "${name}" differs at value #${index + 1}\n`
-          + `  expected: ${wanted ? JSON.stringify(wanted.value) : '(no more values)'}\n`
-          + `  got:      ${had ? JSON.stringify(had.value) : '(no more values)'}\n`
-          + `  after:    ${label(after - 1)}`;
-        if (best === null || after < best.after) best = { after, text };
-        break;
-      }
+  // The earlier of a step's failure and an output's divergence (one before the step caused it).
+  let best = null;
+  for (const name of [...new Set([...expected.keys(), ...got.keys()])].sort()) {
+    const want = expected.get(name) ?? [];
+    const have = got.get(name) ?? [];
+    for (let index = 0; index < Math.max(want.length, have.length); index += 1) {
+      const wanted = want[index];
+      const had = have[index];
+      if (wanted && had && isDeepStrictEqual(wanted.value, had.value)) continue;
+      const after = Math.min(wanted?.after ?? Infinity, had?.after ?? Infinity);
+      const text = `output "${name}" differs at value #${index + 1}\n`
+        + `  expected: ${wanted ? JSON.stringify(wanted.value) : '(no more values)'}\n`
+        + `  got:      ${had ? JSON.stringify(had.value) : '(no more values)'}\n`
+        + `  after:    ${label(after - 1)}`;
+      if (best === null || after < best.after) best = { after, text };
+      break;
     }
-    divergence = best?.text ?? null;
   }
+  if (best !== null && (divergence === null || best.after <= divergenceStep)) divergence = best.text;
   if (divergence !== null) throw new TapeMismatchError(`tape ${file} does not replay: ${divergence}`);
   return steps.length;
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { replayTape, TapeMismatchError, BadTapeError } from '../src/index.js';
+import { connect, replayTape, TapeMismatchError, BadTapeError, VmdError } from '../src/index.js';
 import { startDaemon, REPO_ROOT } from '../src/testing.js';
 
 const TAPES = path.join(REPO_ROOT, 'Tests', 'Tapes');
@@ -28,11 +28,21 @@ function writeTape(name, text) {
   return file;
 }
 
-for (const name of ['counter.tape', 'login.tape']) {
+for (const name of ['counter.tape', 'login.tape', 'todolist.tape']) {
   test(`the recorded ${name} replays green`, async () => {
     assert.ok(await replayTape(path.join(TAPES, name), { path: daemon.socketPath }) >= 4);
   });
 }
+
+test('a tape from creation replays at its recorded pace, and fails back to back', async () => {
+  // follow.tape: vmd recorded a Follow from its creation (a 100 ms load), toggled at t 412.
+  const file = path.join(TAPES, 'follow.tape');
+  const started = Date.now();
+  assert.equal(await replayTape(file, { path: daemon.socketPath }), 1);
+  assert.ok(Date.now() - started >= 400);
+  await assert.rejects(replayTape(file, { path: daemon.socketPath, speed: null }),
+    (error) => error instanceof TapeMismatchError && /step 1 \(line 6\): action toggle had another outcome/.test(error.message));
+});
 
 test('a changed expectation rejects with the first divergence and its step', async () => {
   const text = fs.readFileSync(path.join(TAPES, 'counter.tape'), 'utf8').replace('"value":40}', '"value":41}');
@@ -51,7 +61,8 @@ test('a changed outcome rejects at its action', async () => {
 
 for (const [text, expected] of [
   ['', 'the tape is empty'],
-  ['{"tape":2,"type":"Counter"}\n', 'unsupported tape version 2'],
+  ['{"tape":3,"type":"Counter"}\n', 'unsupported tape version 3'],
+  ['{"tape":2,"type":"Counter","fromCreation":false,"dropped":5}\n', 'dropped the first 5 events'],
   ['{"tape":1,"type":"Nope"}\n', 'Unknown type "Nope"'],
   ['{"tape":1,"type":"Counter"}\n{"event":"input","inp', 'line 2: not JSON'],
   ['{"tape":1,"type":"Counter"}\n{"event":"action","action":"reset"}\n', 'is the tape truncated?'],
@@ -61,3 +72,18 @@ for (const [text, expected] of [
       (error) => error instanceof BadTapeError && error.message.includes(expected));
   });
 }
+
+test('an instance created with record has its tape from creation; another is notRecording', async () => {
+  const vmd = await connect({ path: daemon.socketPath });
+  try {
+    const { instance } = await vmd.create('Counter', { args: { start: 5 }, record: true });
+    await vmd.send(instance, 'increment', 2);
+    const tape = await vmd.tape(instance);
+    assert.deepEqual(tape[0], { tape: 2, type: 'Counter', args: { start: 5 }, instance, fromCreation: true });
+    assert.deepEqual(tape.slice(1).map((line) => [line.event, line.value]), [['output', 5], ['input', 2], ['output', 7]]);
+    const plain = await vmd.create('Counter');
+    await assert.rejects(vmd.tape(plain.instance), (error) => error instanceof VmdError && error.errorName === 'notRecording');
+  } finally {
+    await vmd.close();
+  }
+});

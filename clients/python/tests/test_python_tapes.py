@@ -3,6 +3,7 @@ client; a changed tape raises TapeMismatch with the divergence; bad tapes raise 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,19 @@ from vmd_client import BadTape, TapeMismatch, replay_tape
 TAPES = REPO_ROOT / "Tests" / "Tapes"
 
 
-@pytest.mark.parametrize("name", ["counter.tape", "login.tape"])
+@pytest.mark.parametrize("name", ["counter.tape", "login.tape", "todolist.tape"])
 def test_the_recorded_tapes_replay_green(socket_path: str, name: str) -> None:
     assert replay_tape(str(TAPES / name), socket_path) >= 4
+
+
+def test_a_tape_from_creation_replays_at_its_recorded_pace(socket_path: str) -> None:
+    # follow.tape: vmd recorded a Follow from its creation (a 100 ms load), toggled at t 412.
+    started = time.monotonic()
+    assert replay_tape(str(TAPES / "follow.tape"), socket_path) == 1
+    assert time.monotonic() - started >= 0.4
+    # Back to back, the toggle meets the load still running: the first divergence.
+    with pytest.raises(TapeMismatch, match=r"step 1 \(line 6\): action toggle had another outcome"):
+        replay_tape(str(TAPES / "follow.tape"), socket_path, speed=None)
 
 
 def test_a_changed_expectation_raises_the_first_divergence_and_its_step(socket_path: str, tmp_path: Path) -> None:
@@ -40,7 +51,8 @@ def test_a_changed_outcome_raises_at_its_action(socket_path: str, tmp_path: Path
 
 @pytest.mark.parametrize("text, expected", [
     ("", "the tape is empty"),
-    ('{"tape":2,"type":"Counter"}\n', "unsupported tape version 2"),
+    ('{"tape":3,"type":"Counter"}\n', "unsupported tape version 3"),
+    ('{"tape":2,"type":"Counter","fromCreation":false,"dropped":5}\n', "dropped the first 5 events"),
     ('{"tape":1,"type":"Nope"}\n', 'Unknown type "Nope"'),
     ('{"tape":1,"type":"Counter"}\n{"event":"input","inp', "line 2: not JSON"),
     ('{"tape":1,"type":"Counter"}\n{"event":"action","action":"reset"}\n', "is the tape truncated?"),
@@ -51,3 +63,16 @@ def test_bad_tapes_raise_bad_tape(socket_path: str, tmp_path: Path, text: str, e
     with pytest.raises(BadTape) as raised:
         replay_tape(str(bad), socket_path)
     assert expected in str(raised.value)
+
+
+def test_an_instance_created_with_record_has_its_tape_from_creation(socket_path: str) -> None:
+    from vmd_client import Client, NotRecording
+    with Client(socket_path) as vmd:
+        counter = vmd.create("Counter", args={"start": 5}, record=True).instance
+        vmd.send(counter, "increment", 2)
+        tape = vmd.tape(counter)
+        assert tape[0] == {"tape": 2, "type": "Counter", "args": {"start": 5}, "instance": counter, "fromCreation": True}
+        assert [(line["event"], line["value"]) for line in tape[1:]] == [("output", 5), ("input", 2), ("output", 7)]
+        plain = vmd.create("Counter").instance
+        with pytest.raises(NotRecording):
+            vmd.tape(plain)

@@ -19,7 +19,7 @@ from ._aio import AsyncClient, AsyncMonitor, AsyncPendingCall, AsyncSubscription
 from ._errors import (
     ActionFailed, ActionNotEnabled, ActionSuperseded, ActionTimedOut, CallTimeout, ConnectionLost, ERROR_CLASSES,
     FrameTooLarge, InstanceExists, InternalError, InvalidParams, InvalidRequest, InvalidValue,
-    LimitReached, MethodNotFound, NotStateOutput, ParseError, PermissionDenied, ProtocolMismatch,
+    LimitReached, MethodNotFound, NotRecording, NotStateOutput, ParseError, PermissionDenied, ProtocolMismatch,
     RequestCancelled, ShuttingDown, UnknownAction, UnknownInput, UnknownInstance, UnknownOutput,
     UnknownSession, UnknownSubscription, UnknownType, VMDError, error_from_object,
 )
@@ -42,7 +42,7 @@ __all__ = [
     "VMDError", "ParseError", "InvalidRequest", "MethodNotFound", "InvalidParams", "InternalError",
     "RequestCancelled", "UnknownType", "UnknownInstance", "UnknownInput", "UnknownOutput",
     "UnknownAction", "InvalidValue", "ActionNotEnabled", "ActionFailed", "ActionTimedOut",
-    "LimitReached", "InstanceExists", "UnknownSubscription", "UnknownSession", "NotStateOutput", "ShuttingDown",
+    "LimitReached", "InstanceExists", "UnknownSubscription", "UnknownSession", "NotRecording", "NotStateOutput", "ShuttingDown",
     "PermissionDenied", "ConnectionLost", "CallTimeout", "FrameTooLarge", "ProtocolMismatch",
     "SocketPathTooLong", "ERROR_CLASSES", "error_from_object", "default_socket_path",
     "check_socket_path", "DEFAULT_MAX_FRAME_BYTES", "PROTOCOL_LEVEL", "MISSING",

@@ -505,12 +505,13 @@ class AsyncClient:
 
     async def create(self, type: str, *, id: Optional[str] = None, args: Optional[Mapping[str, Any]] = None,
                      scope: Optional[str] = None, subscribe: Any = None, durable: bool = False,
-                     subscription_timeout: Optional[float] = None) -> Created:
+                     subscription_timeout: Optional[float] = None, record: bool = False) -> Created:
         p = _wire.params(type=type, id=MISSING if id is None else id,
                          args=MISSING if args is None else dict(args),
                          scope=MISSING if scope is None else scope,
                          subscribe=_wire.subscribe_options(subscribe),
-                         durable=True if durable else MISSING)
+                         durable=True if durable else MISSING,
+                         record=True if record else MISSING)
 
         def created(result: Any) -> Created:
             subscription = None
@@ -585,6 +586,10 @@ class AsyncClient:
 
     async def get(self, instance: str, output: str) -> Any:
         return (await self.call("vm.get", {"instance": instance, "output": output}))["value"]
+
+    async def tape(self, instance: str) -> List[Dict[str, Any]]:
+        """``vm.tape``: see :meth:`Client.tape`."""
+        return list((await self.call("vm.tape", {"instance": instance}))["tape"])
 
     async def subscribe(self, instance: str, outputs: Optional[Sequence[str]] = None, *,
                         replay: Optional[bool] = None, patches: Optional[bool] = None,

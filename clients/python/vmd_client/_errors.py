@@ -194,6 +194,13 @@ class UnknownSession(VMDError):
     error_code = -31016
 
 
+class NotRecording(VMDError):
+    """``vm.tape`` of an instance created without ``record``. (``notRecording``, -31018)"""
+
+    error_name = "notRecording"
+    error_code = -31018
+
+
 ERROR_CLASSES: Dict[str, Type[VMDError]] = {
     cls.error_name: cls
     for cls in (
@@ -202,6 +209,7 @@ ERROR_CLASSES: Dict[str, Type[VMDError]] = {
         ActionNotEnabled, ActionFailed, ActionTimedOut, LimitReached, InstanceExists,
         UnknownSubscription, NotStateOutput, ShuttingDown, PermissionDenied, UnknownSession,
         ActionSuperseded,
+        NotRecording,
     )
 }
 _BY_CODE: Dict[int, Type[VMDError]] = {cls.error_code: cls for cls in ERROR_CLASSES.values() if cls.error_code is not None}

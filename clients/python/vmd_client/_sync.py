@@ -578,17 +578,19 @@ class Client:
 
     def create(self, type: str, *, id: Optional[str] = None, args: Optional[Mapping[str, Any]] = None,
                scope: Optional[str] = None, subscribe: Any = None, durable: bool = False,
-               subscription_timeout: Optional[float] = None) -> Created:
+               subscription_timeout: Optional[float] = None, record: bool = False) -> Created:
         """``vm.create``. ``subscribe``: ``True`` (every output), a list of output names, or
         ``{"outputs": [...], "replay": bool}``; the subscription then starts atomically with
         the instance and is returned in :attr:`Created.subscription`. ``durable``: keep the
-        instance, and what it saves, across daemon restarts (daemon scope only)."""
+        instance, and what it saves, across daemon restarts (daemon scope only). ``record``:
+        the daemon records it from its creation (read with :meth:`tape`)."""
         connection = self._live()
         p = _wire.params(type=type, id=MISSING if id is None else id,
                          args=MISSING if args is None else dict(args),
                          scope=MISSING if scope is None else scope,
                          subscribe=_wire.subscribe_options(subscribe),
-                         durable=True if durable else MISSING)
+                         durable=True if durable else MISSING,
+                         record=True if record else MISSING)
 
         def created(result: Any) -> Created:
             subscription = None
@@ -682,6 +684,11 @@ class Client:
     def get(self, instance: str, output: str) -> Any:
         """``vm.get``: the current value of a state output."""
         return self.call("vm.get", {"instance": instance, "output": output})["value"]
+
+    def tape(self, instance: str) -> List[Dict[str, Any]]:
+        """``vm.tape``: the tape so far of an instance created with ``record=True``, one dict
+        per line of the file (the header first); :class:`NotRecording` otherwise."""
+        return list(self.call("vm.tape", {"instance": instance})["tape"])
 
     def subscribe(self, instance: str, outputs: Optional[Sequence[str]] = None, *,
                   replay: Optional[bool] = None, patches: Optional[bool] = None,

@@ -1,9 +1,12 @@
 """Replaying tapes (Protocol/PROTOCOL.md, section 17) against a running vmd, as `vmctl replay` does.
 
-A tape is NDJSON: a header ``{"tape": 1, "type", "args"}``, then input, action and output
-events. :func:`replay_tape` creates a fresh connection-scoped instance of the header's type,
-performs the inputs and actions in order (each action's outcome awaited), then compares
-per output the sequence of values, and each action's outcome, with the tape.
+A tape is NDJSON: a header ``{"tape": 2, "type", "args", "fromCreation"?, "dropped"?}``
+(version 1 still read), then input, action and output events, each with ``t``, milliseconds
+since the recording started. :func:`replay_tape` creates a fresh connection-scoped instance
+of the header's type, performs the inputs and actions in order, each at its recorded ``t``
+(divided by ``speed``; ``speed=None`` sends them back to back) and each action's outcome
+awaited, then compares per output the sequence of values, and each action's outcome, with
+the tape. A tape whose first events the daemon dropped (``dropped``) is refused.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from ._errors import CallTimeout, UnknownType, VMDError
 from ._sync import Client
 from ._wire import MISSING
 
-TAPE_VERSION = 1
+TAPE_VERSIONS = (1, 2)
 
 
 class BadTape(ValueError):
@@ -45,11 +48,15 @@ def _parse(text: str) -> Tuple[Dict[str, Any], List[Dict[str, Any]]]:
     header = events.pop(0)
     if "tape" not in header:
         raise BadTape("line 1: not a tape header (no \"tape\" version)")
-    if header["tape"] != TAPE_VERSION or isinstance(header["tape"], bool):
-        raise BadTape("line 1: unsupported tape version %s; this client reads version %d"
-                      % (json.dumps(header["tape"]), TAPE_VERSION))
+    if header["tape"] not in TAPE_VERSIONS or isinstance(header["tape"], bool):
+        raise BadTape("line 1: unsupported tape version %s; this client reads versions %d to %d"
+                      % (json.dumps(header["tape"]), TAPE_VERSIONS[0], TAPE_VERSIONS[-1]))
     if not isinstance(header.get("type"), str):
         raise BadTape("line 1: the header has no \"type\" string")
+    dropped = header.get("dropped", 0)
+    if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
+        raise BadTape("the recorder dropped the first %d events of this tape, so it no longer starts at the "
+                      "instance's creation and cannot be replayed" % dropped)
     for event in events:
         kind = event.get("event")
         number = event["_line"]
@@ -80,10 +87,14 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float = 2.0) -> int:
+def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float = 2.0,
+                speed: Optional[float] = 1.0) -> int:
     """Replays the tape at ``path`` against the vmd at ``socket_path`` (the usual rule when
-    ``None``). Returns the number of steps replayed; raises :class:`TapeMismatch` with the
-    first divergence, or :class:`BadTape`."""
+    ``None``), each step at its recorded ``t`` divided by ``speed`` (``None``: no waits, as
+    ``vmctl replay --no-wait``). Returns the number of steps replayed; raises
+    :class:`TapeMismatch` with the first divergence, or :class:`BadTape`."""
+    if speed is not None and not speed > 0:
+        raise ValueError("speed must be a positive number or None, not %r" % (speed,))
     with open(path, encoding="utf-8") as file:
         header, events = _parse(file.read())
     steps = [event for event in events if event["event"] != "output"]
@@ -110,6 +121,7 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
         except UnknownType as error:
             raise BadTape("%s: the daemon cannot create its instance: %s" % (path, error.message)) from None
         subscription = created.subscription
+        start = time.monotonic()
         got: Dict[str, List[Tuple[Any, int]]] = {}
         steps_done = 0
 
@@ -122,7 +134,14 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
             return True
 
         divergence: Optional[str] = None
+        divergence_step = len(steps)
         for index, step in enumerate(steps):
+            offset = step.get("t")
+            if speed is not None and isinstance(offset, int) and not isinstance(offset, bool):
+                due = start + offset / 1000.0 / speed
+                while time.monotonic() < due:
+                    if not drain(due - time.monotonic()):
+                        time.sleep(max(0.0, due - time.monotonic()))
             while drain(0):
                 pass
             value = step.get("value", MISSING)
@@ -130,15 +149,19 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
                 try:
                     vmd.send(created.instance, step["input"], value)
                 except VMDError as error:
-                    divergence = divergence or "%s failed: %s\n  expected: accepted" % (label(index), error)
+                    if divergence is None:
+                        divergence = "%s failed: %s\n  expected: accepted" % (label(index), error)
+                        divergence_step = index
             else:
                 try:
-                    outcome = {"result": vmd.execute(created.instance, step["action"], value)}
+                    outcome = {"result": vmd.execute(created.instance, step["action"], value,
+                                                     timeout_ms=step.get("timeoutMs"))}
                 except VMDError as error:
                     outcome = {"error": {"code": error.code, "message": error.message, "data": error.data}}
                 if divergence is None and not _same_outcome(step["outcome"], outcome):
                     divergence = "%s had another outcome\n  expected: %s\n  got:      %s" % (
                         label(index), _dump(step["outcome"]), _dump(outcome))
+                    divergence_step = index
             steps_done = index + 1
 
         deadline = time.monotonic() + settle
@@ -149,25 +172,26 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
         while drain(0.05):
             pass
 
-    if divergence is None:
-        best: Optional[Tuple[int, str]] = None
-        for name in sorted(set(expected) | set(got)):
-            want, have = expected.get(name, []), got.get(name, [])
-            for index in range(max(len(want), len(have))):
-                wanted = want[index] if index < len(want) else None
-                had = have[index] if index < len(have) else None
-                if wanted is not None and had is not None and wanted[0] == had[0]:
-                    continue
-                after = min(x[1] for x in (wanted, had) if x is not None)
-                text = "output \"%s\" differs at value #%d\n  expected: %s\n  got:      %s\n  after:    %s" % (
-                    name, index + 1,
-                    _dump(wanted[0]) if wanted is not None else "(no more values)",
-                    _dump(had[0]) if had is not None else "(no more values)",
-                    label(after - 1))
-                if best is None or after < best[0]:
-                    best = (after, text)
-                break
-        divergence = best[1] if best else None
+    # The earlier of a step's failure and an output's divergence (one before the step caused it).
+    best: Optional[Tuple[int, str]] = None
+    for name in sorted(set(expected) | set(got)):
+        want, have = expected.get(name, []), got.get(name, [])
+        for index in range(max(len(want), len(have))):
+            wanted = want[index] if index < len(want) else None
+            had = have[index] if index < len(have) else None
+            if wanted is not None and had is not None and wanted[0] == had[0]:
+                continue
+            after = min(x[1] for x in (wanted, had) if x is not None)
+            text = "output \"%s\" differs at value #%d\n  expected: %s\n  got:      %s\n  after:    %s" % (
+                name, index + 1,
+                _dump(wanted[0]) if wanted is not None else "(no more values)",
+                _dump(had[0]) if had is not None else "(no more values)",
+                label(after - 1))
+            if best is None or after < best[0]:
+                best = (after, text)
+            break
+    if best is not None and (divergence is None or best[0] <= divergence_step):
+        divergence = best[1]
     if divergence is not None:
         raise TapeMismatch("tape %s does not replay: %s" % (path, divergence))
     return len(steps)

@@ -1,0 +1,200 @@
+import JSONCore
+import Posix
+import Testing
+import VMTestSupport
+
+/// Tapes recorded by the daemon from an instance's creation (`vm.create {record: true}`,
+/// `vmctl tape`), replayed by `vmctl replay` at their recorded pace, against the real vmd.
+@Suite("Tapes from creation")
+struct TapeFromCreationTests {
+    /// Polls `vmctl get INSTANCE OUTPUT` until it prints `value` (5 s at most).
+    private static func waitFor(_ fixture: VMCtlFixture, _ instance: String, _ output: String, _ value: String) async throws {
+        for _ in 0..<100 {
+            if try fixture.vmctl.run(["get", instance, output]).output == value + "\n" { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("\(instance).\(output) never became \(value)")
+    }
+
+    /// `vmctl tape INSTANCE -o FILE` into the fixture's directory: the path and the parsed lines.
+    private static func tape(_ fixture: VMCtlFixture, _ instance: String) throws -> (path: String, lines: [JSONValue]) {
+        let path = fixture.directory.path + "/\(instance).tape"
+        let written = try fixture.vmctl.run(["tape", instance, "-o", path])
+        #expect(written.status == 0, "\(written)")
+        let lines = try VMCtlRunner.read(path).split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+        return (path, lines)
+    }
+
+    private static func elapsedSeconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    @Test("Follow, which loads at creation, is taped from its creation and replays at the recorded pace")
+    func followFromCreation() async throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Follow", "--id", "f1", "--arg", "latencyMs=200", "--record"]).status == 0)
+        try await Self.waitFor(fixture, "f1", "isLoading", "false")
+        #expect(try fixture.vmctl.run(["exec", "f1", "toggle"]).output == "false\n")
+        let (path, lines) = try Self.tape(fixture, "f1")
+        #expect(lines.first == ["tape": 2, "type": "Follow", "args": ["latencyMs": 200], "instance": "f1", "fromCreation": true])
+        // The load at creation is on the tape: the values at t 0, then the service's answer.
+        #expect(lines[1] == ["event": "output", "t": 0, "output": "isFollowing", "value": false, "replay": true])
+        #expect(lines[2] == ["event": "output", "t": 0, "output": "isLoading", "value": true, "replay": true])
+        #expect(lines[3]["output"] == "isFollowing" && lines[3]["value"] == true)
+        #expect((lines[3]["t"]?.intValue ?? 0) >= 190, "the load's answer came after the service's 200 ms: \(lines[3])")
+        let action = lines.first { $0["event"] == "action" }
+        #expect(action?["outcome"] == ["result": false])
+        #expect(action?["connection"]?.intValue != nil)
+
+        let replayed = try fixture.vmctl.run(["replay", path])
+        #expect(replayed.status == 0, "\(replayed)")
+        // Back to back, the toggle meets the load still running: the first divergence.
+        let rushed = try fixture.vmctl.run(["replay", path, "--no-wait"])
+        #expect(rushed.status == 1, "\(rushed)")
+        #expect(rushed.error.contains("step 1 (line 6): action toggle had another outcome"), "\(rushed)")
+    }
+
+    @Test("an action that timed out is taped with its timeoutMs and outcome, and replays the same way")
+    func actionTimeout() async throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Follow", "--id", "f3", "--arg", "latencyMs=300", "--record"]).status == 0)
+        try await Self.waitFor(fixture, "f3", "isLoading", "false")
+        let timedOut = try fixture.vmctl.run(["exec", "f3", "toggle", "--timeout-ms", "100"])
+        #expect(timedOut.error.contains("(actionTimedOut)"), "\(timedOut)")
+        try await Self.waitFor(fixture, "f3", "isLoading", "false")
+        let (path, lines) = try Self.tape(fixture, "f3")
+        let action = lines.first { $0["event"] == "action" }
+        #expect(action?["timeoutMs"] == 100)
+        #expect(action?["outcome"]?["error"]?["data"]?["name"] == "actionTimedOut", "\(String(describing: action))")
+        let replayed = try fixture.vmctl.run(["replay", path])
+        #expect(replayed.status == 0, "\(replayed)")
+    }
+
+    @Test("a changed logic (Follow starting unfollowed) fails the replay at the first divergence")
+    func mutationDiverges() async throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Follow", "--id", "f2", "--arg", "latencyMs=50", "--record"]).status == 0)
+        try await Self.waitFor(fixture, "f2", "isLoading", "false")
+        let (path, _) = try Self.tape(fixture, "f2")
+        let mutated = VMCtlRunner.read(path).replacing(#""args":{"latencyMs":50}"#, with: #""args":{"latencyMs":50,"initial":false}"#)
+        try FileSystem.writeText(mutated, to: path)
+        let replayed = try fixture.vmctl.run(["replay", path])
+        #expect(replayed.status == 1, "\(replayed)")
+        #expect(replayed.error.contains(#"output "isFollowing" differs at value #2"#), "\(replayed)")
+        #expect(replayed.error.contains("after:    the instance's creation"), "\(replayed)")
+    }
+
+    @Test("Login with a slow service: typed, submitted, taped and replayed green")
+    func loginWithLatency() async throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Login", "--id", "l1", "--arg", "latencyMs=150", "--record"]).status == 0)
+        #expect(try fixture.vmctl.run(["send", "l1", "email", "demo@example.com"]).status == 0)
+        #expect(try fixture.vmctl.run(["send", "l1", "password", "secret"]).status == 0)
+        #expect(try fixture.vmctl.run(["exec", "l1", "submit"]).status == 0)
+        let (path, lines) = try Self.tape(fixture, "l1")
+        let steps = lines.filter { $0["event"] == "input" || $0["event"] == "action" }
+        #expect(steps.map { $0["input"] ?? $0["action"] ?? .null } == ["email", "password", "submit"])
+        #expect(lines.contains { $0["output"] == "loginSuccess" && $0["value"] == "demo@example.com" })
+        let replayed = try fixture.vmctl.run(["replay", path])
+        #expect(replayed.status == 0, "\(replayed)")
+    }
+
+    @Test("TodoList edits are taped with full values and replay green")
+    func todoList() throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "TodoList", "--id", "t1", "--record"]).status == 0)
+        for step in [["send", "t1", "add", "milk"], ["send", "t1", "add", "eggs"], ["send", "t1", "toggle", "1"],
+                     ["send", "t1", "rename", #"{"id":2,"title":"bread"}"#], ["send", "t1", "clearDone"]] {
+            let sent = try fixture.vmctl.run(step)
+            #expect(sent.status == 0, "\(sent)")
+        }
+        let (path, lines) = try Self.tape(fixture, "t1")
+        #expect(lines.count(where: { $0["event"] == "input" }) == 5)
+        #expect(lines.last?["output"] == "remaining" || lines.last?["output"] == "items")
+        let replayed = try fixture.vmctl.run(["replay", path, "--speed", "10"])
+        #expect(replayed.status == 0, "\(replayed)")
+    }
+
+    @Test("a 1 s pause on the tape is a 1 s pause in the replay, none with --no-wait")
+    func pauseIsHonoured() async throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Counter", "--id", "c1", "--record"]).status == 0)
+        #expect(try fixture.vmctl.run(["send", "c1", "increment", "1"]).status == 0)
+        try await Task.sleep(for: .seconds(1))
+        #expect(try fixture.vmctl.run(["send", "c1", "increment", "2"]).status == 0)
+        let (path, lines) = try Self.tape(fixture, "c1")
+        let times = lines.filter { $0["event"] == "input" }.compactMap { $0["t"]?.intValue }
+        #expect(times.count == 2 && times[1] - times[0] >= 1000, "\(times)")
+        let paced = try Self.elapsedSeconds {
+            let replayed = try fixture.vmctl.run(["replay", path, "--timeout", "0.2"])
+            #expect(replayed.status == 0, "\(replayed)")
+        }
+        #expect(paced >= 1.0, "the replay took \(paced) s")
+        let rushed = try Self.elapsedSeconds {
+            let replayed = try fixture.vmctl.run(["replay", path, "--no-wait", "--timeout", "0.2"])
+            #expect(replayed.status == 0, "\(replayed)")
+        }
+        #expect(rushed < paced - 0.5, "--no-wait took \(rushed) s, the paced replay \(paced) s")
+    }
+
+    @Test("an instance created without record has no tape: notRecording, exit 1, and it keeps running")
+    func notRecording() throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Counter", "--id", "c1"]).status == 0)
+        let refused = try fixture.vmctl.run(["tape", "c1"])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.error.contains("(notRecording)") && refused.error.contains("record: true"), "\(refused)")
+        let raw = try fixture.vmctl.run(["--json", "call", "vm.tape", #"{"instance":"c1"}"#])
+        #expect(raw.error.contains("-31018") || raw.output.contains("-31018") || raw.error.contains("notRecording"), "\(raw)")
+        #expect(try fixture.vmctl.run(["get", "c1", "count"]).output == "0\n")
+    }
+
+    @Test("vmd --record-all records every instance")
+    func recordAll() throws {
+        let fixture = try VMCtlFixture(daemonArguments: ["--record-all"])
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Counter", "--id", "c1", "--arg", "start=3"]).status == 0)
+        #expect(try fixture.vmctl.run(["send", "c1", "increment"]).status == 0)
+        let (_, lines) = try Self.tape(fixture, "c1")
+        #expect(lines.first?["args"] == ["start": 3])
+        #expect(lines.filter { $0["event"] == "output" }.map { $0["value"] ?? .null } == [3, 4])
+        #expect(lines.contains { $0["event"] == "input" && $0["input"] == "increment" && $0["value"] == nil })
+    }
+
+    @Test("past 1 MiB the oldest events go: the header says fromCreation false and replay refuses it")
+    func boundDropsTheOldest() throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "TextField", "--id", "x1", "--record"]).status == 0)
+        // Each send tapes its ~200 KB value twice (the input, the text output): 4 sends pass 1 MiB.
+        let big = String(repeating: "a", count: 200_000)
+        let file = fixture.directory.path + "/big.json"
+        for index in 0..<4 {
+            try FileSystem.writeText(#"{"instance":"x1","input":"type","value":"\#(big)\#(index)"}"#, to: file)
+            let sent = try fixture.vmctl.run(["call", "vm.send", "-"], input: VMCtlRunner.read(file))
+            #expect(sent.status == 0, "\(sent)")
+        }
+        let path = fixture.directory.path + "/x1.tape"
+        let written = try fixture.vmctl.run(["tape", "x1", "-o", path])
+        #expect(written.status == 0, "\(written)")
+        #expect(written.error.contains("no longer starts at the creation"), "\(written)")
+        let text = VMCtlRunner.read(path)
+        #expect(text.utf8.count <= (1 << 20) + 4096, "\(text.utf8.count) bytes")
+        let header = try JSONValue(parsing: String(text.prefix { $0 != "\n" }))
+        #expect(header["fromCreation"] == false)
+        #expect((header["dropped"]?.intValue ?? 0) > 0, "\(header)")
+        let replayed = try fixture.vmctl.run(["replay", path])
+        #expect(replayed.status == 2, "\(replayed)")
+        #expect(replayed.error.contains("no longer starts at the instance's creation"), "\(replayed)")
+    }
+}
