@@ -91,12 +91,13 @@ struct LongActionsOverBothTransportsTests {
         defer { vmd.stop() }
         let session = try await vmd.connect()
         defer { session.close() }
-        // 10 steps of 100 ms each: every step comes well within a 400 ms timeout.
-        try await readySendList(session, id: "kept", uploadMs: 1000)
-        let kept = try await session.call("vm.execute", ["instance": "kept", "action": "send", "timeoutMs": 400, "resetTimeoutOnProgress": true])
+        // 10 steps of 300 ms each: every step comes well within a 1500 ms timeout (1.2 s of
+        // slack for a loaded machine), while the whole upload takes twice the timeout.
+        try await readySendList(session, id: "kept", uploadMs: 3000)
+        let kept = try await session.call("vm.execute", ["instance": "kept", "action": "send", "timeoutMs": 1500, "resetTimeoutOnProgress": true])
         #expect(kept["result"]?["value"]?["uploadId"] != nil, "\(kept.encodedString())")
-        try await readySendList(session, id: "cut", uploadMs: 1000)
-        let cut = try await session.call("vm.execute", ["instance": "cut", "action": "send", "timeoutMs": 400])
+        try await readySendList(session, id: "cut", uploadMs: 3000)
+        let cut = try await session.call("vm.execute", ["instance": "cut", "action": "send", "timeoutMs": 1500])
         #expect(cut.errorCodeAndName == (-31009, "actionTimedOut"))
     }
 
