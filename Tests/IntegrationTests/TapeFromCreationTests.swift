@@ -102,6 +102,10 @@ struct TapeFromCreationTests {
         let steps = lines.filter { $0["event"] == "input" || $0["event"] == "action" }
         #expect(steps.map { $0["input"] ?? $0["action"] ?? .null } == ["email", "password", "submit"])
         #expect(lines.contains { $0["output"] == "loginSuccess" && $0["value"] == "demo@example.com" })
+        // The password is a secret input: taped redacted, and put back as the README says.
+        #expect(steps.contains { $0["input"] == "password" && $0["value"] == "<redacted>" })
+        let restored = VMCtlRunner.read(path).replacing(#""<redacted>""#, with: #""secret""#)
+        try FileSystem.writeText(restored, to: path)
         let replayed = try fixture.vmctl.run(["replay", path])
         #expect(replayed.status == 0, "\(replayed)")
     }
