@@ -97,7 +97,7 @@ public struct RemoteViewModel<VM: ViewModel> {
     }
 
     /// `vm.destroy`: destroys the instance (its subscriptions end).
-    public func destroy() async throws {
+    public func destroy(isolation: isolated (any Actor)? = #isolation) async throws {
         try await client.destroy(instance)
     }
 

@@ -147,6 +147,8 @@ struct RemoteViewModelTests {
         try await model.tap()
         try await model.tap()
         #expect(model.shown == 2)
+        try await model.close()
+        #expect(try await connected.client.list().isEmpty)
     }
 }
 
@@ -163,5 +165,9 @@ private final class CounterScreen {
     func tap() async throws {
         try await counter.send(\.increment, 1)
         shown = try await counter.get(\.count)
+    }
+
+    func close() async throws {
+        try await counter.destroy()
     }
 }
