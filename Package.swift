@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "ViewModelCatalog", targets: ["ViewModelCatalog"]),
         // Talking to a daemon from Swift.
         .library(name: "VMClient", targets: ["VMClient"]),
+        // Talking to it through the view models an app links: typed handles from their `Ports`.
+        .library(name: "ViewModelClient", targets: ["ViewModelClient", "VMClient"]),
         // The reactive core alone, for code that is not a view model.
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
     ],
@@ -49,6 +51,8 @@ let package = Package(
         .target(name: "VMServer", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ReactiveCore"]),
         .target(name: "VMDaemon", dependencies: ["VMServer", "Posix", "VMProtocol", "JSONRPC", "JSONCore", "ReactiveCore"]),
         .target(name: "VMClient", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "Posix"]),
+        // VMClient knows only the wire; this joins it to the kit for apps that link their view models.
+        .target(name: "ViewModelClient", dependencies: ["VMClient", "ViewModelKit", "VMProtocol", "JSONCore"]),
         // The daemon entry point any app's main.swift calls (vmd's included).
         .target(name: "ViewModelDaemon", dependencies: [
             "VMDaemon", "VMServer", "VMProtocol", "ViewModelKit", "CommandLineKit", "Posix",
@@ -83,7 +87,7 @@ let package = Package(
         .testTarget(name: "VMServerTests", dependencies: ["VMTestSupport", "VMServer", "VMProtocol", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "greeterd", "vmd-fuzz", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
-            "VMDaemon", "VMServer", "ReactiveCore", "ReactiveTesting",
+            "VMDaemon", "VMServer", "ReactiveCore", "ReactiveTesting", "ViewModelClient", "ViewModelCatalog",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -37,6 +37,11 @@ let package = Package(
             "InboxKit",
             .product(name: "ViewModelDaemon", package: vmd.identity),
         ]),
+        // A Swift client linking InboxKit: typed handles from Inbox's own Ports.
+        .executableTarget(name: "inbox-unread", dependencies: [
+            "InboxKit",
+            .product(name: "ViewModelClient", package: vmd.identity),
+        ]),
         .testTarget(name: "InboxKitTests", dependencies: [
             "InboxKit",
             .product(name: "ViewModelKit", package: vmd.identity),

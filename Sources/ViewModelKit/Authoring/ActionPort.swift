@@ -44,7 +44,7 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     @inlinable
     public init(_ summary: String = "", input: ValueCodec<Value>, output: ValueCodec<Element>) {
         self.facts = PortFactsSharing.claim()
-            ?? PortFacts.action(summary: summary, input: input.makeSchema(), output: output.makeSchema())
+            ?? PortFacts.action(summary: summary, input: input, output: output)
         self.decode = input.decode
         self.encode = output.encode
     }

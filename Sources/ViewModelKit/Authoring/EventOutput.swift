@@ -42,7 +42,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     /// the schema are its type's, learned once: this builds no schema (see PortFacts.swift).
     public init(_ summary: String = "", codec: ValueCodec<Value>) {
         self.facts = PortFactsSharing.claim()
-            ?? PortFacts.output(kind: .event, summary: summary, schema: codec.makeSchema())
+            ?? PortFacts.output(kind: .event, summary: summary, codec: codec)
         self.encode = codec.encode
     }
 

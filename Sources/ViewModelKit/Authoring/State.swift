@@ -64,7 +64,7 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// type's, learned once: this builds no schema (see PortFacts.swift).
     @inlinable public init(_ summary: String = "", initial: Value, codec: ValueCodec<Value>) {
         self.facts = PortFactsSharing.claim()
-            ?? PortFacts.output(kind: .state, summary: summary, schema: codec.makeSchema())
+            ?? PortFacts.output(kind: .state, summary: summary, codec: codec)
         self.storedValue = initial
         self.encode = codec.encode
         self.fanOut = nil

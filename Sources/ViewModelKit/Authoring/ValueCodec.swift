@@ -72,3 +72,15 @@ extension JSONValue {
         return .object(object)
     }
 }
+
+extension ValueCodec {
+    /// `value` as it goes on the wire (what a linked client sends; ports call ``encode``).
+    package func encoded(_ value: Value) -> JSONValue {
+        encode(value)
+    }
+
+    /// The value `json` carries (what a linked client receives; ports call ``decode``).
+    package func decoded(_ json: JSONValue) throws(JSONDecodingError) -> Value {
+        try decode(json)
+    }
+}

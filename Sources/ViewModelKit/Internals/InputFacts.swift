@@ -17,10 +17,11 @@ import ReactiveCore
     @usableFromInline let deliver: @Sendable (PublishSubject<Value>, Value) -> Void
 
     @usableFromInline init(
-        summary: String, role: PortRole, name: String, deliver: @escaping @Sendable (PublishSubject<Value>, Value) -> Void
+        summary: String, role: PortRole, name: String, declaredCodec: Any? = nil,
+        deliver: @escaping @Sendable (PublishSubject<Value>, Value) -> Void
     ) {
         self.deliver = deliver
-        super.init(summary: summary, role: role, name: name)
+        super.init(summary: summary, role: role, name: name, declaredCodec: declaredCodec)
     }
 
     override func named(_ name: String) -> PortFacts {

@@ -13,19 +13,30 @@ import JSONCore
 /// wire name until attached.
 ///
 /// Immutable, hence `Sendable`: a registry's layouts are built at start-up and used on the
-/// host's thread. Unchecked only because the class is not final (``InputFacts`` adds an
-/// input's delivery): every stored property, here and there, is a `let` of a `Sendable` type
-/// (strings, ``PortRole``, a `@Sendable` closure), so no instance ever changes.
+/// host's thread. Unchecked because the class is not final (``InputFacts`` adds an input's
+/// delivery) and because of ``declaredCodec``: every other stored property, here and there,
+/// is a `let` of a `Sendable` type (strings, ``PortRole``, a `@Sendable` closure), so no
+/// instance ever changes. ``declaredCodec`` is a `let` too, but its closures are the
+/// author's and need not be `Sendable`; only the facts a port makes for itself hold one
+/// (``named(_:)`` leaves it out), and those are reached only through that port, which is not
+/// `Sendable`: they never leave its thread. The facts a layout shares, the only ones that
+/// cross threads (in a registry), never hold one.
 @usableFromInline class PortFacts: @unchecked Sendable {
     let summary: String
     let role: PortRole
     /// The property's name once attached by a layout; empty for a port of its own.
     let name: String
+    /// The codec the port was declared with (a `ValueCodec<Value>`; an action's
+    /// ``ActionCodecs``), kept only by facts of a port's own: a linked client encodes what
+    /// an input or action takes and decodes what an output or action gives with it
+    /// (``DeclaredPorts``). `nil` in the facts a layout shares: an instance never needs it.
+    let declaredCodec: Any?
 
-    @usableFromInline init(summary: String, role: PortRole, name: String) {
+    @usableFromInline init(summary: String, role: PortRole, name: String, declaredCodec: Any? = nil) {
         self.summary = summary
         self.role = role
         self.name = name
+        self.declaredCodec = declaredCodec
     }
 
     /// The role of an input: `schema` with `"default": defaultJSON` when given.
@@ -35,18 +46,23 @@ import JSONCore
         return .input(schema: published, defaultValue: defaultJSON)
     }
 
-    /// The facts of an output of its own.
-    @usableFromInline static func output(kind: OutputKind, summary: String, schema: JSONValue) -> PortFacts {
-        PortFacts(summary: summary, role: .output(kind: kind, schema: schema), name: "")
+    /// The facts of an output of its own, encoded with `codec`.
+    @usableFromInline static func output<Value>(kind: OutputKind, summary: String, codec: ValueCodec<Value>) -> PortFacts {
+        PortFacts(summary: summary, role: .output(kind: kind, schema: codec.makeSchema()), name: "", declaredCodec: codec)
     }
 
-    /// The facts of an action port of its own.
-    @usableFromInline static func action(summary: String, input: JSONValue, output: JSONValue) -> PortFacts {
-        PortFacts(summary: summary, role: .action(input: input, output: output), name: "")
+    /// The facts of an action port of its own, taking values with `input` and giving them
+    /// with `output`.
+    @usableFromInline static func action<Value, Element>(
+        summary: String, input: ValueCodec<Value>, output: ValueCodec<Element>
+    ) -> PortFacts {
+        PortFacts(
+            summary: summary, role: .action(input: input.makeSchema(), output: output.makeSchema()), name: "",
+            declaredCodec: ActionCodecs(input: input, output: output))
     }
 
     /// These facts under the wire name `name` (what a layout keeps for each declared port),
-    /// of the same class.
+    /// of the same class, without the declared codec (see the type's documentation).
     func named(_ name: String) -> PortFacts {
         PortFacts(summary: summary, role: role, name: name)
     }

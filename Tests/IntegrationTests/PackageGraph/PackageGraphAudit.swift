@@ -14,6 +14,7 @@ struct PackageGraphAudit {
     static let forbiddenReach: [(module: String, unreachable: [String], why: String)] = [
         ("VMServer", ["Posix"], "the server is transport-free and tested in-process"),
         ("ViewModelKit", ["JSONRPC", "VMProtocol", "Posix"], "the authoring API knows nothing of the wire or the OS"),
+        ("VMClient", ["ViewModelKit", "ReactiveCore"], "the client speaks the wire to any daemon; ViewModelClient joins it to the kit"),
     ]
 
     /// Every difference found, in a stable order.
