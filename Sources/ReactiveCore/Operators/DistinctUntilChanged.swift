@@ -28,7 +28,7 @@ extension ObservableType {
         self.areEqual = areEqual
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let distinct = unsafeDowncast(observable, to: DistinctUntilChangedObservable<Element>.self)
+            let distinct = observable.asRunOwner(DistinctUntilChangedObservable<Element>.self)
             let sink = DistinctUntilChangedSink(observer, distinct.areEqual)
             sink.setUpstream(distinct.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

@@ -26,7 +26,7 @@ extension ObservableType {
         self.sources = sources
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let merge = unsafeDowncast(observable, to: MergeObservable<Element>.self)
+            let merge = observable.asRunOwner(MergeObservable<Element>.self)
             let sink = MergeSink(observer)
             sink.run(merge.sources)
             return sink
@@ -39,12 +39,11 @@ extension ObservableType {
 ///
 /// Not a `Sink`, though it keeps the same grammar with the same code (`forward`,
 /// `forwardTerminal`, `dispose`): a merge has no single upstream, and a sink's `upstream`
-/// field (16 bytes, always empty here) made it 72 bytes, an 80-byte malloc chunk; without it
-/// it is 53 bytes, a 64-byte one (one per merge subscription, a view model's inputs merged).
+/// field (always empty here) pushed it into a larger malloc chunk (one per merge
+/// subscription, a view model's inputs merged).
 ///
 /// The sources are a list linked through `MergeSubscription.next`, not an array: the array's
-/// buffer was one more allocation per merge subscription (64 bytes for four sources, an
-/// 80-byte chunk), and the link is 8 bytes per source.
+/// buffer was one more allocation per merge subscription, and the link is a word per source.
 ///
 /// Exclusivity: unchecked, for the reason given on `Sink`: every access is a single read,
 /// assignment or array call that runs no other code, so no access spans a call.
