@@ -23,8 +23,8 @@ enum UncheckedIdiomHomes {
             files: [
                 "ReactiveCore/Action/Action.swift", "ReactiveCore/Action/ActionRareSubjects.swift",
                 "ReactiveCore/Core/Sink.swift", "ReactiveCore/Core/Subscribe.swift",
-                "ReactiveCore/Disposables/DisposeBag.swift", "ReactiveCore/Operators/DistinctUntilChanged.swift",
-                "ReactiveCore/Operators/EquatableDistinct.swift", "ReactiveCore/Operators/Merge.swift",
+                "ReactiveCore/Disposables/DisposeBag.swift", "ReactiveCore/Operators/DistinctUntilChangedSink.swift",
+                "ReactiveCore/Operators/EquatableDistinct.swift", "ReactiveCore/Operators/MergeSink.swift",
                 "ReactiveCore/Operators/MergeSubscription.swift", "ReactiveCore/Subjects/BehaviorSubject.swift",
                 "ReactiveCore/Subjects/ObserverHub.swift",
             ],
