@@ -3,7 +3,7 @@
 /// Each object or array pushes its members above those of its enclosing containers; when it
 /// closes, they are *moved* (not copied) into an exactly sized array in one allocation. A
 /// plain Array as the stack cost a copy plus a destroy per member and a `removeSubrange`
-/// per container (~20% of a small parse in callgrind); this manages its own memory instead.
+/// per container; this manages its own memory instead.
 /// Non-copyable, so the memory has exactly one owner and `deinit` frees it (also when a
 /// parse fails midway with members still on the stack).
 struct ParseStack<Element>: ~Copyable {
@@ -56,7 +56,7 @@ struct ParseStack<Element>: ~Copyable {
         guard moved > 0, let base else { return [] }
         // Not `Array(unsafeUninitializedCapacity:)`: it allocates through a stdlib entry point
         // that is not inlinable, so it looks up `_ContiguousArrayStorage<Element>`'s metadata
-        // at run time on every call (~520 instructions, twice per request in callgrind).
+        // at run time on every call (twice per request).
         // `reserveCapacity` + `append` are inlined and specialized here, so the metadata comes
         // from a cached accessor; appending a moved element costs no retain or release.
         var result: [Element] = []

@@ -10,9 +10,8 @@ import CPosix
 /// A wait with a deadline does not hand `epoll_wait` a timeout: the deadline arms a timerfd in
 /// the epoll set instead, and `epoll_wait` blocks without one. A timeout makes the kernel arm
 /// and cancel a timer on every wait that sleeps, and a daemon nearly always has a timer pending
-/// (``EventLoop`` users re-arm idle checks every second under load); on the 2-core VMs this
-/// was measured on, that cost ~1 µs per request-reply round trip on one core (README.md,
-/// "Benchmarks"). The timerfd is re-armed only when a wait asks for an earlier deadline than
+/// (``EventLoop`` users re-arm idle checks every second under load), a cost paid on every
+/// request-reply round trip (README.md, "Benchmarks"). The timerfd is re-armed only when a wait asks for an earlier deadline than
 /// the one set; a later or cancelled one just wakes the loop once for nothing.
 final class EpollPoller: EventLoopPoller {
     private let epoll: FileDescriptor

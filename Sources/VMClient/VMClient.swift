@@ -21,7 +21,7 @@ import Posix
 /// slowly the daemon reads, and one thread serves any number of concurrent calls and
 /// subscriptions. (A blocking reader thread plus writes from the caller would be simpler,
 /// but a caller's `write` could then block a pool thread while the daemon's inbound side
-/// is stalled; the loop costs one eventfd wakeup, ~2 µs, per queued burst.)
+/// is stalled; the loop costs one eventfd wakeup per queued burst.)
 ///
 /// **Ordering.** Replies and notifications are delivered in wire order: a subscription's
 /// values arrive in `seq` order, and the values a `vm.send` caused are yielded before its

@@ -83,8 +83,8 @@ final class Connection: ConnectionSink {
     /// The handler its frames go to: the daemon's, which is set before the first connection and
     /// never replaced. A `let` of its own so that handing a frame over costs no reference
     /// counting: reading the daemon's `var` retained and released the handler once per read
-    /// (on the runtime's slow path: the server has weak references, so a side table), ~170
-    /// instructions per round trip in callgrind; an immutable field of a connection the caller
+    /// (on the runtime's slow path: the server has weak references, so a side table); an
+    /// immutable field of a connection the caller
     /// holds is borrowed instead. The server holds this connection (as a sink) only until
     /// `connectionClosed`, which every connection gets (`Daemon.terminate`, shutdown included),
     /// so the two never keep each other alive.
@@ -92,8 +92,8 @@ final class Connection: ConnectionSink {
     /// `Daemon.flushQueued` as deferred work (queued by the connection that first has output in
     /// a loop iteration), built once per connection. It holds the daemon strongly: calling it
     /// then costs no reference counting, where a closure over a weak daemon would load a weak
-    /// reference (a retain and a release on the runtime's slow path, ~200 instructions per
-    /// round trip in callgrind), and a flush still pending in the loop keeps the daemon alive.
+    /// reference (a retain and a release on the runtime's slow path, every round trip), and a
+    /// flush still pending in the loop keeps the daemon alive.
     /// The daemon forgets the connection when it closes (`Daemon.terminate`, shutdown
     /// included), so the two never keep each other alive.
     let flushWork: () -> Void

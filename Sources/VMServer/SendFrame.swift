@@ -16,8 +16,8 @@ import JSONRPC
 /// an exponent, `-0`, a nested value, an escape, bad syntax — gives `nil`.
 ///
 /// Noncopyable: read once and used in place. As a copyable type, destroying the `SendFrame?`
-/// each read returns went through its metadata's value witness (~100 instructions per send
-/// in callgrind); now the compiler destroys it directly.
+/// each read returns went through its metadata's value witness on every send; now the
+/// compiler destroys it directly (the figure: ViewModelDaemon.docc/Performance.md).
 struct SendFrame: ~Copyable {
     /// `nil` for a notification.
     var id: RequestID?

@@ -33,8 +33,8 @@ final class Subscription {
     /// Patch subscriptions only: per slot, the generation of the coalesced value.
     private var coalescedGeneration: [UInt64] = []
     // Unchecked exclusivity on the per-delivery counters: each is read and written in one
-    // statement, never across a call that could re-enter (measured: the dynamic checks were
-    // ~10% of a fan-out delivery).
+    // statement, never across a call that could re-enter (the dynamic checks were a sizeable
+    // part of a fan-out delivery: ViewModelDaemon.docc/Performance.md).
     /// The last seq consumed (written or lost).
     @exclusivity(unchecked) private(set) var seq: Int64 = 0
     /// First and last lost seq while losing values; `lostFrom == 0` when nothing is lost.

@@ -63,10 +63,10 @@ struct TapePlayerSearchTests {
         let rushed = Self.waited.replacing(#""t":1500,"input""#, with: #""t":200,"input""#)
         let failure = await Self.replay(rushed)
         #expect(failure == .divergence("""
-            output "results" differs at value #3
-              expected: ["switch"]
-              got:      (no more values)
-              after:    step 2 (line 5): input query "swit"
+            output "results" differs at value #2
+              expected: ["swift","swim","switch"]
+              got:      ["switch"]
+              after:    step 1 (line 3): input query "sw"
             """), "\(String(describing: failure))")
     }
 }

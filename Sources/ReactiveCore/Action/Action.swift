@@ -3,7 +3,7 @@
 ///
 /// Rules (all tested):
 /// - **One execution at a time** by default. ``execute(_:)`` while executing, or while
-///   ``enabledIf``'s latest value is `false`, does not run the work: it emits
+///   `enabledIf`'s latest value is `false`, does not run the work: it emits
 ///   ``ActionError/notEnabled`` on ``errors`` and returns an observable failing with it.
 ///   Another ``ActionStrategy`` changes what a second execution does: `latest` supersedes the
 ///   running one (which fails with ``ActionError/superseded``, not sent to ``errors``: it is

@@ -2,9 +2,9 @@
 /// ``Action/executionObservables``, ``Action/progress``), made on the first read of any, and
 /// the executions of a strategy other than `exclusive` (made with such an action).
 ///
-/// One reference to this object instead of two optional subjects keeps the action 8 bytes
-/// smaller: 82 bytes, a 96-byte malloc chunk instead of 112, for every action of every
-/// instance, and the few actions read this way pay a 48-byte one.
+/// One reference to this object instead of two optional subjects keeps every action of
+/// every instance a malloc size class smaller; the few actions read this way pay one more
+/// small object.
 ///
 /// Not generic, so that the action's `deinit` (which never specializes) releases it without
 /// looking up the metadata of a generic type: `executions` is held as `AnyObject` and only

@@ -7,7 +7,7 @@
         self.handler = handler
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function (see `Observable`).
-            unsafeDowncast(observable, to: ClosureObservable<Element>.self).handler(observer)
+            observable.asRunOwner(ClosureObservable<Element>.self).handler(observer)
         })
     }
 }

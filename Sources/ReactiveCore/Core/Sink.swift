@@ -25,7 +25,7 @@
 ///
 /// Inlinable (with the operators, subjects and `Observable` that use it): every operator is
 /// generic, and a client module calling unspecialized generic code pays metadata lookups and
-/// witness calls per event (~15x slower in vmd-bench's reactive suite). Exposing the bodies
+/// witness calls per event (many times slower in vmd-bench's reactive suite). Exposing the bodies
 /// lets the module that names the element types specialize the whole chain. Stored
 /// properties are `@usableFromInline` (internal, not public) for the same reason.
 @usableFromInline class Sink<Output>: DisposableBase, Cancelable {

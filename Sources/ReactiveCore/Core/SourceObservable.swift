@@ -7,7 +7,7 @@
         self.source = source
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            unsafeDowncast(observable, to: SourceObservable<Source>.self).source.subscribe(observer)
+            observable.asRunOwner(SourceObservable<Source>.self).source.subscribe(observer)
         })
     }
 }

@@ -16,7 +16,7 @@ extension ObservableType {
         self.transform = transform
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let compactMap = unsafeDowncast(observable, to: CompactMapObservable<Input, Result>.self)
+            let compactMap = observable.asRunOwner(CompactMapObservable<Input, Result>.self)
             let sink = CompactMapSink(observer, compactMap.transform)
             sink.setUpstream(compactMap.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

@@ -87,7 +87,7 @@ extension Observable {
         self.producer = producer
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let create = unsafeDowncast(observable, to: CreateObservable<Element>.self)
+            let create = observable.asRunOwner(CreateObservable<Element>.self)
             let sink = CreateSink(observer)
             sink.setUpstream(create.producer(AnyObserver(eventHandler: sink.on)))
             return sink
@@ -103,7 +103,7 @@ extension Observable {
         self.element = element
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            observer.on(.next(unsafeDowncast(observable, to: JustObservable<Element>.self).element))
+            observer.on(.next(observable.asRunOwner(JustObservable<Element>.self).element))
             observer.on(.completed)
             return NopDisposable()
         })

@@ -28,37 +28,10 @@ extension ObservableType {
         self.areEqual = areEqual
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let distinct = unsafeDowncast(observable, to: DistinctUntilChangedObservable<Element>.self)
+            let distinct = observable.asRunOwner(DistinctUntilChangedObservable<Element>.self)
             let sink = DistinctUntilChangedSink(observer, distinct.areEqual)
             sink.setUpstream(distinct.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
         }, endsItsSubscription: true)
-    }
-}
-
-@usableFromInline final class DistinctUntilChangedSink<Element>: Sink<Element> {
-    @usableFromInline let areEqual: (Element, Element) throws -> Bool
-    // Unchecked exclusivity: read into a local and assigned; never accessed across a call.
-    @exclusivity(unchecked) @usableFromInline var previous: Element?
-
-    @inlinable init(_ observer: AnyObserver<Element>, _ areEqual: @escaping (Element, Element) throws -> Bool) {
-        self.areEqual = areEqual
-        super.init(observer)
-    }
-
-    @inlinable func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            guard !isDisposed else { return }
-            do {
-                if let previous, try areEqual(previous, element) { return }
-                previous = element
-                forward(element)
-            } catch {
-                forwardError(error)
-            }
-        case .error(let error): forwardError(error)
-        case .completed: forwardCompleted()
-        }
     }
 }

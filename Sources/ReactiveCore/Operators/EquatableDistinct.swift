@@ -2,8 +2,7 @@
 /// `run` is stored).
 ///
 /// Its own class rather than `distinctUntilChanged(==)`: its sink compares with `==` itself,
-/// so it holds no comparer closure (16 bytes less, and one malloc chunk size smaller, per
-/// subscription; a view model's state chain usually ends with one) and calls none per element.
+/// so it holds no comparer closure (one malloc chunk size smaller per subscription; a view model's state chain usually ends with one) and calls none per element.
 @usableFromInline final class EquatableDistinctObservable<Element: Equatable>: Observable<Element> {
     @usableFromInline let source: Observable<Element>
 
@@ -11,7 +10,7 @@
         self.source = source
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let distinct = unsafeDowncast(observable, to: EquatableDistinctObservable<Element>.self)
+            let distinct = observable.asRunOwner(EquatableDistinctObservable<Element>.self)
             let sink = EquatableDistinctSink(observer)
             sink.setUpstream(distinct.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

@@ -15,7 +15,7 @@ extension ObservableType {
         self.isIncluded = isIncluded
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let filter = unsafeDowncast(observable, to: FilterObservable<Element>.self)
+            let filter = observable.asRunOwner(FilterObservable<Element>.self)
             let sink = FilterSink(observer, filter.isIncluded)
             sink.setUpstream(filter.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

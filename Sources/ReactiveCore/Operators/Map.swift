@@ -19,13 +19,13 @@ extension ObservableType {
         self.transform = transform
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let map = unsafeDowncast(observable, to: MapObservable<Source, Result>.self)
+            let map = observable.asRunOwner(MapObservable<Source, Result>.self)
             let sink = MapSink(observer, map.transform)
             sink.setUpstream(map.source.subscribe(AnyObserver(eventHandler: sink.on)))
             return sink
         }, mergeRun: { observable, merge in
             // Always this class, as above.
-            let map = unsafeDowncast(observable, to: MapObservable<Source, Result>.self)
+            let map = observable.asRunOwner(MapObservable<Source, Result>.self)
             let source = MergeMapSource(sink: merge, transform: map.transform)
             merge.add(source) { map.source.subscribe(AnyObserver(eventHandler: source.on)) }
         }, endsItsSubscription: true)

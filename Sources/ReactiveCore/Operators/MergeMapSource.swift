@@ -6,7 +6,7 @@
 /// disposed), then fails the merge, as the map sink would dispose its upstream before
 /// forwarding the error; `completed` ends this source and counts it as done. A view model
 /// merging mapped inputs (the usual way to combine them) keeps one object per input instead
-/// of two (one 64-byte malloc chunk instead of a 48- and an 80-byte one), and each element
+/// of two, and each element
 /// takes one call less (`vmd-bench create`, `.ci/instructions`, `create` and `send`).
 ///
 /// Exclusivity unchecked, as on ``MergeSource`` (the fields are its base's).

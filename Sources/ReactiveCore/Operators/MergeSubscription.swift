@@ -9,7 +9,7 @@
 /// placeholder, this object itself (never disposed through it), until the source's
 /// subscription arrives; the cycle that makes lasts only until then or until the source ends.
 /// Without a separate flag, and with `subscription` a ``DisposableBase`` (one word), a
-/// `MergeSource` is 40 bytes and a ``MergeMapSource`` 56: 48- and 64-byte malloc chunks.
+/// `MergeSource` and a ``MergeMapSource`` each fit a smaller malloc chunk.
 @usableFromInline class MergeSubscription: DisposableBase {
     @exclusivity(unchecked) @usableFromInline final var subscription: DisposableBase?
     /// The merge's next source (see `MergeSink`), until the merge is disposed.

@@ -23,7 +23,7 @@ extension ObservableType {
         self.accumulator = accumulator
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let scan = unsafeDowncast(observable, to: ScanObservable<Input, State>.self)
+            let scan = observable.asRunOwner(ScanObservable<Input, State>.self)
             let sink = ScanSink(observer, seed: scan.seed, accumulator: scan.accumulator)
             sink.setUpstream(scan.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink

@@ -15,7 +15,7 @@ extension ObservableType {
 /// same moments: the observer cannot hold it before `subscribe` returns, so nothing can
 /// dispose it while the elements are emitted, and the source's sink disposes it before a
 /// terminal event goes on, as this operator's sink did. Every idle subscription spares an
-/// object (a 64-byte malloc chunk) and every later event one call (`vmd-bench create`,
+/// object and every later event one call (`vmd-bench create`,
 /// `.ci/instructions`, `send`). Over any other source (a subject, a foreign `ObservableType`)
 /// a sink still ends the source's subscription on its terminal event.
 @usableFromInline final class StartWithObservable<Element>: Observable<Element> {
@@ -27,7 +27,7 @@ extension ObservableType {
         self.elements = elements
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let startWith = unsafeDowncast(observable, to: StartWithObservable<Element>.self)
+            let startWith = observable.asRunOwner(StartWithObservable<Element>.self)
             if startWith.source.endsItsSubscription {
                 for element in startWith.elements {
                     observer.on(.next(element))

@@ -14,8 +14,7 @@
 /// Inlinable, like `Sink` (see there): `send` is every subject's per-event path.
 ///
 /// The subjects are its subclasses rather than holders of a hub, so a subject is one object,
-/// not two (an allocation and ~64 bytes less per subject, and one pointer hop less per
-/// event). That makes this class public, but nothing of it is: it cannot be created,
+/// not two (an allocation less per subject, and one pointer hop less per event). That makes this class public, but nothing of it is: it cannot be created,
 /// subclassed or used outside this module.
 public class ObserverHub<Element> {
     /// One subscription to the subject; disposing it removes the observer.
@@ -32,11 +31,11 @@ public class ObserverHub<Element> {
         /// subscription, and keeps a freed subject's memory until its last entry goes.
         ///
         /// `nil` once the entry is disposed or ended: that is what `isDisposed` reads. One
-        /// field instead of a reference and a flag keeps the entry at 40 bytes, a 48-byte
-        /// malloc chunk instead of 64 (one per subscription to a subject). `Unmanaged`, the
+        /// field instead of a reference and a flag keeps the entry a malloc size class smaller
+        /// (one per subscription to a subject). `Unmanaged`, the
         /// same unowned(unsafe) reference, because testing an optional `unowned(unsafe)`
-        /// property for `nil` retains and releases it (~100 instructions per `send`, on
-        /// every delivery's check of each observer).
+        /// property for `nil` retains and releases it (on every delivery's check of each
+        /// observer).
         @exclusivity(unchecked) @usableFromInline final var hub: Unmanaged<ObserverHub>?
 
         @inlinable init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
@@ -60,8 +59,8 @@ public class ObserverHub<Element> {
     /// sent re-entrantly while one is delivered, and (for a ``PublishSubject``) how it ended.
     /// Most subjects (a view model's inputs, an action's elements) never need it: one
     /// observer for their whole life, no re-entrant sends, no end before they are freed.
-    /// Kept apart, those three fields (24 bytes, and the flag saying whether `rest` was used)
-    /// leave a `PublishSubject` at 33 bytes, a 48-byte malloc chunk instead of 64.
+    /// Kept apart, those three fields (and the flag saying whether `rest` was used) leave a
+    /// `PublishSubject` a malloc size class smaller.
     ///
     /// Exclusivity unchecked, as on the hub's own fields (see the type).
     @usableFromInline final class Overflow {
@@ -78,7 +77,7 @@ public class ObserverHub<Element> {
 
     // No initial values here: a stored property's initial value is compiled into an
     // out-of-line generic function that looks the type metadata of `Entry` and `Event` up at
-    // run time (~650 instructions per subject, `.ci/instructions`, `create`); assigned in the
+    // run time for every subject (`.ci/instructions`, `create`); assigned in the
     // inlinable `init`, it specializes in the module that names `Element`.
     //
     // The observers, in subscription order: `first`, then `overflow.rest`. Most subjects have
@@ -89,8 +88,8 @@ public class ObserverHub<Element> {
     /// Made on first need, never replaced or dropped once made (so a local copy of it stays
     /// the hub's). The `deinit` tests it for `nil` instead of touching `rest`: a `deinit`
     /// never specializes, and any call on the array there looks the metadata of the array
-    /// and of `Entry` up at run time (~650 instructions per subject freed,
-    /// `.ci/instructions`, `create`), for the array most subjects never use.
+    /// and of `Entry` up at run time for every subject freed (`.ci/instructions`, `create`),
+    /// for the array most subjects never use.
     @exclusivity(unchecked) @usableFromInline final var overflow: Overflow?
     @exclusivity(unchecked) @usableFromInline final var isDelivering: Bool
 

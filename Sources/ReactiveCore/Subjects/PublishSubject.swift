@@ -16,8 +16,8 @@
 public final class PublishSubject<Element>: ObserverHub<Element>, ObservableType, ObserverType {
     /// How the subject ended, kept without its element type (the `deinit`, which never
     /// specializes, then destroys it without looking `Event<Element>`'s metadata up), in the
-    /// hub's `overflow`: most subjects never end before they are freed, and they keep 8 bytes
-    /// less (see `ObserverHub.Overflow`).
+    /// hub's `overflow`: most subjects never end before they are freed, and they stay a word
+    /// smaller (see `ObserverHub.Overflow`).
     @inlinable var terminal: StopEvent? { overflow?.terminal }
 
     /// A subject with no observers.

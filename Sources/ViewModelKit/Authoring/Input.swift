@@ -22,12 +22,11 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     /// InputFacts.swift): the ones its type's layout shares among all instances (see
     /// PortFacts.swift), or its own when made outside an instance.
     ///
-    /// Held as `Unmanaged`, retained once by this input (when set, released when replaced
-    /// and by `deinit`): ``send(_:)`` reads it for every value without retaining and
-    /// releasing it (~30 instructions of every `vm.send`, measured with `.ci/instructions`).
+    /// Held without reference counting on the read path (see HeldInputFacts.swift), released
+    /// when replaced and by `deinit`.
     /// (Unchecked exclusivity: assigned only by `init` and `attach`, in one assignment, and
     /// otherwise read in single expressions; no access spans a call.)
-    @exclusivity(unchecked) @usableFromInline var heldFacts: Unmanaged<PortFacts>
+    @exclusivity(unchecked) @usableFromInline var heldFacts: HeldInputFacts
     /// The decoding of its codec (an input never encodes after `init`; its schema is in
     /// ``facts``).
     @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
@@ -47,9 +46,9 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     ) {
         if let claimed = PortFactsSharing.claim(),
            ObjectIdentifier(type(of: claimed)) == ObjectIdentifier(InputFacts<Value>.self) {
-            self.heldFacts = Unmanaged.passRetained(claimed)
+            self.heldFacts = HeldInputFacts(retaining: claimed)
         } else {
-            self.heldFacts = Unmanaged.passRetained(InputFacts<Value>(
+            self.heldFacts = HeldInputFacts(retaining: InputFacts<Value>(
                 summary: summary,
                 role: PortFacts.inputRole(schema: codec.makeSchema(), default: defaultValue.map(codec.encode), secret: secret),
                 name: "", declaredCodec: codec, deliver: { subject, value in subject.onNext(value) }))
@@ -70,10 +69,7 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
 
     /// Pushes `value` as if a client had sent it (tests and the kit's host use this).
     @inlinable public func send(_ value: Value) {
-        heldFacts._withUnsafeGuaranteedRef { facts in
-            // Always this class: see ``heldFacts``.
-            unsafeDowncast(facts, to: InputFacts<Value>.self).deliver(subject, value)
-        }
+        heldFacts.deliver(value, to: subject)
     }
 
     @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
@@ -90,7 +86,7 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     var typed: TypedPort { .input(self) }
 
     /// Its facts (see ``heldFacts``).
-    var facts: PortFacts { heldFacts.takeUnretainedValue() }
+    var facts: PortFacts { heldFacts.facts }
 
     func attach(facts: PortFacts, bag: DisposeBag) {
         let current = self.facts
@@ -99,8 +95,9 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
         // inputs behind an existential) would break `send`: such an input keeps its own
         // facts, under the declared name.
         let taken = ObjectIdentifier(type(of: facts)) == ObjectIdentifier(type(of: current)) ? facts : current.named(facts.name)
-        heldFacts = Unmanaged.passRetained(taken)
-        Unmanaged.passUnretained(current).release()
+        let replaced = heldFacts
+        heldFacts = HeldInputFacts(retaining: taken)
+        replaced.release()
     }
 
     func push(json: JSONValue) throws(JSONDecodingError) {

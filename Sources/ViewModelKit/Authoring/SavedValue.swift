@@ -35,7 +35,7 @@ public final class SavedValue<Value> {
     @usableFromInline var current: Value
 
     // Inlinable, like the port initializers: every Counter `init` makes one, and an
-    // unspecialized generic init cost ~3,000 instructions per `vm.create` (`.ci/instructions`).
+    // unspecialized generic init looks metadata up on every `vm.create`.
     @inlinable init(
         key: String, default defaultValue: Value, version: Int, codec: ValueCodec<Value>, state: SavedState?, bag: DisposeBag,
         migrate: ((SavedEntry) -> Value?)?

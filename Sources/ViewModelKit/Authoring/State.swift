@@ -37,24 +37,22 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     ///
     /// (Unchecked exclusivity, here and on ``fanOut``: each is written in one assignment that
     /// calls no observer, and read in single expressions; no access spans a call that could
-    /// re-enter. The dynamic checks were ~230 instructions of every `vm.send` → `vm.output`,
-    /// measured with `.ci/instructions`.)
+    /// re-enter. The dynamic checks ran on every `vm.send` → `vm.output`; their cost is in
+    /// ViewModelDaemon.docc/Performance.md.)
     @exclusivity(unchecked) @usableFromInline var storedValue: Value
     @usableFromInline var bindings = BindingStore()
     /// The encoding of its codec (its schema is in ``facts``).
     @usableFromInline let encode: (Value) -> JSONValue
     /// Delivers its values to its observers, typed and JSON; made by the first observer
-    /// (``madeFanOut()``): most states of idle instances are never observed, and an 80-byte
-    /// object per state per instance was spent on them (`vmd-bench create`, RSS per idle
+    /// (``madeFanOut()``): most states of idle instances are never observed, and an object
+    /// per state per instance was spent on them (`vmd-bench create`, RSS per idle
     /// Counter). It updates ``storedValue`` through its reference to this state rather than
     /// through a closure capturing it.
     ///
-    /// Held as `Unmanaged`, retained once when made and released by `deinit`: reading it on
-    /// every value then costs no retain and release of it (the checked optional reference
-    /// did, on every `vm.send` → `vm.output` of a watched state). Safe because this state
-    /// owns it: it lives exactly as long as the state, which every caller of ``emit(_:)``
-    /// holds (its `accept`, its `bind` closure).
-    @exclusivity(unchecked) @usableFromInline var fanOut: Unmanaged<OutputFanOut<Value>>?
+    /// Held without reference counting (see HeldFanOut.swift): retained once when made and
+    /// released by `deinit`; it lives exactly as long as the state, which every caller of
+    /// ``emit(_:)`` holds (its `accept`, its `bind` closure).
+    @exclusivity(unchecked) @usableFromInline var fanOut: HeldFanOut<Value>?
 
     /// A state output encoded with `codec`, holding `initial` until its source says otherwise.
     ///
@@ -101,7 +99,7 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// `value` becomes the current value, and goes to the observers if there are any.
     @inlinable func emit(_ value: Value) {
         if let fanOut {
-            fanOut._withUnsafeGuaranteedRef { $0.emit(value, encode: encode) }
+            fanOut.emit(value, encode: encode)
         } else {
             // Nobody observes (or ever did): no observer runs, so nothing re-enters here.
             storedValue = value
@@ -117,10 +115,10 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
 
     /// The fan-out, made (and from then on kept) on first use.
     @usableFromInline func madeFanOut() -> OutputFanOut<Value> {
-        if let fanOut { return fanOut.takeUnretainedValue() }
+        if let fanOut { return fanOut.fanOut }
         let made = OutputFanOut<Value>()
         made.state = self
-        fanOut = Unmanaged.passRetained(made)
+        fanOut = HeldFanOut(retaining: made)
         return made
     }
 
@@ -151,7 +149,7 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// The current value encoded: cached by the fan-out until the next value, encoded anew
     /// while nobody observes the state.
     var currentJSON: JSONValue? {
-        guard let fanOut = fanOut?.takeUnretainedValue() else { return encode(value) }
+        guard let fanOut = fanOut?.fanOut else { return encode(value) }
         if let cachedJSON = fanOut.cachedJSON { return cachedJSON }
         let encoded = encode(value)
         fanOut.cachedJSON = encoded
@@ -165,7 +163,7 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// Nothing to close when nobody ever observed the state: JSON observers come only through
     /// `ViewModelInstance.observe(output:_:)`, which refuses them once the instance closed.
     func closeJSON() {
-        fanOut?.takeUnretainedValue().closeJSON()
+        fanOut?.fanOut.closeJSON()
     }
 }
 

@@ -47,8 +47,8 @@ public final class ViewModelHost {
     // every access is one read, assignment or collection call on the host's thread that runs
     // no view-model code (an instance removed from `live` is still held by the caller, so no
     // deinit runs inside the access; `deliverHeldEvents` releases held events from a copy),
-    // so no access spans another. The dynamic checks were ~80 instructions each, about ten
-    // per `vm.create` and its teardown (callgrind).
+    // so no access spans another. The dynamic checks ran about ten times per `vm.create` and
+    // its teardown (their cost: ViewModelDaemon.docc/Performance.md).
     @exclusivity(unchecked) private var live: [String: ViewModelInstance] = [:]
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
     /// Per registered type (by its ``RegisteredType/ordinal``), the next number its

@@ -22,7 +22,7 @@ public final class ViewModelInstance {
     @exclusivity(unchecked) public private(set) var isAlive = true
     /// Whether ``runtime`` is set (calls before it throw `unknownInstance`, as after
     /// teardown). Unchecked exclusivity as for ``ports``. Declared next to ``isAlive`` so
-    /// that the two flags share one word of the object (8 bytes of every instance).
+    /// that the two flags share one word of the object (a word of every instance).
     @exclusivity(unchecked) private var isBuilt = false
     /// What the code serving the instance keeps beside it (the server: its scope, owner and
     /// subscriptions), so that the host's table is the only table of instances. The kit never
@@ -43,7 +43,7 @@ public final class ViewModelInstance {
     @exclusivity(unchecked) private var ports: [TypedPort] = []
     /// Its parent, children, running executions and the events its `init` emitted (until
     /// delivered), made when it first has one of them: most instances never do, and the
-    /// fields were 40 bytes of every instance (`vmd-bench create`, RSS per idle Counter). (Unchecked exclusivity: assigned once, when made, and read in
+    /// fields were paid by every instance (`vmd-bench create`, RSS per idle Counter). (Unchecked exclusivity: assigned once, when made, and read in
     /// single expressions.)
     @exclusivity(unchecked) private var relations: InstanceRelations?
 

@@ -5,11 +5,10 @@ import ReactiveCore
 ///
 /// The delivery is a closure rather than a direct call because the kit reaches
 /// `push(json:)` through `any InputPortBox`, where `Value` is unknown, and the unspecialized
-/// subject pays generic metadata lookups on every event (~1,700 instructions per `vm.send`,
-/// measured with callgrind). The closure is formed in `Input.init`, which a view model's
+/// subject pays generic metadata lookups on every event (ViewModelDaemon.docc/Performance.md). The closure is formed in `Input.init`, which a view model's
 /// `Ports()` calls with a concrete `Value`; that `init` is `@inlinable`, so the app's module
 /// specializes it there; it captures nothing. Kept here, once per type, rather than in every
-/// input of every instance (16 bytes each).
+/// input of every instance.
 ///
 /// An input's facts are always of this class for its own `Value`: `Input.init` makes or
 /// claims only those, and `Input.attach(facts:bag:)` takes only facts of the class it has.

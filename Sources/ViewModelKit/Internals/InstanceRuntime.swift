@@ -9,7 +9,7 @@ import ReactiveCore
 @usableFromInline struct InstanceRuntime {
     /// The view model, or (for instances a typed ``ChildViewModel`` handle drives) a
     /// ``ViewModelWithPorts`` holding it and its `Ports` value: one existential in every
-    /// instance instead of two (a second, almost always `nil`, was 32 bytes of every
+    /// instance instead of two (a second, almost always `nil`, was paid by every
     /// ``ViewModelInstance``).
     private let built: Any
     let bag: DisposeBag

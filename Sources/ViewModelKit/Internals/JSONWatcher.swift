@@ -12,7 +12,7 @@ import ReactiveCore
     /// (Unchecked exclusivity: read once per value by ``OutputFanOut``, which copies the
     /// closure out before calling it, and written only by single assignments to `nil` in
     /// ``dispose()`` and `OutputFanOut.closeJSON()`; no access spans a call. The dynamic check
-    /// was ~76 instructions of every `vm.send` → `vm.output`, measured with `.ci/instructions`.)
+    /// ran on every `vm.send` → `vm.output`: ViewModelDaemon.docc/Performance.md.)
     @exclusivity(unchecked) @usableFromInline var handler: ((JSONValue) -> Void)?
     private let onDispose: (JSONWatcher) -> Void
 

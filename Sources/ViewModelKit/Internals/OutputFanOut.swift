@@ -41,8 +41,8 @@ import ReactiveCore
     @exclusivity(unchecked) @usableFromInline var json: [JSONWatcher] = []
     /// Set by ``closeJSON()`` when no JSON subject existed: later JSON observers get nothing.
     @usableFromInline var isJSONClosed = false
-    /// Declared next to ``isJSONClosed``: the two flags share one word (80 -> 72 bytes per
-    /// fan-out, one malloc size class down).
+    /// Declared next to ``isJSONClosed``: the two flags share one word (one malloc size class
+    /// down per fan-out).
     @exclusivity(unchecked) @usableFromInline var isEmitting = false
     @exclusivity(unchecked) @usableFromInline var queue: [Value] = []
     /// The state output this fans out, if it is one: each value becomes its current value
@@ -62,7 +62,7 @@ import ReactiveCore
     @exclusivity(unchecked) @usableFromInline var cachedJSON: JSONValue?
 
     /// A fan-out with no observers. The encoding is not kept here: the output passes its own
-    /// with each value (16 bytes fewer per watched output).
+    /// with each value (smaller watched outputs).
     @inlinable init() {
         self.state = nil
         self.cachedJSON = nil

@@ -76,8 +76,8 @@ protocol ActionPortBox: PortBox {
 @usableFromInline struct BindingStore {
     /// Unowned, not strong: the bag's subscriptions hold the port, so a strong reference
     /// would be a cycle. Not weak either: a weak reference gives the bag a side table, an
-    /// allocation per instance (32 bytes, and ~450 instructions per `vm.create` and
-    /// `vm.destroy`, measured with callgrind), where unowned costs a count in the bag's own
+    /// allocation per instance (and its cost on every `vm.create` and `vm.destroy`, see
+    /// ViewModelDaemon.docc/Performance.md), where unowned costs a count in the bag's own
     /// header. Safe (the checked form, never `unowned(unsafe)`) because the bag outlives every
     /// read: an instance's bag lives as long as its instance (`InstanceRuntime.bag`), and
     /// closing the instance detaches every port (`InstanceRuntime.tearDown()`), which clears

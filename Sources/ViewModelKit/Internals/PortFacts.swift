@@ -4,8 +4,8 @@ import JSONCore
 /// its role (kind and schemas) and its wire name.
 ///
 /// A port keeps one reference to these instead of the facts themselves (a summary, a schema
-/// closure per codec, an encoded default, a name: 48 to 88 bytes of every port of every
-/// instance, see `vmd-bench create`, RSS per idle Counter). The ports of an instance share
+/// closure per codec, an encoded default, a name, in every port of every instance, see
+/// `vmd-bench create`, RSS per idle Counter). The ports of an instance share
 /// the facts its type's ``PortLayout`` learned from a probe: ``PortFactsSharing`` hands them
 /// to the ports while the kit makes the instance's `Ports()`, and ``PortLayout`` attaches
 /// each port to the facts of its declared position. A port made anywhere else (a probe, a

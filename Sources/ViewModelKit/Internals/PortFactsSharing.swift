@@ -9,8 +9,8 @@ import CViewModelKit
 /// over the facts in declaration order, and each port's initializer takes the next one
 /// (``claim()``). Per thread, because hosts on other threads make their instances at the same
 /// time (tests, several daemons in one process); a plain thread-local rather than a Swift
-/// task-local value, which cost ~2,000 instructions more per `vm.create` (its generic reads
-/// and a malloc per binding outside a task, measured with callgrind).
+/// task-local value, whose generic reads and malloc per binding outside a task were paid on
+/// every `vm.create` (ViewModelDaemon.docc/Performance.md).
 ///
 /// Only a saving, never what decides a port's facts: ``PortLayout`` attaches every port of
 /// the instance to the facts of its declared position, which replaces whatever it claimed

@@ -9,8 +9,8 @@ import ReactiveCore
 /// Learning it reflects one probe `Ports()` with `Mirror` (names, order, and the check that
 /// every stored property is a port) and finds each probe port's reference among the words of
 /// the probe's bytes. An instance's ports are then read from its `Ports` value at those
-/// offsets: `Mirror` over a `Ports` value cost ~60,000 instructions per `vm.create`
-/// (callgrind); the read costs a few dozen per port, and needs no global or thread-local
+/// offsets: `Mirror` over a `Ports` value dominated `vm.create` (ViewModelDaemon.docc/Performance.md);
+/// the read costs a few instructions per port, and needs no global or thread-local
 /// state while `Ports()` runs (ports are not registered anywhere when created).
 ///
 /// The read is checked: the value must be exactly one reference per declared port (so no

@@ -40,8 +40,8 @@ extension ViewModelArguments {
         let given = try JSONObjectDecoder(json)
         // No member given (`vm.create` without `args`, the common case): every member takes
         // its default, which is `init()` itself; decoding `init()`'s own encoding through
-        // Codable would rebuild the same value at ~10,000 instructions per create
-        // (`.ci/instructions`, `create`).
+        // Codable would rebuild the same value, at a high price per create
+        // (ViewModelDaemon.docc/Performance.md).
         if given.object.isEmpty {
             self.init()
             return

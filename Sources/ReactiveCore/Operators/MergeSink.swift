@@ -1,0 +1,119 @@
+/// The subscription of a `merge` of a list of sources: one ``MergeSource`` (or
+/// ``MergeMapSource``) per source, completed when all are.
+///
+/// Not a `Sink`, though it keeps the same grammar with the same code (`forward`,
+/// `forwardTerminal`, `dispose`): a merge has no single upstream, and a sink's `upstream`
+/// field (always empty here) pushed it into a larger malloc chunk (one per merge
+/// subscription, a view model's inputs merged).
+///
+/// The sources are a list linked through `MergeSubscription.next`, not an array: the array's
+/// buffer was one more allocation per merge subscription, and the link is a word per source.
+///
+/// Exclusivity: unchecked, for the reason given on `Sink`: every access is a single read,
+/// assignment or array call that runs no other code, so no access spans a call.
+@usableFromInline final class MergeSink<Element>: DisposableBase, Cancelable {
+    /// A `let`, as on `Sink`: calling it costs no retain and no exclusivity check.
+    @usableFromInline let observer: AnyObserver<Element>
+    /// The first and last sources, in subscription order. Held as their non-generic base:
+    /// `dispose` is reached through the `Disposable` witness, so it runs unspecialized, and
+    /// walking a generic class there looked its metadata up at run time for every merge
+    /// disposed.
+    @exclusivity(unchecked) @usableFromInline var first: MergeSubscription?
+    @exclusivity(unchecked) @usableFromInline var last: MergeSubscription?
+    /// Sources not completed yet, plus one while `run` is still subscribing them (so a
+    /// source that completes at once cannot end the merge before the next one starts).
+    /// 32 bits, beside `isDisposed` in one word: no merge has two billion sources.
+    @exclusivity(unchecked) @usableFromInline var running: Int32
+    /// Last, so that it takes one byte instead of a padded word.
+    @exclusivity(unchecked) @usableFromInline var isDisposed: Bool
+
+    @inlinable init(_ observer: AnyObserver<Element>) {
+        self.observer = observer
+        first = nil
+        last = nil
+        running = 1
+        isDisposed = false
+        super.init()
+    }
+
+    @inlinable func run(_ observables: [Observable<Element>]) {
+        for observable in observables {
+            guard !isDisposed else { return }
+            if let mergeRun = observable.mergeRun {
+                // A `map`: its source is subscribed by one object doing both jobs
+                // (``MergeMapSource``), not by a map sink observed by a merge source.
+                mergeRun(observable, self)
+            } else {
+                let source = MergeSource(sink: self)
+                add(source) { observable.subscribe(erased: AnyObserver(eventHandler: source.on)) }
+            }
+        }
+        sourceCompleted()
+    }
+
+    /// Adds `source` as running, then gives it the subscription `subscribe` makes (which may
+    /// already end it, or the whole merge).
+    @inlinable func add(_ source: MergeSubscription, subscribe: () -> any Disposable) {
+        if let last {
+            last.next = source
+        } else {
+            first = source
+        }
+        last = source
+        running += 1
+        source.setSubscription(subscribe())
+    }
+
+    @inlinable func sourceCompleted() {
+        running -= 1
+        if running == 0 { forwardCompleted() }
+    }
+
+    /// `source` ended: it is disposed first, then `error` ends the merge, or (nil, the source
+    /// completed) the source counts as done. Both kinds of source end through here.
+    @inlinable func source(_ source: MergeSubscription, endedWith error: (any Error)?) {
+        source.dispose()
+        if let error {
+            forwardError(error)
+        } else {
+            sourceCompleted()
+        }
+    }
+
+    @inline(__always)
+    @inlinable func forward(_ element: Element) {
+        if !isDisposed { observer.on(.next(element)) }
+    }
+
+    /// Ends the merge with `error`.
+    @inlinable func forwardError(_ error: any Error) {
+        forwardTerminal(.error(error))
+    }
+
+    /// Ends the merge normally.
+    @inlinable func forwardCompleted() {
+        forwardTerminal(.completed)
+    }
+
+    /// Disposes every source, then forwards `event` (see `Sink.forwardTerminal`).
+    @inlinable func forwardTerminal(_ event: Event<Element>) {
+        guard !isDisposed else { return }
+        dispose()
+        observer.on(event)
+    }
+
+    @inlinable override func dispose() {
+        guard !isDisposed else { return }
+        isDisposed = true
+        // In subscription order; each link is cut as it is passed, so the sources are freed
+        // one by one, not by a recursion as deep as the list.
+        var next = first
+        first = nil
+        last = nil
+        while let source = next {
+            next = source.next
+            source.next = nil
+            source.dispose()
+        }
+    }
+}
