@@ -109,7 +109,7 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// The value most recently given to ``emit(_:)``: the current value, or the last one
     /// queued behind it while an observer of the current one re-enters (see OutputFanOut.swift).
     @inlinable var latestEmitted: Value {
-        if let fanOut, let queued = fanOut._withUnsafeGuaranteedRef({ $0.queue.last }) { return queued }
+        if let fanOut, let queued = fanOut.lastQueued { return queued }
         return storedValue
     }
 

@@ -27,4 +27,9 @@ import JSONCore
     @inlinable func emit(_ value: Value, encode: (Value) -> JSONValue) {
         reference._withUnsafeGuaranteedRef { $0.emit(value, encode: encode) }
     }
+
+    /// The last value queued behind the one being delivered (OutputFanOut.swift), if any.
+    @inlinable var lastQueued: Value? {
+        reference._withUnsafeGuaranteedRef { $0.queue.last }
+    }
 }
