@@ -43,7 +43,8 @@ struct DurableInstanceTests {
         let writer = Task.detached { try? socket.writeAll(payload) }
         var acknowledged = 0
         while acknowledged < 5_000 {
-            _ = try client.readLine()
+            // Acknowledged means synced: an fdatasync behind a busy disk can take seconds.
+            _ = try client.readLine(timeout: .seconds(60))
             acknowledged += 1
         }
         try Self.kill(first)
