@@ -350,6 +350,8 @@ export class Subscription extends Stream {
     this.lastValues = new Map();
     // What it watches ({outputs?, patches?}), to subscribe again after a daemon restart.
     this.follow = null;
+    // Known durable (vm.create answered durable): a 'shutdown' close waits for the restart.
+    this.durable = false;
     // The daemon closed it with 'shutdown' while a session holds it: the reconnect decides.
     this.heldAtShutdown = false;
   }
@@ -496,7 +498,7 @@ export class Client extends EventEmitter {
       }
     } else if (message.method === 'vm.closed') {
       const sub = this.subscriptions.get(params.subscription);
-      if (sub && params.reason === 'shutdown' && this.keeper?.token && sub.follow) {
+      if (sub && params.reason === 'shutdown' && this.keeper?.token && sub.durable) {
         sub.heldAtShutdown = true;  // kept for the reconnect, which shows whether it came back
       } else if (sub) {
         this.subscriptions.delete(params.subscription);
@@ -646,6 +648,7 @@ export class Client extends EventEmitter {
       if (result.subscription !== undefined) {
         created.subscription = new Subscription(result.subscription, result.instance, subscriptionTimeoutMs);
         created.subscription.follow = { ...params.subscribe };
+        created.subscription.durable = result.durable === true;
         this.subscriptions.set(result.subscription, created.subscription);
       }
       return created;

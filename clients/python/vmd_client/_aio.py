@@ -64,6 +64,8 @@ class AsyncSubscription(_AsyncStream):
         self.lost: List[Tuple[int, int]] = []
         #: What it watches (``outputs``, ``patches``), to subscribe again after a restart.
         self._follow: Optional[Dict[str, Any]] = None
+        #: Known durable (``vm.create`` answered ``durable``): a ``"shutdown"`` close waits for the restart.
+        self._durable = False
         #: The daemon closed it with ``"shutdown"`` while a session holds it: the reconnect decides.
         self._held_at_shutdown = False
         self._materializer = _wire.Materializer()
@@ -394,7 +396,7 @@ class AsyncClient:
                 closed = Closed.from_params(p)
                 stream = self._streams.get(closed.subscription)
                 if (closed.reason == "shutdown" and self.reconnect and self._sessions.token is not None
-                        and isinstance(stream, AsyncSubscription) and stream._follow is not None):
+                        and isinstance(stream, AsyncSubscription) and stream._durable):
                     # A session keeps it for the reconnect, which shows whether it came back.
                     stream._held_at_shutdown = True
                     stream = None
@@ -542,6 +544,7 @@ class AsyncClient:
             if "subscription" in result:
                 subscription = AsyncSubscription(result["subscription"], result["instance"], subscription_timeout)
                 subscription._follow = dict(p.get("subscribe") or {})
+                subscription._durable = result.get("durable") is True
                 self._streams[subscription.id] = subscription
             return Created(result["instance"], result["type"], result["scope"], subscription, result.get("durable", False))
 

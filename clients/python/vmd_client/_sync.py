@@ -139,6 +139,8 @@ class Subscription(_Stream):
         self.lost: List[Tuple[int, int]] = []
         #: What it watches (``outputs``, ``patches``), to subscribe again after a restart.
         self._follow: Optional[Dict[str, Any]] = None
+        #: Known durable (``vm.create`` answered ``durable``): a ``"shutdown"`` close waits for the restart.
+        self._durable = False
         #: The daemon closed it with ``"shutdown"`` while a session holds it: the reconnect decides.
         self._held_at_shutdown = False
         self._materializer = _wire.Materializer()
@@ -353,7 +355,7 @@ class _Connection:
                 with self._lock:
                     stream = self._streams.get(closed.subscription)
                     held = (closed.reason == "shutdown" and self.holds_at_shutdown
-                            and isinstance(stream, Subscription) and stream._follow is not None)
+                            and isinstance(stream, Subscription) and stream._durable)
                     if held:
                         cast(Subscription, stream)._held_at_shutdown = True
                         stream = None
@@ -619,6 +621,7 @@ class Client:
             if "subscription" in result:
                 subscription = Subscription(result["subscription"], result["instance"], subscription_timeout)
                 subscription._follow = dict(p.get("subscribe") or {})
+                subscription._durable = result.get("durable") is True
                 connection.register_stream(subscription.id, subscription)
             return Created(result["instance"], result["type"], result["scope"], subscription, result.get("durable", False))
 
