@@ -95,10 +95,12 @@ extension ClientCore {
     /// With a resumable session (ClientCore+Session.swift) the calls, subscriptions and
     /// monitors are kept instead, for the resume.
     func connectionLost(_ reason: String, on loop: EventLoop) {
+        var unanswered: [SubscriptionSink] = []
         let taken = state.withLock { state -> (FileDescriptor?, IORegistration?, [Waiter], [SubscriptionSink], [MonitorSink])? in
             if case .closed = state.link { return nil }
             guard state.socket != nil else { return nil }
             state.link = .down(reason: reason)
+            unanswered = Self.unansweredResubscribes(state.pending)
             let keep = reconnectPolicy != nil && state.session.isResumable
             defer {
                 if keep {
@@ -111,6 +113,9 @@ extension ClientCore {
                     state.lastValues = [:]
                     state.patchSeqs = [:]
                     state.monitors = [:]
+                    state.followed = [:]
+                    state.renamed = [:]
+                    state.heldAtShutdown = []
                 }
                 state.outbound = []
                 state.flushRequested = false
@@ -133,6 +138,10 @@ extension ClientCore {
         }
         for sink in subscriptions { sink.finish(throwing: error) }
         for sink in monitors { sink.finish(throwing: error) }
+        for sink in unanswered {
+            sink.yield(.closed(reason: "daemonRestarted"))
+            sink.finish()
+        }
         events.yield(.disconnected(reason: reason))
         if reconnectPolicy != nil { scheduleReconnect(on: loop) }
     }
@@ -185,9 +194,14 @@ extension ClientCore {
         if let registration = taken.1 { loop.deregister(registration) }
         try? taken.0?.close()
         for waiter in taken.2 {
-            if case .caller(let continuation, let opening) = waiter {
+            switch waiter {
+            case .caller(let continuation, let opening):
                 Self.finish(opening, throwing: VMClientError.closed)
                 continuation.resume(throwing: VMClientError.closed)
+            case .resubscribe(let sink, _):
+                sink.finish()
+            case .reconnectProbe, .sessionOpen, .sessionResume, .resumeSentinel:
+                break
             }
         }
         for sink in taken.3 { sink.finish() }

@@ -54,7 +54,7 @@ extension ClientCore {
             state.progress[id] = nil
             guard let waiter = state.pending.removeValue(forKey: id) else { return }
             switch waiter {
-            case .reconnectProbe, .sessionOpen, .sessionResume, .resumeSentinel:
+            case .reconnectProbe, .sessionOpen, .sessionResume, .resumeSentinel, .resubscribe:
                 decideSession(waiter, outcome, &state, into: &deliveries)
             case .caller(let continuation, let opening):
                 switch outcome {
@@ -91,6 +91,7 @@ extension ClientCore {
             sink.onTermination = { [weak self] termination in
                 guard case .cancelled = termination, let self else { return }
                 let known = self.state.withLock { state in
+                    Self.forgetFollowing(id, &state)
                     state.lastValues[id] = nil
                     state.patchSeqs[id] = nil
                     return state.subscriptions.removeValue(forKey: id) != nil
@@ -110,13 +111,17 @@ extension ClientCore {
     /// `vm.create` without `subscribe` answers no `subscription`: nothing opens, no error.
     private static func register(_ opening: Opening, from result: JSONValue, _ state: inout State) -> VMClientError? {
         switch opening {
-        case .subscription(let sink, let patches):
+        case .subscription(let sink, let target):
             guard let id = result["subscription"]?.stringValue else {
                 sink.finish()
                 return nil
             }
             state.subscriptions[id] = sink
-            if patches { state.lastValues[id] = [:] }
+            if target.options.patches { state.lastValues[id] = [:] }
+            if let instance = target.instance ?? result["instance"]?.stringValue {
+                state.followed[id] = FollowedSubscription(
+                    original: id, instance: instance, options: target.options, isDurable: result["durable"]?.boolValue == true)
+            }
         case .monitor(let sink):
             guard let id = result["monitor"]?.stringValue else {
                 return .protocolViolation("daemon.monitor result has no \"monitor\" id")
@@ -144,11 +149,13 @@ extension ClientCore {
                 return
             }
             if method == VMClosedNotification.name {
+                let reason = params["reason"]?.stringValue ?? "unknown"
+                if holdsAtShutdown(id, reason: reason, &state) { return }
+                forgetFollowing(id, &state)
                 state.subscriptions[id] = nil
                 state.lastValues[id] = nil
                 state.patchSeqs[id] = nil
                 state.session.lastSeq[id] = nil
-                let reason = params["reason"]?.stringValue ?? "unknown"
                 deliveries.append(.subscription(sink, .closed(reason: reason), last: true))
             } else if method == VMOverflowNotification.name {
                 guard let from = params["lost"]?["from"]?.int64Value, let to = params["lost"]?["to"]?.int64Value,

@@ -6,7 +6,8 @@ import VMProtocol
 /// Protocol/PROTOCOL.md). With a ``VMReconnectPolicy`` the client opens a session when it
 /// connects. After a drop it keeps its pending calls, subscriptions and monitors, and on the
 /// new connection asks `daemon.info` first: the same `bootId` → `session.resume`; another →
-/// ``VMClientEvent/daemonRestarted(bootID:)``; `unknownSession` →
+/// ``VMClientEvent/daemonRestarted(bootID:)``, and each subscription is opened again on the
+/// instance it watched (ClientCore+Follow.swift); `unknownSession` →
 /// ``VMClientEvent/sessionExpired(session:)``. The link opens to callers only once that is
 /// settled, so nothing is sent before `session.resume` (the daemon refuses it on a
 /// connection that already owns something).
@@ -49,6 +50,8 @@ extension ClientCore {
         switch waiter {
         case .caller:
             return
+        case .resubscribe(let sink, let followed):
+            decideResubscribe(sink, followed, outcome, &state, into: &deliveries)
         case .sessionOpen:
             if case .success(let result) = outcome { adoptSession(result, &state) }
         case .reconnectProbe:
@@ -57,9 +60,15 @@ extension ClientCore {
                 // The resume was refused: a new boot id says why.
                 let expired = state.session.id
                 if let bootID, let known = state.session.bootID, bootID != known {
+                    // Subscriptions go on where their instance came back (a durable one);
+                    // the rest of what the session held ends.
+                    let following = takeFollowed(&state)
                     endHeld(subscriptionReason: "daemonRestarted", failure: "the daemon restarted", &state, into: &deliveries)
                     state.session.reset()
                     deliveries.append(.event(.daemonRestarted(bootID: bootID)))
+                    finishReconnect(bootID: bootID, &state, into: &deliveries)
+                    resubscribe(following, &state, into: &deliveries)
+                    return
                 } else {
                     endHeld(subscriptionReason: "sessionExpired", failure: "the session expired", &state, into: &deliveries)
                     state.session.reset()
@@ -95,6 +104,7 @@ extension ClientCore {
                 if let opening { deliveries.append(.failOpening(opening, error)) }
                 deliveries.append(.reply(continuation, .failure(error)))
             }
+            releaseHeldAtShutdown(&state, into: &deliveries)
             let lost = state.session.lost
             state.session.lost = []
             state.session.resumedPending = []
@@ -139,7 +149,7 @@ extension ClientCore {
     }
 
     /// Queues one of the client's own requests.
-    private static func send(
+    static func send(
         _ method: String, _ params: JSONValue?, waiter: Waiter, _ state: inout State, into deliveries: inout [Delivery]
     ) {
         let id = state.nextID
@@ -164,10 +174,15 @@ extension ClientCore {
         }
         for id in state.subscriptions.keys.sorted() {
             guard let sink = state.subscriptions[id] else { continue }
-            deliveries.append(.subscription(sink, .closed(reason: subscriptionReason), last: true))
+            // The daemon already said these ended with its shutdown.
+            let reason = state.heldAtShutdown.contains(id) ? "shutdown" : subscriptionReason
+            deliveries.append(.subscription(sink, .closed(reason: reason), last: true))
         }
         for sink in state.monitors.values { deliveries.append(.failOpening(.monitor(sink), error)) }
         state.subscriptions = [:]
+        state.followed = [:]
+        state.renamed = [:]
+        state.heldAtShutdown = []
         state.lastValues = [:]
         state.patchSeqs = [:]
         state.monitors = [:]

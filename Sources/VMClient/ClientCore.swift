@@ -19,8 +19,9 @@ final class ClientCore: Sendable {
     /// What a successful reply opens, registered while the reply is routed so that the
     /// notifications right behind it (O1, O2) find their stream.
     enum Opening: Sendable {
-        /// `patches`: the subscription asked for patches, so its last values are kept.
-        case subscription(SubscriptionSink, patches: Bool)
+        /// What the subscription watches: with `patches` its last values are kept, and after
+        /// vmd restarted the client subscribes to the same instance again (ClientCore+Follow.swift).
+        case subscription(SubscriptionSink, SubscriptionTarget)
         case monitor(MonitorSink)
     }
 
@@ -34,6 +35,9 @@ final class ClientCore: Sendable {
         case sessionResume
         /// The `daemon.info` sent after a resume's reply: its reply follows what was queued.
         case resumeSentinel
+        /// The `vm.subscribe` the client sends itself after vmd restarted, for a subscription
+        /// whose sequence goes on (ClientCore+Follow.swift).
+        case resubscribe(SubscriptionSink, FollowedSubscription)
     }
 
     /// The connection, as far as callers need to know.
@@ -65,6 +69,14 @@ final class ClientCore: Sendable {
         /// has no base (the values between were lost).
         var patchSeqs: [String: Int64] = [:]
         var monitors: [String: MonitorSink] = [:]
+        /// Per subscription, what it watches, so it can be opened again after a restart.
+        var followed: [String: FollowedSubscription] = [:]
+        /// The id a ``VMSubscription`` knows → the id the daemon uses now, for subscriptions
+        /// opened again after a restart.
+        var renamed: [String: String] = [:]
+        /// Subscriptions the daemon closed with `"shutdown"` while the client holds a
+        /// resumable session: kept until the reconnect tells whether the instance came back.
+        var heldAtShutdown: Set<String> = []
         /// The `vm.progress` receivers of pending `vm.execute` calls, by request id.
         var progress: [Int64: ProgressSink] = [:]
         /// Bytes queued by callers and not yet handed to the kernel.
@@ -144,6 +156,7 @@ final class ClientCore: Sendable {
     /// Forgets a subscription (after `vm.unsubscribe` answered) and ends its sequence.
     func endSubscription(_ id: String) {
         let sink = state.withLock { state in
+            Self.forgetFollowing(id, &state)
             state.lastValues[id] = nil
             state.patchSeqs[id] = nil
             state.session.lastSeq[id] = nil

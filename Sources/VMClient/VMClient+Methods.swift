@@ -71,7 +71,7 @@ extension VMClient {
         if let subscribe {
             let (stream, sink) = AsyncThrowingStream<VMSubscriptionEvent, any Error>.makeStream()
             opened = stream
-            opening = .subscription(sink, patches: subscribe.patches)
+            opening = .subscription(sink, SubscriptionTarget(instance: nil, options: subscribe))
         }
         let result = try await core.call(VMCreateMethod.name, params.jsonValue, opening: opening)
         let created = try decodeResult(of: VMCreateMethod.name) { () throws(JSONDecodingError) in
@@ -164,7 +164,7 @@ extension VMClient {
     public func subscribe(instance: String, options: SubscribeOptions = SubscribeOptions()) async throws -> VMSubscription {
         let params = VMSubscribeMethod.Params(instance: instance, options: options)
         let (stream, sink) = AsyncThrowingStream<VMSubscriptionEvent, any Error>.makeStream()
-        let result = try await core.call(VMSubscribeMethod.name, params.jsonValue, opening: .subscription(sink, patches: options.patches))
+        let result = try await core.call(VMSubscribeMethod.name, params.jsonValue, opening: .subscription(sink, SubscriptionTarget(instance: instance, options: options)))
         let opened = try decodeResult(of: VMSubscribeMethod.name) { () throws(JSONDecodingError) in
             try VMSubscribeMethod.Result(json: result)
         }
@@ -173,7 +173,9 @@ extension VMClient {
 
     /// `vm.unsubscribe`: ends a subscription; its sequence ends (no `vm.closed` comes).
     public func unsubscribe(_ subscription: VMSubscription) async throws {
-        try await call(VMUnsubscribeMethod.name, VMUnsubscribeMethod.Params(subscription: subscription.id).jsonValue)
-        core.endSubscription(subscription.id)
+        // After vmd restarted, the daemon knows the subscription by the id it was opened again under.
+        let id = core.currentSubscriptionID(subscription.id)
+        try await call(VMUnsubscribeMethod.name, VMUnsubscribeMethod.Params(subscription: id).jsonValue)
+        core.endSubscription(id)
     }
 }

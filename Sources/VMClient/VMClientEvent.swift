@@ -28,10 +28,13 @@ public enum VMClientEvent: Sendable, Hashable {
     /// never arrive (empty when nothing was lost); after such a loss the current value of each
     /// watched state output arrives again (a replay). Comes before ``reconnected(bootID:)``.
     case resumed(session: String, lost: [VMLostRange])
-    /// The daemon restarted (its `bootId` changed) while the client was away: every
-    /// subscription ended with ``VMSubscriptionEvent/closed(reason:)`` reason
-    /// `"daemonRestarted"`, pending calls and monitors failed, and the client goes on with a
-    /// new session. Comes before ``reconnected(bootID:)``.
+    /// The daemon restarted (its `bootId` changed) while the client was away: pending calls
+    /// and monitors failed, and the client goes on with a new session. Each subscription is
+    /// opened again on its instance (`vm.subscribe` with replay): where the instance came
+    /// back (a durable one) the same ``VMSubscription`` goes on with its current values
+    /// (replays, `seq` from 1 again); where it did not, it ends with
+    /// ``VMSubscriptionEvent/closed(reason:)`` reason `"daemonRestarted"`. Told before any
+    /// of those values, and before ``reconnected(bootID:)``.
     case daemonRestarted(bootID: String?)
     /// The daemon no longer knows the session (`unknownSession`: the grace ran out): every
     /// subscription ended with reason `"sessionExpired"`, pending calls and monitors failed,

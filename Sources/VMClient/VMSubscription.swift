@@ -6,15 +6,19 @@ import VMProtocol
 /// The sequence ends normally after ``VMSubscriptionEvent/closed(reason:)`` (the instance was
 /// destroyed) or once ``VMClient/unsubscribe(_:)`` answers; it ends by throwing
 /// ``VMClientError/disconnected(reason:)`` when the connection is lost, unless the client
-/// resumes its session (``VMReconnectPolicy``): then it continues across the drop, and ends
-/// with reason `"daemonRestarted"` or `"sessionExpired"` when it cannot. It buffers without
+/// resumes its session (``VMReconnectPolicy``): then it continues across the drop, across a
+/// daemon restart when its instance came back (a durable one: its current values follow,
+/// `seq` from 1 again), and ends with reason `"daemonRestarted"` or `"sessionExpired"` when
+/// it cannot. A `"shutdown"` close of an instance this client created durable waits for the
+/// reconnect to tell which. It buffers without
 /// bound: the client always reads its socket, so a slow consumer grows this buffer rather
 /// than making the daemon coalesce. Iterate it from one task.
 public struct VMSubscription: AsyncSequence, Sendable {
     public typealias Element = VMSubscriptionEvent
     public typealias AsyncIterator = AsyncThrowingStream<VMSubscriptionEvent, any Error>.Iterator
 
-    /// The subscription id (`"sub-3"`), valid on this client's connection only.
+    /// The subscription id (`"sub-3"`), valid on this client's connection only. After a
+    /// daemon restart the daemon knows it by another id; ``VMClient/unsubscribe(_:)`` maps it.
     public let id: String
     /// The instance watched.
     public let instance: String

@@ -16,13 +16,14 @@ enum StreamCommands {
         guard let subscription = result["subscription"]?.stringValue else {
             throw CommandFailure(status: .daemonError, message: "\(VMSubscribeMethod.name) answered no subscription id: \(result)")
         }
-        let session = WatchSession(run, subscription: subscription)
+        let session = WatchSession(run, instance: instance, subscription: subscription, options: options)
         defer { session.close(run) }
         // The gap last printed: after a resume, vm.overflow may report the same seqs again
         // (a gap before the first queued value showed them first; PROTOCOL.md, section 18).
         var printedGap: ClosedRange<Int64>?
         try stream(run, limits, onDisconnect: session.resumer(run, instance: instance)) { method, params in
-            guard params["subscription"]?.stringValue == subscription else { return .skip }
+            // After vmd restarted, watch follows the instance on a new subscription (WatchSession.swift).
+            guard params["subscription"]?.stringValue == session.subscription else { return .skip }
             switch method {
             case VMOutputNotification.name:
                 if let seq = params["seq"]?.int64Value {
@@ -45,6 +46,8 @@ enum StreamCommands {
                 printOverflow(params, run)
                 return .skip
             case VMClosedNotification.name:
+                // vmd is stopping; a durable instance comes back at the restart (WatchSession.swift).
+                if params["reason"]?.stringValue == "shutdown" && session.followsRestarts { return .skip }
                 if run.json {
                     run.console.line(params.encodedString())
                 } else {

@@ -12,22 +12,43 @@ import VMProtocol
 /// (`session.open`, Protocol/PROTOCOL.md) after subscribing; when the connection drops it
 /// reconnects within the session's grace and resumes (`session.resume`, saying the last seq
 /// it received), so the subscription goes on with continuing `seq`, values the dropped
-/// connection took with it are reported lost, and the newest value still comes. A refused resume ends watch, saying whether
-/// vmd restarted (another `daemon.info` `bootId`) or the session expired. A daemon without
-/// sessions (or with `--session-grace-ms 0`) leaves watch as it was: a drop ends it.
+/// connection took with it are reported lost, and the newest value still comes. When vmd
+/// restarted (the resume is refused and `daemon.info` answers another `bootId`), watch says
+/// so and subscribes again to the same instance if it still exists (a durable one comes back
+/// with its id, Protocol/PROTOCOL.md section 6): its current values follow, with a new
+/// session. A `vm.closed` `"shutdown"` (SIGTERM) of a durable instance is not the end then:
+/// watch waits for the restart (within the grace).
+/// An instance that is gone ends watch with `closed (daemonRestarted)`; an expired
+/// session ends it too. A daemon without sessions (or with `--session-grace-ms 0`) leaves
+/// watch as it was: a drop ends it.
 final class WatchSession {
     private var token: String?
     private var bootID: String?
     private var graceMs: Int64 = 0
-    private let subscription: String
+    /// The subscription watch reads; a new one after vmd restarted.
+    private(set) var subscription: String
+    private let options: SubscribeOptions
     /// The last seq watch received on its subscription (0: none), kept by the watch loop
     /// (StreamCommands.swift). `session.resume` sends it as `received`, so vmd reports what a
     /// dropped socket took with it (`vm.overflow`) and sends the newest state values again.
     var lastSeq: Int64 = 0
 
     /// Opens the session on `run`'s connection; any failure leaves watch without one.
-    init(_ run: Invocation, subscription: String) {
+    init(_ run: Invocation, instance: String, subscription: String, options: SubscribeOptions) {
         self.subscription = subscription
+        self.options = options
+        open(run)
+        guard token != nil, let listed = try? run.connection?.call(VMListMethod.name, nil, timeout: .seconds(5)) else { return }
+        isDurable = listed["instances"]?.arrayValue?.contains { entry in
+            entry["instance"]?.stringValue == instance && entry["durable"]?.boolValue == true
+        } ?? false
+    }
+
+    /// Whether the watched instance is durable (`vm.list`), so it comes back after a restart.
+    private var isDurable = false
+
+    /// Opens a resumable session on `run`'s connection, learning the daemon's boot id.
+    private func open(_ run: Invocation) {
         guard let connection = try? run.connect(),
               let info = try? connection.call("daemon.info", nil, timeout: .seconds(5)),
               let opened = try? connection.call(SessionOpenMethod.name, SessionOpenMethod.Params().jsonValue, timeout: .seconds(5)),
@@ -37,6 +58,10 @@ final class WatchSession {
         self.bootID = info["bootId"]?.stringValue
         self.graceMs = grace
     }
+
+    /// Whether a `vm.closed` `"shutdown"` is not the end: a resumable session is open and
+    /// the instance is durable, so the restart brings it back.
+    var followsRestarts: Bool { token != nil && isDurable }
 
     /// Ends resumability when watch stops on its own (count, timeout, closed instance), so
     /// the daemon does not keep the subscription for the grace.
@@ -76,7 +101,8 @@ final class WatchSession {
                 let now = try? VMBlockingConnection.connect(to: run.location, timeout: .seconds(1))
                     .call("daemon.info", nil, timeout: .seconds(5))["bootId"]?.stringValue
                 if let now, let bootID, now != bootID {
-                    throw CommandFailure(status: .daemonError, message: "vmd restarted (daemonRestarted): the watch of \(instance) ended")
+                    try followAfterRestart(run, instance: instance, bootID: now)
+                    return
                 }
                 throw CommandFailure(status: .daemonError, message: "the session expired (unknownSession): the watch of \(instance) ended")
             } catch .remote(let remote) {
@@ -88,6 +114,38 @@ final class WatchSession {
                 delayMs = min(delayMs * 2, 1000)
             }
         }
+    }
+
+    /// vmd restarted: subscribes again to `instance` on a new connection (its current values
+    /// come as replays, seqs start again at 1) and opens a new session, or, when the instance
+    /// did not come back, prints its end as a `vm.closed` would and stops.
+    private func followAfterRestart(_ run: Invocation, instance: String, bootID now: String) throws(CommandFailure) {
+        note("… vmd restarted (daemonRestarted, boot id \(now)); following \(instance)", run)
+        run.connection?.close()
+        run.connection = nil
+        let connection = try run.connect()
+        let result: JSONValue
+        do throws(VMClientError) {
+            result = try connection.call(VMSubscribeMethod.name, VMSubscribeMethod.Params(instance: instance, options: options).jsonValue, timeout: .seconds(5))
+        } catch .remote(let remote) where remote.name == "unknownInstance" || remote.code == VMErrorCode.unknownInstance.number {
+            if run.json {
+                let closed: JSONValue = ["subscription": .string(subscription), "instance": .string(instance), "reason": "daemonRestarted"]
+                run.console.line(closed.encodedString())
+            } else {
+                run.console.line(run.console.styled("\(instance) closed (daemonRestarted)", Style.yellow))
+            }
+            run.console.flush()
+            throw CommandFailure(status: .daemonError, message: "vmd restarted and \(instance) is gone (it was not durable, or was destroyed)")
+        } catch {
+            throw CommandFailure.client(error, at: run.location)
+        }
+        guard let id = result["subscription"]?.stringValue else {
+            throw CommandFailure(status: .daemonError, message: "\(VMSubscribeMethod.name) answered no subscription id: \(result)")
+        }
+        subscription = id
+        lastSeq = 0
+        bootID = now
+        open(run)
     }
 
     /// A line about the connection, on standard error (it is not a value: `--json` output

@@ -77,7 +77,13 @@ declare class Stream<T> extends EventEmitter implements AsyncIterable<T> {
   [Symbol.asyncIterator](): AsyncIterator<T>;
 }
 
+/**
+ * With `reconnect: true` a subscription goes on across a daemon restart when its instance came
+ * back (a durable one): its current values follow (replays, seq from 1, a new `id`); otherwise it
+ * ends with `closedReason` 'daemonRestarted'.
+ */
 export class Subscription extends Stream<Output> {
+  /** The daemon's id for it (a new one after a daemon restart). */
   id: string;
   instance: string;
   closedReason: string | null;
@@ -99,7 +105,8 @@ export interface LostRange { subscription: string; fromSeq: number; toSeq: numbe
 /**
  * Events: 'notification', 'vm.error', 'close'; with `reconnect: true`: 'disconnected' (reason),
  * then 'resumed' ({session, lost}), 'daemonRestarted' ({bootId}) or 'sessionExpired' ({session}),
- * then 'reconnected' ({bootId}).
+ * then 'reconnected' ({bootId}). After 'daemonRestarted' each subscription is opened again on its
+ * instance: it goes on where the instance came back (a durable one) and ends otherwise.
  */
 export class Client extends EventEmitter {
   path: string;

@@ -332,7 +332,10 @@ export function applyPatch(document, patch) {
  * A subscription. `for await (const out of sub)` yields `{subscription, instance, output, value,
  * seq, replay, patch?}` until vm.closed (`closedReason`) or unsubscribe; throws ConnectionLostError when the
  * connection drops. Events: 'output', 'overflow' ({from, to}), 'closed' (reason), 'end'.
- * Values lost to overflow are recorded in `lost` as [from, to] pairs.
+ * Values lost to overflow are recorded in `lost` as [from, to] pairs. With `reconnect: true` it
+ * goes on across a daemon restart when its instance came back (a durable one): the instance's
+ * current values follow (replays, seq from 1 again, a new `id`); otherwise it ends with
+ * `closedReason` 'daemonRestarted' (src/session.js).
  */
 export class Subscription extends Stream {
   constructor(id, instance, timeoutMs) {
@@ -345,6 +348,28 @@ export class Subscription extends Stream {
     this.lastSeq = 0;
     // Per output, the value delivered last: what the next patch applies to.
     this.lastValues = new Map();
+    // What it watches ({outputs?, patches?}), to subscribe again after a daemon restart.
+    this.follow = null;
+    // Known durable (vm.create answered durable): a 'shutdown' close waits for the restart.
+    this.durable = false;
+    // The daemon closed it with 'shutdown' while a session holds it: the reconnect decides.
+    this.heldAtShutdown = false;
+  }
+
+  /** Opened again under `id` after a daemon restart: seqs start again at 1. */
+  reopened(id) {
+    this.id = id;
+    this.lastSeq = 0;
+    this.lastValues.clear();
+    this.heldAtShutdown = false;
+  }
+
+  /** Ends with vm.closed's `reason`. */
+  close(reason) {
+    this.closedReason = reason;
+    this.finish();
+    this.deliver('closed', reason);
+    this.deliver('end');
   }
 }
 
@@ -473,12 +498,11 @@ export class Client extends EventEmitter {
       }
     } else if (message.method === 'vm.closed') {
       const sub = this.subscriptions.get(params.subscription);
-      if (sub) {
+      if (sub && params.reason === 'shutdown' && this.keeper?.token && sub.durable) {
+        sub.heldAtShutdown = true;  // kept for the reconnect, which shows whether it came back
+      } else if (sub) {
         this.subscriptions.delete(params.subscription);
-        sub.closedReason = params.reason ?? 'other';
-        sub.finish();
-        sub.deliver('closed', sub.closedReason);
-        sub.deliver('end');
+        sub.close(params.reason ?? 'other');
       }
     } else if (message.method === 'daemon.message') {
       const monitor = this.monitors.get(params.monitor);
@@ -501,6 +525,7 @@ export class Client extends EventEmitter {
     for (const call of this.pending.values()) { clearTimeout(call.timer); call.reject(error); }
     this.pending.clear();
     for (const stream of [...this.subscriptions.values(), ...this.monitors.values()]) {
+      if (stream.heldAtShutdown) { stream.close('shutdown'); continue; }  // as the daemon said
       stream.finish(error);
       stream.deliver('end', error);
     }
@@ -623,6 +648,8 @@ export class Client extends EventEmitter {
       if (result.durable === true) created.durable = true;
       if (result.subscription !== undefined) {
         created.subscription = new Subscription(result.subscription, result.instance, subscriptionTimeoutMs);
+        created.subscription.follow = { ...params.subscribe };
+        created.subscription.durable = result.durable === true;
         this.subscriptions.set(result.subscription, created.subscription);
       }
       return created;
@@ -683,6 +710,8 @@ export class Client extends EventEmitter {
     if (patches !== undefined) params.patches = patches;
     return this.call('vm.subscribe', params, { onResult: (result) => {
       const sub = new Subscription(result.subscription, instance, timeoutMs);
+      const { instance: _, ...follow } = params;
+      sub.follow = follow;
       this.subscriptions.set(sub.id, sub);
       return sub;
     } });

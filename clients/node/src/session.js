@@ -5,8 +5,11 @@
 // session.resume as the first request of the new connection; pending calls, subscriptions
 // and monitors go on (the same objects). Calls made meanwhile wait and are sent once the
 // handshake is over. A refused resume (unknownSession) ends every subscription with reason
-// 'daemonRestarted' (daemon.info answers another bootId) or 'sessionExpired', and the client
-// goes on with a fresh session.
+// 'sessionExpired', and the client goes on with a fresh session. When daemon.info answers
+// another bootId the daemon restarted: 'daemonRestarted', then each subscription is opened
+// again on its instance (vm.subscribe with replay); where the instance came back (a durable
+// one) the same Subscription goes on with its current values, where it did not it ends with
+// reason 'daemonRestarted' (PROTOCOL.md, section 18, "After a restart").
 import net from 'node:net';
 
 /**
@@ -139,6 +142,10 @@ export class SessionKeeper {
         const sub = client.subscriptions.get(id);
         for (const [fromSeq, toSeq] of sub ? sub.lost.slice(mark) : []) lost.push({ subscription: id, fromSeq, toSeq });
       }
+      for (const [id, sub] of [...client.subscriptions]) {
+        // Resumed after all: a subscription held at a shutdown close ends as the daemon said.
+        if (sub.heldAtShutdown) { client.subscriptions.delete(id); sub.close('shutdown'); }
+      }
       this.settle();
       client.emit('resumed', { session: this.session, lost });
       client.emit('reconnected', { bootId: info?.bootId ?? null });
@@ -161,11 +168,10 @@ export class SessionKeeper {
     for (const [id, call] of [...client.pending]) {
       if (id < heldBelow) { client.pending.delete(id); clearTimeout(call.timer); call.reject(error); }
     }
+    const following = [];
     for (const sub of client.subscriptions.values()) {
-      sub.closedReason = reason;
-      sub.finish();
-      sub.deliver('closed', reason);
-      sub.deliver('end');
+      if (restarted && sub.follow) following.push(sub);  // opened again below, where its instance came back
+      else sub.close(sub.heldAtShutdown ? 'shutdown' : reason);
     }
     for (const monitor of client.monitors.values()) { monitor.finish(error); monitor.deliver('end', error); }
     client.subscriptions.clear();
@@ -173,8 +179,30 @@ export class SessionKeeper {
     if (restarted) client.emit('daemonRestarted', { bootId });
     else client.emit('sessionExpired', { session: expired });
     await this.open(info);
+    await this.resubscribe(following);
     this.settle();
     client.emit('reconnected', { bootId });
+  }
+
+  /**
+   * vm.subscribe again for each subscription of the restarted daemon: it goes on with its
+   * instance's current values (registered as the reply is read, before they arrive), or ends
+   * with reason 'daemonRestarted' when the instance did not come back.
+   */
+  async resubscribe(following) {
+    const client = this.client;
+    for (const sub of following) {
+      const params = { ...sub.follow, instance: sub.instance, replay: true };
+      try {
+        await client.requestNow('vm.subscribe', params, { onResult: (result) => {
+          sub.reopened(result.subscription);
+          client.subscriptions.set(sub.id, sub);
+        } }).result;
+      } catch {
+        client.subscriptions.delete(sub.id);
+        sub.close('daemonRestarted');
+      }
+    }
   }
 
   /** A handshake request, failed at once if its connection drops. */

@@ -50,8 +50,11 @@ class _AsyncStream:
 class AsyncSubscription(_AsyncStream):
     """A subscription: ``async for output in subscription`` yields :class:`Output` values
     until ``vm.closed`` (:attr:`closed_reason`) or :meth:`AsyncClient.unsubscribe`;
-    raises :class:`ConnectionLost` when the connection closes. Overflow ranges are
-    recorded in :attr:`lost`."""
+    raises :class:`ConnectionLost` when the connection closes. With ``reconnect=True`` it
+    goes on across a daemon restart when its instance came back (a durable one), with the
+    instance's current values (``seq`` from 1 again, a new :attr:`id`); otherwise it ends
+    with :attr:`closed_reason` ``"daemonRestarted"``. Overflow ranges are recorded in
+    :attr:`lost`."""
 
     def __init__(self, subscription_id: str, instance: str, timeout: Optional[float]) -> None:
         super().__init__(timeout)
@@ -59,8 +62,21 @@ class AsyncSubscription(_AsyncStream):
         self.instance = instance
         self.closed_reason: Optional[str] = None
         self.lost: List[Tuple[int, int]] = []
+        #: What it watches (``outputs``, ``patches``), to subscribe again after a restart.
+        self._follow: Optional[Dict[str, Any]] = None
+        #: Known durable (``vm.create`` answered ``durable``): a ``"shutdown"`` close waits for the restart.
+        self._durable = False
+        #: The daemon closed it with ``"shutdown"`` while a session holds it: the reconnect decides.
+        self._held_at_shutdown = False
         self._materializer = _wire.Materializer()
         self._seqs = SeqTracker()
+
+    def _reopened(self, subscription_id: str) -> None:
+        """Opened again under ``subscription_id`` after a restart: seqs start again at 1."""
+        self.id = subscription_id
+        self._held_at_shutdown = False
+        self._seqs = SeqTracker()
+        self._materializer = _wire.Materializer()
 
     def _put(self, item: Any) -> None:
         admitted, gap = self._seqs.admit(item)
@@ -378,7 +394,14 @@ class AsyncClient:
                     stream._put(Overflow.from_params(p))
             elif method == "vm.closed":
                 closed = Closed.from_params(p)
-                stream = self._streams.pop(closed.subscription, None)
+                stream = self._streams.get(closed.subscription)
+                if (closed.reason == "shutdown" and self.reconnect and self._sessions.token is not None
+                        and isinstance(stream, AsyncSubscription) and stream._durable):
+                    # A session keeps it for the reconnect, which shows whether it came back.
+                    stream._held_at_shutdown = True
+                    stream = None
+                else:
+                    self._streams.pop(closed.subscription, None)
                 if isinstance(stream, AsyncSubscription):
                     stream.closed_reason = closed.reason
                 if stream is not None:
@@ -414,7 +437,11 @@ class AsyncClient:
             if not future.done():
                 future.set_exception(ConnectionLost(str(error)))
         for stream in streams:
-            stream._put(_End(None, ConnectionLost(str(error))))
+            if isinstance(stream, AsyncSubscription) and stream._held_at_shutdown:
+                stream.closed_reason = "shutdown"  # as the daemon said before the connection ended
+                stream._put(_End("shutdown"))
+            else:
+                stream._put(_End(None, ConnectionLost(str(error))))
 
     # ------------------------------------------------------------------ raw JSON-RPC
 
@@ -517,6 +544,8 @@ class AsyncClient:
             subscription = None
             if "subscription" in result:
                 subscription = AsyncSubscription(result["subscription"], result["instance"], subscription_timeout)
+                subscription._follow = dict(p.get("subscribe") or {})
+                subscription._durable = result.get("durable") is True
                 self._streams[subscription.id] = subscription
             return Created(result["instance"], result["type"], result["scope"], subscription, result.get("durable", False))
 
@@ -600,6 +629,7 @@ class AsyncClient:
 
         def opened(result: Any) -> AsyncSubscription:
             subscription = AsyncSubscription(result["subscription"], instance, timeout)
+            subscription._follow = {key: value for key, value in p.items() if key != "instance"}
             self._streams[subscription.id] = subscription
             return subscription
 

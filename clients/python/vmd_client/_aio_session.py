@@ -4,20 +4,24 @@ The same behaviour as the synchronous client's (``_session.py``): with
 ``AsyncClient(reconnect=True)`` a resumable session is opened on connect; when the daemon's
 side of the connection ends, a task reconnects within the grace and sends
 ``session.resume`` first; pending calls, subscriptions and monitors go on (the same
-objects). A refused resume ends every subscription with reason ``daemonRestarted`` or
-``sessionExpired`` and the client goes on with a fresh session.
+objects). A refused resume ends every subscription with reason ``sessionExpired`` and the
+client goes on with a fresh session; after a daemon restart (another ``bootId``), the
+``daemonRestarted`` event, then each subscription is opened again on its instance: the same
+:class:`AsyncSubscription` goes on with the current values of an instance that came back (a
+durable one) and ends with reason ``daemonRestarted`` otherwise (PROTOCOL.md, section 18,
+"After a restart").
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from ._errors import ConnectionLost, VMDError
 from ._paths import check_socket_path
 from ._sync import _End
 from ._session import SessionState
-from ._wire import lost_ranges, resume_refusal
+from ._wire import lost_ranges, resubscribe_params, resume_refusal
 
 if TYPE_CHECKING:
     from ._aio import AsyncClient
@@ -145,6 +149,12 @@ class AsyncSessionKeeper(SessionState):
                     client._hooks.pop(request_id, None)
                     if not future.done():
                         future.set_exception(lost_calls)
+                for key, stream in list(client._streams.items()):
+                    if isinstance(stream, AsyncSubscription) and stream._held_at_shutdown:
+                        # Resumed after all: it ends as the daemon said.
+                        del client._streams[key]
+                        stream.closed_reason = "shutdown"
+                        stream._put(_End("shutdown"))
                 gaps = {key: streams[key]._seqs.gaps for key in marks}  # type: ignore[attr-defined]
                 self.tell_resumed(lost_ranges(marks, gaps), info)
                 return
@@ -171,10 +181,13 @@ class AsyncSessionKeeper(SessionState):
         for future in pending.values():
             if not future.done():
                 future.set_exception(error)
+        following: List[AsyncSubscription] = []
         for stream in streams.values():
-            if isinstance(stream, AsyncSubscription):
-                stream.closed_reason = reason
-                stream._put(_End(reason))
+            if restarted and isinstance(stream, AsyncSubscription) and stream._follow is not None:
+                following.append(stream)  # opened again below, where its instance came back
+            elif isinstance(stream, AsyncSubscription):
+                stream.closed_reason = "shutdown" if stream._held_at_shutdown else reason
+                stream._put(_End(stream.closed_reason))
             else:
                 stream._put(_End(None, error))
         for monitor in monitors.values():
@@ -183,4 +196,25 @@ class AsyncSessionKeeper(SessionState):
                   {"event": "sessionExpired", "session": expired})
         client._open = True
         await self.open(info if isinstance(info, dict) else None)
+        await self._resubscribe(following)
         self.tell({"event": "reconnected", "bootId": boot_id})
+
+    async def _resubscribe(self, following: "List[Any]") -> None:
+        """``vm.subscribe`` again for each subscription of the restarted daemon: it goes on
+        with its instance's current values (registered as the reply is read, before they
+        arrive), or ends with reason ``daemonRestarted`` when the instance did not come back."""
+        client = self._client
+        for subscription in following:
+            def reopened(result: Any, subscription: Any = subscription) -> None:
+                subscription._reopened(result["subscription"])
+                client._streams[subscription.id] = subscription
+
+            try:
+                future = client._send_now("vm.subscribe", resubscribe_params(subscription.instance, subscription._follow))
+                # Set before the loop reads again, so it runs as the reply is routed.
+                client._hooks[client._next_id] = reopened
+                await asyncio.wait_for(asyncio.shield(future), client.timeout)
+            except (VMDError, ConnectionLost, OSError, asyncio.TimeoutError, KeyError, TypeError):
+                client._streams.pop(subscription.id, None)
+                subscription.closed_reason = "daemonRestarted"
+                subscription._put(_End("daemonRestarted"))

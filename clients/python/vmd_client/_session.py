@@ -5,8 +5,12 @@ when it connects. When the daemon's side of the connection ends, a background th
 reconnects within the session's grace and sends ``session.resume`` as the first request of
 the new connection; pending calls, subscriptions and monitors move over and go on (the
 same objects). A refused resume (``unknownSession``) ends every subscription with reason
-``daemonRestarted`` (``daemon.info`` answers another ``bootId``) or ``sessionExpired``, and
-the client goes on with a fresh session.
+``sessionExpired``, and the client goes on with a fresh session. When ``daemon.info``
+answers another ``bootId`` the daemon restarted: the ``daemonRestarted`` event, then each
+subscription is opened again on its instance (``vm.subscribe`` with replay); where the
+instance came back (a durable one) the same :class:`Subscription` goes on with its current
+values, where it did not it ends with reason ``daemonRestarted`` (PROTOCOL.md, section 18,
+"After a restart").
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ._errors import CallTimeout, ConnectionLost, VMDError
-from ._wire import Output, Overflow, lost_ranges, opened_session, resume_refusal
+from ._wire import Output, Overflow, lost_ranges, opened_session, resubscribe_params, resume_refusal
 
 if TYPE_CHECKING:
     from ._sync import Client, PendingCall, _Connection
@@ -126,6 +130,7 @@ class SessionKeeper(SessionState):
             self.token = None
             return
         self.take_grant(opened)
+        connection.holds_at_shutdown = self.token is not None
 
     def close(self, connection: "_Connection") -> None:
         """``session.close`` before the client closes, so the daemon releases at once."""
@@ -214,6 +219,7 @@ class SessionKeeper(SessionState):
                         target._pending.pop(call.id, None)
                 for call in stale:
                     call._fail(lost_calls)
+                self._end_held_at_shutdown(target)
                 gaps = {key: streams[key]._seqs.gaps for key in marks}  # type: ignore[attr-defined]
                 self.tell_resumed(lost_ranges(marks, gaps), info)
                 return
@@ -234,6 +240,7 @@ class SessionKeeper(SessionState):
             target._streams.update(streams)
             target._monitors.update(monitors)
             target._next_id = max(target._next_id, next_id)
+            target.holds_at_shutdown = source.holds_at_shutdown
             held_below = target._next_id + 1
         for call in pending.values():
             call._connection = target
@@ -249,6 +256,7 @@ class SessionKeeper(SessionState):
         boot_id, restarted, reason = resume_refusal(info, self.boot_id)
         expired = self.session
         self.token, self.session = None, None
+        following = self._take_followed(target) if restarted else []
         self._end_held(target, reason, ConnectionLost("the daemon restarted" if restarted else "the session expired"))
         if restarted:
             self.tell({"event": "daemonRestarted", "bootId": boot_id})
@@ -256,7 +264,52 @@ class SessionKeeper(SessionState):
             self.tell({"event": "sessionExpired", "session": expired})
         client._connection = target
         self.open(target, info if isinstance(info, dict) else None)
+        self._resubscribe(target, following)
         self.tell({"event": "reconnected", "bootId": boot_id})
+
+    @staticmethod
+    def _take_followed(connection: "_Connection") -> List[Any]:
+        """Takes the subscriptions that can be opened again after a restart off ``connection``."""
+        from ._sync import Subscription
+
+        with connection._lock:
+            taken = [s for s in connection._streams.values() if isinstance(s, Subscription) and s._follow is not None]
+            for subscription in taken:
+                connection._streams.pop(subscription.id, None)
+        return taken
+
+    def _resubscribe(self, connection: "_Connection", following: List[Any]) -> None:
+        """``vm.subscribe`` again for each subscription taken: it goes on with its instance's
+        current values (registered on the reader thread, before they arrive), or ends with
+        reason ``daemonRestarted`` when the instance did not come back."""
+        from ._sync import _End
+
+        for subscription in following:
+            def reopened(result: Any, subscription: Any = subscription) -> None:
+                subscription._reopened(result["subscription"])
+                connection.register_stream(subscription.id, subscription)
+
+            try:
+                params = resubscribe_params(subscription.instance, subscription._follow)
+                connection.request("vm.subscribe", params, reopened).result(self._client.timeout)
+            except (VMDError, ConnectionLost, CallTimeout, OSError, KeyError, TypeError):
+                with connection._lock:
+                    connection._streams.pop(subscription.id, None)
+                subscription.closed_reason = "daemonRestarted"
+                subscription._put(_End("daemonRestarted"))
+
+    @staticmethod
+    def _end_held_at_shutdown(connection: "_Connection") -> None:
+        """The session resumed after all: subscriptions held at a ``"shutdown"`` close end so."""
+        from ._sync import Subscription, _End
+
+        with connection._lock:
+            held = [s for s in connection._streams.values() if isinstance(s, Subscription) and s._held_at_shutdown]
+            for subscription in held:
+                connection._streams.pop(subscription.id, None)
+        for subscription in held:
+            subscription.closed_reason = "shutdown"
+            subscription._put(_End("shutdown"))
 
     @staticmethod
     def _end_held(connection: "_Connection", reason: Optional[str], error: ConnectionLost) -> None:
@@ -270,7 +323,11 @@ class SessionKeeper(SessionState):
         for call in pending:
             call._fail(error)
         for stream in streams.values():
-            if reason is not None and isinstance(stream, Subscription):
+            if isinstance(stream, Subscription) and stream._held_at_shutdown:
+                # The daemon already said this one ended with its shutdown.
+                stream.closed_reason = "shutdown"
+                stream._put(_End("shutdown"))
+            elif reason is not None and isinstance(stream, Subscription):
                 stream.closed_reason = reason
                 stream._put(_End(reason))
             else:

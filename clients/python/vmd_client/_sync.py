@@ -123,7 +123,10 @@ class Subscription(_Stream):
 
     Iteration ends when the instance is destroyed (``vm.closed``; :attr:`closed_reason`
     tells why) or after :meth:`Client.unsubscribe`; it raises :class:`ConnectionLost`
-    when the connection closes. Each wait is bounded by :attr:`timeout` (``None``: wait
+    when the connection closes. With ``reconnect=True`` it goes on across a daemon
+    restart when its instance came back (a durable one): the instance's current values
+    follow (replays, ``seq`` from 1 again, under a new :attr:`id`); otherwise it ends with
+    :attr:`closed_reason` ``"daemonRestarted"``. Each wait is bounded by :attr:`timeout` (``None``: wait
     forever), or by the ``timeout`` given to :meth:`next`. Overflows (values the daemon
     could not write to a slow reader) are recorded in :attr:`lost` as ``(from, to)``.
     """
@@ -134,6 +137,12 @@ class Subscription(_Stream):
         self.instance = instance
         self.closed_reason: Optional[str] = None
         self.lost: List[Tuple[int, int]] = []
+        #: What it watches (``outputs``, ``patches``), to subscribe again after a restart.
+        self._follow: Optional[Dict[str, Any]] = None
+        #: Known durable (``vm.create`` answered ``durable``): a ``"shutdown"`` close waits for the restart.
+        self._durable = False
+        #: The daemon closed it with ``"shutdown"`` while a session holds it: the reconnect decides.
+        self._held_at_shutdown = False
         self._materializer = _wire.Materializer()
         # Written by the reader thread only (resumes read it once the reader has passed them).
         self._seqs = SeqTracker()
@@ -179,6 +188,13 @@ class Subscription(_Stream):
     def __next__(self) -> Output:
         return self.next()
 
+    def _reopened(self, subscription_id: str) -> None:
+        """Opened again under ``subscription_id`` after a restart: seqs start again at 1."""
+        self.id = subscription_id
+        self._held_at_shutdown = False
+        self._seqs = SeqTracker()
+        self._materializer = _wire.Materializer()
+
     def __repr__(self) -> str:
         return "Subscription(id=%r, instance=%r)" % (self.id, self.instance)
 
@@ -215,6 +231,9 @@ class _Connection:
         self.path = path
         # Told first when the daemon's side ends; True: it keeps calls and streams (a session resumes).
         self.on_lost = on_lost
+        #: A session keeps this connection's subscriptions for a reconnect: a ``"shutdown"``
+        #: close is held until it shows whether the instance came back.
+        self.holds_at_shutdown = False
         self.max_frame_bytes = max_frame_bytes
         self._listeners = listeners
         self._lock = threading.Lock()
@@ -334,7 +353,14 @@ class _Connection:
             elif method == "vm.closed":
                 closed = Closed.from_params(p)
                 with self._lock:
-                    stream = self._streams.pop(closed.subscription, None)
+                    stream = self._streams.get(closed.subscription)
+                    held = (closed.reason == "shutdown" and self.holds_at_shutdown
+                            and isinstance(stream, Subscription) and stream._durable)
+                    if held:
+                        cast(Subscription, stream)._held_at_shutdown = True
+                        stream = None
+                    else:
+                        self._streams.pop(closed.subscription, None)
                 if isinstance(stream, Subscription):
                     stream.closed_reason = closed.reason
                 if stream is not None:
@@ -596,6 +622,8 @@ class Client:
             subscription = None
             if "subscription" in result:
                 subscription = Subscription(result["subscription"], result["instance"], subscription_timeout)
+                subscription._follow = dict(p.get("subscribe") or {})
+                subscription._durable = result.get("durable") is True
                 connection.register_stream(subscription.id, subscription)
             return Created(result["instance"], result["type"], result["scope"], subscription, result.get("durable", False))
 
@@ -704,6 +732,7 @@ class Client:
 
         def opened(result: Any) -> Subscription:
             subscription = Subscription(result["subscription"], instance, timeout)
+            subscription._follow = {key: value for key, value in p.items() if key != "instance"}
             connection.register_stream(subscription.id, subscription)
             return subscription
 

@@ -402,3 +402,13 @@ def lost_ranges(marks: Mapping[str, int], gaps: Mapping[str, List[Tuple[int, int
     its mark (how many it had when the resume began)."""
     return [{"subscription": key, "fromSeq": low, "toSeq": high}
             for key, mark in marks.items() for low, high in gaps[key][mark:]]
+
+
+def resubscribe_params(instance: str, follow: Mapping[str, Any]) -> Dict[str, Any]:
+    """The ``vm.subscribe`` params that open a subscription again after the daemon restarted
+    (PROTOCOL.md, section 18, "After a restart"): what it watched, with ``replay`` so the
+    instance's current values come."""
+    params = {key: value for key, value in follow.items() if key in ("outputs", "patches")}
+    params["instance"] = instance
+    params["replay"] = True
+    return params

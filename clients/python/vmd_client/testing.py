@@ -29,6 +29,12 @@ def find_vmd_binary(repo_root: Path) -> Path:
     return Path(configured) if configured else repo_root / ".build" / "debug" / "vmd"
 
 
+def find_vmctl_binary(repo_root: Path) -> Path:
+    """``$VMCTL_BIN`` when set, else ``<repo>/.build/debug/vmctl``. Building it is the caller's job."""
+    configured = os.environ.get("VMCTL_BIN", "")
+    return Path(configured) if configured else repo_root / ".build" / "debug" / "vmctl"
+
+
 class DaemonProcess:
     """One ``vmd`` child on ``/tmp/vmdt-XXXX/vmd.sock`` (well under ``sun_path``'s 108 bytes).
 
