@@ -25,6 +25,16 @@ struct TapeFromCreationTests {
         return (path, lines)
     }
 
+    /// Replays `path` with `arguments`, waiting 20 s beyond the tape's own length: a replay
+    /// keeps the recorded pace, and a recording made while the test process was busy (its
+    /// awaits resumed late) is longer than the test's own pauses.
+    private static func replay(_ fixture: VMCtlFixture, _ path: String, _ arguments: String...) throws -> VMCtlRunner.Outcome {
+        let recordedMs = VMCtlRunner.read(path).split(separator: "\n")
+            .compactMap { try? JSONValue(parsing: String($0)) }
+            .compactMap { $0["t"]?.intValue }.max() ?? 0
+        return try fixture.vmctl.run(["replay", path] + arguments, timeout: .seconds(20) + .milliseconds(recordedMs))
+    }
+
     private static func elapsedSeconds(_ body: () throws -> Void) rethrows -> Double {
         let start = ContinuousClock.now
         try body()
@@ -50,10 +60,10 @@ struct TapeFromCreationTests {
         #expect(action?["outcome"] == ["result": false])
         #expect(action?["connection"]?.intValue != nil)
 
-        let replayed = try fixture.vmctl.run(["replay", path])
+        let replayed = try Self.replay(fixture, path)
         #expect(replayed.status == 0, "\(replayed)")
         // Back to back, the toggle meets the load still running: the first divergence.
-        let rushed = try fixture.vmctl.run(["replay", path, "--no-wait"])
+        let rushed = try Self.replay(fixture, path, "--no-wait")
         #expect(rushed.status == 1, "\(rushed)")
         #expect(rushed.error.contains("step 1 (line 6): action toggle had another outcome"), "\(rushed)")
     }
@@ -71,7 +81,7 @@ struct TapeFromCreationTests {
         let action = lines.first { $0["event"] == "action" }
         #expect(action?["timeoutMs"] == 100)
         #expect(action?["outcome"]?["error"]?["data"]?["name"] == "actionTimedOut", "\(String(describing: action))")
-        let replayed = try fixture.vmctl.run(["replay", path])
+        let replayed = try Self.replay(fixture, path)
         #expect(replayed.status == 0, "\(replayed)")
     }
 
@@ -84,7 +94,7 @@ struct TapeFromCreationTests {
         let (path, _) = try Self.tape(fixture, "f2")
         let mutated = VMCtlRunner.read(path).replacing(#""args":{"latencyMs":50}"#, with: #""args":{"latencyMs":50,"initial":false}"#)
         try FileSystem.writeText(mutated, to: path)
-        let replayed = try fixture.vmctl.run(["replay", path])
+        let replayed = try Self.replay(fixture, path)
         #expect(replayed.status == 1, "\(replayed)")
         #expect(replayed.error.contains(#"output "isFollowing" differs at value #2"#), "\(replayed)")
         #expect(replayed.error.contains("after:    the instance's creation"), "\(replayed)")
@@ -106,7 +116,7 @@ struct TapeFromCreationTests {
         #expect(steps.contains { $0["input"] == "password" && $0["value"] == "<redacted>" })
         let restored = VMCtlRunner.read(path).replacing(#""<redacted>""#, with: #""secret""#)
         try FileSystem.writeText(restored, to: path)
-        let replayed = try fixture.vmctl.run(["replay", path])
+        let replayed = try Self.replay(fixture, path)
         #expect(replayed.status == 0, "\(replayed)")
     }
 
@@ -123,7 +133,7 @@ struct TapeFromCreationTests {
         let (path, lines) = try Self.tape(fixture, "t1")
         #expect(lines.count(where: { $0["event"] == "input" }) == 5)
         #expect(lines.last?["output"] == "remaining" || lines.last?["output"] == "items")
-        let replayed = try fixture.vmctl.run(["replay", path, "--speed", "10"])
+        let replayed = try Self.replay(fixture, path, "--speed", "10")
         #expect(replayed.status == 0, "\(replayed)")
     }
 
@@ -139,12 +149,12 @@ struct TapeFromCreationTests {
         let times = lines.filter { $0["event"] == "input" }.compactMap { $0["t"]?.intValue }
         #expect(times.count == 2 && times[1] - times[0] >= 1000, "\(times)")
         let paced = try Self.elapsedSeconds {
-            let replayed = try fixture.vmctl.run(["replay", path, "--timeout", "0.2"])
+            let replayed = try Self.replay(fixture, path, "--timeout", "0.2")
             #expect(replayed.status == 0, "\(replayed)")
         }
         #expect(paced >= 1.0, "the replay took \(paced) s")
         let rushed = try Self.elapsedSeconds {
-            let replayed = try fixture.vmctl.run(["replay", path, "--no-wait", "--timeout", "0.2"])
+            let replayed = try Self.replay(fixture, path, "--no-wait", "--timeout", "0.2")
             #expect(replayed.status == 0, "\(replayed)")
         }
         #expect(rushed < paced - 0.5, "--no-wait took \(rushed) s, the paced replay \(paced) s")
@@ -197,7 +207,7 @@ struct TapeFromCreationTests {
         let header = try JSONValue(parsing: String(text.prefix { $0 != "\n" }))
         #expect(header["fromCreation"] == false)
         #expect((header["dropped"]?.intValue ?? 0) > 0, "\(header)")
-        let replayed = try fixture.vmctl.run(["replay", path])
+        let replayed = try Self.replay(fixture, path)
         #expect(replayed.status == 2, "\(replayed)")
         #expect(replayed.error.contains("no longer starts at the instance's creation"), "\(replayed)")
     }
