@@ -15,13 +15,11 @@ final class Durability {
     /// `savedStates`) only while something can be durable: a daemon with no durable instance
     /// pays nothing per `vm.create` (`.ci/instructions`).
     private unowned let host: ViewModelHost
-    private lazy var source = SavedStateSource(
-        // Strong: the host holds these only while this lives (the server holds both), and
-        // nothing here holds the host (an `unowned` capture cost a slow-path retain per create).
-        stateForNewInstance: { instance, _, drivenByParent in
-            drivenByParent ? nil : self.stateForNewInstance(instance)
-        },
-        instanceCreated: { instance, args, state in self.instanceCreated(instance, args: args, state: state) })
+    /// What the host asks about new instances, made on first need. Its closures hold this
+    /// strongly (an `unowned` capture cost a slow-path retain per create), so ``close()``
+    /// drops it: the host holds it only while something can be durable, and this holds it
+    /// until the server shuts down.
+    private var source: SavedStateSource?
     /// The live durable instances.
     private(set) var durableIDs: Set<String> = []
     /// Set by `vm.create {durable: true}` just before it creates: the next new instance is
@@ -53,7 +51,25 @@ final class Durability {
     /// not otherwise.
     private func updateHostHook() {
         let needed = nextIsDurable || !restoring.isEmpty || !durableIDs.isEmpty
-        if needed != (host.savedStates != nil) { host.savedStates = needed ? source : nil }
+        if needed != (host.savedStates != nil) { host.savedStates = needed ? madeSource() : nil }
+    }
+
+    /// ``source``, made (and kept) on first use.
+    private func madeSource() -> SavedStateSource {
+        if let source { return source }
+        let made = SavedStateSource(
+            stateForNewInstance: { instance, _, drivenByParent in
+                drivenByParent ? nil : self.stateForNewInstance(instance)
+            },
+            instanceCreated: { instance, args, state in self.instanceCreated(instance, args: args, state: state) })
+        source = made
+        return made
+    }
+
+    /// The server shut down: the host asks nothing more, and the closures that hold this go.
+    func close() {
+        host.savedStates = nil
+        source = nil
     }
 
     /// Makes the next instance created durable.

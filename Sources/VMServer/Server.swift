@@ -169,6 +169,7 @@ public final class Server: ConnectionHandler {
         // Every subscription hears `vm.closed` with reason `shutdown`; pending executions are
         // answered by the kit with `unknownInstance`, which the server turns into `shuttingDown`.
         host.destroyAll(reason: .shutdown)
+        durability?.close()
         expireDetachedSessions()
     }
 
