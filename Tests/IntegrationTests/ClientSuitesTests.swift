@@ -57,17 +57,10 @@ private func runSuite(_ arguments: [String]) async throws -> SuiteRun {
     return try await runProcess(arguments, environment: environment)
 }
 
-/// Runs `arguments` in the package root and waits for it on a thread of its own.
-///
-/// The wait blocks for as long as a whole suite runs; on Swift's cooperative pool (one thread
-/// per core, two here) that would starve every other test's async work, so it runs on a
-/// dedicated `Thread` and the test awaits it.
+/// Runs `arguments` in the package root and waits for it on a thread of its own: the wait
+/// lasts as long as a whole suite runs (see ``onOwnThread(_:)``).
 private func runProcess(_ arguments: [String], environment: [String: String]) async throws -> SuiteRun {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try runProcessBlocking(arguments, environment: environment) })
-        }
-    }
+    try await onOwnThread { try runProcessBlocking(arguments, environment: environment) }
 }
 
 /// Spawns with Posix's `ChildProcess`, not Foundation's `Process`: the test runner's threads

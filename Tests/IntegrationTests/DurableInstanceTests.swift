@@ -37,16 +37,13 @@ struct DurableInstanceTests {
         for index in 1...20_000 {
             requests += Array(#"{"jsonrpc":"2.0","id":\#(index),"method":"vm.send","params":{"instance":"piped","input":"increment"}}"#.utf8) + [10]
         }
-        // Written from another thread while this one reads replies: the kill lands mid-stream.
+        // Written on one thread while another reads the replies, so the kill lands mid-stream;
+        // both block, so neither runs on the cooperative pool (see onOwnThread).
         let socket = client.socket
         let payload = requests
-        let writer = Task.detached { try? socket.writeAll(payload) }
-        var acknowledged = 0
-        while acknowledged < 5_000 {
-            // Acknowledged means synced: an fdatasync behind a busy disk can take seconds.
-            _ = try client.readLine(timeout: .seconds(60))
-            acknowledged += 1
-        }
+        let writer = Task { _ = try? await onOwnThread { try socket.writeAll(payload) } }
+        // Acknowledged means synced: an fdatasync behind a busy disk can take seconds.
+        let acknowledged = try await onOwnThread { try Self.countReplies(on: socket, atLeast: 5_000, eachWithin: .seconds(60)) }
         try Self.kill(first)
         _ = await writer.value
 
@@ -212,6 +209,21 @@ struct DurableInstanceTests {
     // MARK: Helpers
 
     /// SIGKILL, no goodbye.
+    /// Reads replies (lines) from `socket` until at least `count` have come, each within
+    /// `timeout` of the one before; returns how many whole lines were read.
+    private static func countReplies(on socket: FileDescriptor, atLeast count: Int, eachWithin timeout: Duration) throws -> Int {
+        var lines = 0
+        while lines < count {
+            guard try !socket.wait(for: .readable, timeout: timeout).isEmpty else {
+                throw SocketClientError.timedOut("timed out after \(lines) replies")
+            }
+            guard let bytes = try socket.read(upTo: 65_536) else { continue }
+            guard !bytes.isEmpty else { throw SocketClientError.closed("the daemon closed the connection after \(lines) replies") }
+            lines += bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        }
+        return lines
+    }
+
     private static func kill(_ daemon: SocketDaemon) throws {
         try daemon.process.signal(.kill)
         #expect(try daemon.process.waitForExit(timeout: .seconds(5)) == .signaled(.kill))

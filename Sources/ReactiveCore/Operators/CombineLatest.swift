@@ -60,9 +60,19 @@ extension Observable {
         _ sources: [Observable<Value>],
         _ resultSelector: @escaping ([Value]) throws -> Element
     ) -> Observable<Element> {
+        combining(sources, with: CombineLatestSink<Value, Element>.self, resultSelector)
+    }
+
+    /// Subscribes one `Sink` (a ``CombineLatestSink`` or a ``ZipSink``) to every source; no
+    /// sources emit `resultSelector([])`, then complete.
+    @inlinable static func combining<Value, Sink: SourceListSink>(
+        _ sources: [Observable<Value>],
+        with sink: Sink.Type,
+        _ resultSelector: @escaping ([Value]) throws -> Element
+    ) -> Observable<Element> where Sink.Value == Value, Sink.Output == Element {
         Observable.make { observer in
             if sources.isEmpty { return combiningNothing(observer, resultSelector) }
-            let sink = CombineLatestSink(observer, arity: sources.count, resultSelector: resultSelector)
+            let sink = Sink(observer, arity: sources.count, resultSelector: resultSelector)
             sink.run(sources)
             return sink
         }
@@ -122,7 +132,16 @@ extension ObservableType {
     @inlinable init() {}
 }
 
-@usableFromInline final class CombineLatestSink<Value, Output>: Sink<Output> {
+/// A sink that combines a list of sources of one element type: what ``ObservableType``'s
+/// `combining(_:with:_:)` builds for `combineLatest` and `zip`.
+@usableFromInline protocol SourceListSink<Value, Output>: Disposable {
+    associatedtype Value
+    associatedtype Output
+    init(_ observer: AnyObserver<Output>, arity: Int, resultSelector: @escaping ([Value]) throws -> Output)
+    func run(_ sources: [Observable<Value>])
+}
+
+@usableFromInline final class CombineLatestSink<Value, Output>: Sink<Output>, SourceListSink {
     @usableFromInline let resultSelector: ([Value]) throws -> Output
     @usableFromInline var latest: [Value?]
     @usableFromInline var valueCount = 0

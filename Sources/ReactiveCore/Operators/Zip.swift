@@ -23,12 +23,7 @@ extension Observable {
         _ sources: [Observable<Value>],
         _ resultSelector: @escaping ([Value]) throws -> Element
     ) -> Observable<Element> {
-        Observable.make { observer in
-            if sources.isEmpty { return combiningNothing(observer, resultSelector) }
-            let sink = ZipSink(observer, arity: sources.count, resultSelector: resultSelector)
-            sink.run(sources)
-            return sink
-        }
+        combining(sources, with: ZipSink<Value, Element>.self, resultSelector)
     }
 }
 
@@ -42,7 +37,7 @@ extension ObservableType {
 }
 
 /// The subscription of a `zip`: one queue and one subscription per source.
-@usableFromInline final class ZipSink<Value, Output>: Sink<Output> {
+@usableFromInline final class ZipSink<Value, Output>: Sink<Output>, SourceListSink {
     @usableFromInline let resultSelector: ([Value]) throws -> Output
     /// Each source's waiting elements; `heads[i]` is the index of the first still waiting.
     @usableFromInline var queues: [[Value]]

@@ -10,7 +10,7 @@ from . import _wire
 from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, UnknownInstance, error_from_object
 from ._aio_session import AsyncSessionKeeper
 from ._paths import check_socket_path, default_socket_path
-from ._session import SeqTracker
+from ._session import FollowedValues
 from ._sync import DEFAULT_TIMEOUT, EXECUTE_SLACK, _End
 from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow, Progress
 
@@ -47,7 +47,7 @@ class _AsyncStream:
         return self._ended is not None
 
 
-class AsyncSubscription(_AsyncStream):
+class AsyncSubscription(FollowedValues, _AsyncStream):
     """A subscription: ``async for output in subscription`` yields :class:`Output` values
     until ``vm.closed`` (:attr:`closed_reason`) or :meth:`AsyncClient.unsubscribe`;
     raises :class:`ConnectionLost` when the connection closes. With ``reconnect=True`` it
@@ -58,37 +58,11 @@ class AsyncSubscription(_AsyncStream):
 
     def __init__(self, subscription_id: str, instance: str, timeout: Optional[float]) -> None:
         super().__init__(timeout)
-        self.id = subscription_id
-        self.instance = instance
-        self.closed_reason: Optional[str] = None
-        self.lost: List[Tuple[int, int]] = []
-        #: What it watches (``outputs``, ``patches``), to subscribe again after a restart.
-        self._follow: Optional[Dict[str, Any]] = None
-        #: Known durable (``vm.create`` answered ``durable``): a ``"shutdown"`` close waits for the restart.
-        self._durable = False
-        #: The daemon closed it with ``"shutdown"`` while a session holds it: the reconnect decides.
-        self._held_at_shutdown = False
-        self._materializer = _wire.Materializer()
-        self._seqs = SeqTracker()
-
-    def _reopened(self, subscription_id: str) -> None:
-        """Opened again under ``subscription_id`` after a restart: seqs start again at 1."""
-        self.id = subscription_id
-        self._held_at_shutdown = False
-        self._seqs = SeqTracker()
-        self._materializer = _wire.Materializer()
+        self._start_following(subscription_id, instance)
 
     def _put(self, item: Any) -> None:
-        admitted, gap = self._seqs.admit(item)
-        if not admitted:
-            return
-        if gap is not None:
-            super()._put(gap)
-        # A patched value becomes the whole value here, on the connection's reader, in order;
-        # a patch with no value to apply to is dropped (PROTOCOL.md, section 18).
-        made = self._materializer.accept(item)
-        if made is not None:
-            super()._put(made)
+        for admitted in self._admitted(item):
+            super()._put(admitted)
 
     async def next(self, timeout: Any = MISSING) -> Output:
         """The next value; :class:`StopAsyncIteration` once the subscription has ended."""

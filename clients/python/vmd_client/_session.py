@@ -20,7 +20,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ._errors import CallTimeout, ConnectionLost, VMDError
-from ._wire import Output, Overflow, lost_ranges, opened_session, resubscribe_params, resume_refusal
+from ._wire import Materializer, Output, Overflow, lost_ranges, opened_session, resubscribe_params, resume_refusal
 
 if TYPE_CHECKING:
     from ._sync import Client, PendingCall, _Connection
@@ -61,6 +61,43 @@ class SeqTracker:
             else:
                 self.gaps.append((item.lost_from, item.lost_to))
         return True, None
+
+
+class FollowedValues:
+    """What a subscription, sync or asyncio, keeps to follow its instance: the seqs seen
+    (gaps become :class:`Overflow`), the materializer that turns patches into whole values,
+    and what to subscribe again after a daemon restart."""
+
+    def _start_following(self, subscription_id: str, instance: str) -> None:
+        self.id = subscription_id
+        self.instance = instance
+        self.closed_reason: Optional[str] = None
+        self.lost: List[Tuple[int, int]] = []
+        #: What it watches (``outputs``, ``patches``), to subscribe again after a restart.
+        self._follow: Optional[Dict[str, Any]] = None
+        #: Known durable (``vm.create`` answered ``durable``): a ``"shutdown"`` close waits for the restart.
+        self._durable = False
+        #: The daemon closed it with ``"shutdown"`` while a session holds it: the reconnect decides.
+        self._held_at_shutdown = False
+        self._reopened(subscription_id)
+
+    def _reopened(self, subscription_id: str) -> None:
+        """Opened again under ``subscription_id`` after a restart: seqs start again at 1."""
+        self.id = subscription_id
+        self._held_at_shutdown = False
+        # Written by the reader only (resumes read it once the reader has passed them).
+        self._seqs = SeqTracker()
+        self._materializer = Materializer()
+
+    def _admitted(self, item: Any) -> List[Any]:
+        """What ``item`` puts on the stream: nothing for a seq already seen, an
+        :class:`Overflow` first for a gap, and a patched value as the whole value (a patch
+        with no value to apply to is dropped, PROTOCOL.md section 18)."""
+        admitted, gap = self._seqs.admit(item)
+        if not admitted:
+            return []
+        made = self._materializer.accept(item)
+        return [x for x in (gap, made) if x is not None]
 
 
 class SessionState:

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Seque
 from . import _wire
 from ._errors import CallTimeout, ConnectionLost, ProtocolMismatch, UnknownInstance, VMDError, error_from_object
 from ._paths import check_socket_path, default_socket_path
-from ._session import SeqTracker, SessionKeeper
+from ._session import FollowedValues, SessionKeeper
 from ._wire import MISSING, Closed, Created, MonitorMessage, Output, Overflow, Progress
 
 Listener = Callable[[Dict[str, Any]], None]
@@ -118,7 +118,7 @@ class _Stream:
         return self._ended is not None
 
 
-class Subscription(_Stream):
+class Subscription(FollowedValues, _Stream):
     """A subscription: iterate it for :class:`Output` values.
 
     Iteration ends when the instance is destroyed (``vm.closed``; :attr:`closed_reason`
@@ -133,31 +133,11 @@ class Subscription(_Stream):
 
     def __init__(self, subscription_id: str, instance: str, timeout: Optional[float]) -> None:
         super().__init__(timeout)
-        self.id = subscription_id
-        self.instance = instance
-        self.closed_reason: Optional[str] = None
-        self.lost: List[Tuple[int, int]] = []
-        #: What it watches (``outputs``, ``patches``), to subscribe again after a restart.
-        self._follow: Optional[Dict[str, Any]] = None
-        #: Known durable (``vm.create`` answered ``durable``): a ``"shutdown"`` close waits for the restart.
-        self._durable = False
-        #: The daemon closed it with ``"shutdown"`` while a session holds it: the reconnect decides.
-        self._held_at_shutdown = False
-        self._materializer = _wire.Materializer()
-        # Written by the reader thread only (resumes read it once the reader has passed them).
-        self._seqs = SeqTracker()
+        self._start_following(subscription_id, instance)
 
     def _put(self, item: Any) -> None:
-        admitted, gap = self._seqs.admit(item)
-        if not admitted:
-            return
-        if gap is not None:
-            super()._put(gap)
-        # A patched value becomes the whole value here, on the connection's reader, in order;
-        # a patch with no value to apply to is dropped (PROTOCOL.md, section 18).
-        made = self._materializer.accept(item)
-        if made is not None:
-            super()._put(made)
+        for admitted in self._admitted(item):
+            super()._put(admitted)
 
     def next(self, timeout: Any = MISSING) -> Output:
         """The next value; :class:`StopIteration` once the subscription has ended."""
@@ -187,13 +167,6 @@ class Subscription(_Stream):
 
     def __next__(self) -> Output:
         return self.next()
-
-    def _reopened(self, subscription_id: str) -> None:
-        """Opened again under ``subscription_id`` after a restart: seqs start again at 1."""
-        self.id = subscription_id
-        self._held_at_shutdown = False
-        self._seqs = SeqTracker()
-        self._materializer = _wire.Materializer()
 
     def __repr__(self) -> str:
         return "Subscription(id=%r, instance=%r)" % (self.id, self.instance)
