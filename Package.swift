@@ -2,7 +2,7 @@
 // vmd: a daemon that hosts view models and serves them over JSON-RPC 2.0 on a Unix socket.
 // No package dependencies: the toolchain is all vmd needs (README.md, first paragraph).
 // Target dependencies below are the module graph: each lists exactly the modules of this package
-// that the target's files import. README.md ("Architecture") draws it in layers;
+// that the target's files import. Sources/ViewModelDaemon/ViewModelDaemon.docc/Architecture.md draws it in layers;
 // Tests/IntegrationTests/PackageGraph/PackageGraphTests.swift fails when the three disagree.
 import PackageDescription
 

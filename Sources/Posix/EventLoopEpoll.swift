@@ -11,7 +11,7 @@ import CPosix
 /// the epoll set instead, and `epoll_wait` blocks without one. A timeout makes the kernel arm
 /// and cancel a timer on every wait that sleeps, and a daemon nearly always has a timer pending
 /// (``EventLoop`` users re-arm idle checks every second under load), a cost paid on every
-/// request-reply round trip (README.md, "Benchmarks"). The timerfd is re-armed only when a wait asks for an earlier deadline than
+/// request-reply round trip (Performance.md, "Benchmarks"). The timerfd is re-armed only when a wait asks for an earlier deadline than
 /// the one set; a later or cancelled one just wakes the loop once for nothing.
 final class EpollPoller: EventLoopPoller {
     private let epoll: FileDescriptor

@@ -6,8 +6,8 @@ import ViewModelKit
 /// `AsyncSequence` over a `vm.subscribe` that watches that output alone.
 ///
 /// It ends when the instance is gone (`vm.closed`) or after `client.unsubscribe(subscription)`,
-/// and throws what the subscription throws (a lost connection) as ``VMClient/VMClientError``.
-/// A value the output's codec cannot read throws ``VMClient/VMClientError/protocolViolation(_:)``.
+/// and throws what the subscription throws (a lost connection) as `VMClientError`.
+/// A value the output's codec cannot read throws `VMClientError.protocolViolation(_:)`.
 /// After an overflow (this connection read too slowly) a state's newest value follows, as on
 /// any subscription; an event output's values in the gap are gone (watch
 /// ``subscription`` itself to see the gap).

@@ -4,7 +4,7 @@ import VMProtocol
 import ViewModelKit
 
 /// An instance of `VM` in a daemon, driven through `VM`'s own `Ports`: the same key paths a
-/// ``ViewModelKit/ViewModel``'s tests use with the harness, the same codecs the daemon
+/// `ViewModel`'s tests use with the harness, the same codecs the daemon
 /// decodes and encodes with.
 ///
 /// ```swift
@@ -16,10 +16,10 @@ import ViewModelKit
 ///
 /// A misspelled port or a value of the wrong type is a compile error; what the daemon
 /// refuses (a value outside the port's schema, an unknown instance, a disabled action)
-/// throws ``VMClient/VMClientError``, as every `VMClient` call does. A value the daemon
+/// throws `VMClientError`, as every `VMClient` call does. A value the daemon
 /// sends that `VM`'s codec cannot read (a daemon serving another version of `VM`) throws
-/// ``VMClient/VMClientError/protocolViolation(_:)`` naming the port. A key path that names
-/// no stored port of `Ports` throws ``ViewModelKit/ViewModelDefinitionError`` before
+/// `VMClientError.protocolViolation(_:)` naming the port. A key path that names
+/// no stored port of `Ports` throws `ViewModelDefinitionError` before
 /// anything is sent.
 ///
 /// Not `Sendable` (it holds a `Ports()` of `VM`, whose ports and codecs are the author's

@@ -4,7 +4,7 @@ import ReactiveTesting
 import ViewModelKit
 import VMProtocol
 
-/// Replays a tape in-process, without a daemon, on a ``TestScheduler``'s virtual time: the
+/// Replays a tape in-process, without a daemon, on a `TestScheduler`'s virtual time: the
 /// Swift side of `vmctl replay` (the tape format is Protocol/PROTOCOL.md, section 17).
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import VMProtocol
 /// try await TapePlayer(registry: registry).replay(tape: text)   // throws the first divergence
 /// ```
 ///
-/// The instance is built by a ``ViewModelHost`` from the tape's type and arguments, its
+/// The instance is built by a `ViewModelHost` from the tape's type and arguments, its
 /// `context.clock` the scheduler's virtual clock and its service calls tracked, as under a
 /// ``ViewModelHarness``; its outputs are watched from creation (state outputs' current values
 /// first, as a subscription's replay). Each step happens at its recorded `t` of virtual time,

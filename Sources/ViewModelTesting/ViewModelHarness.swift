@@ -54,7 +54,7 @@ public final class ViewModelHarness<VM: ViewModel> {
     /// The id the view model was given.
     public let id: String
     /// Its saved values (`context.saved`), in memory: pre-load one to test a restore, read
-    /// ``SavedState/entries`` to see what the view model saved.
+    /// `SavedState.entries` to see what the view model saved.
     public let savedState: SavedState
     /// The children opened so far, in order (destroyed ones included).
     public var openedChildren: [OpenedChild] {
@@ -79,7 +79,7 @@ public final class ViewModelHarness<VM: ViewModel> {
     /// Builds `type` with `args` and `services`, its graph on `scheduler`; typed children it
     /// opens get their services from `childServices`; its saved values start from `savedState`.
     ///
-    /// On a `TestScheduler`, `context.clock` is its ``ReactiveTesting/TestScheduler/virtualClock``
+    /// On a `TestScheduler`, `context.clock` is its `TestScheduler.virtualClock`
     /// and the harness tracks the view model's service calls (``settle(sourceLocation:)``).
     public convenience init(
         _ type: VM.Type, args: VM.Arguments, services: VM.Services, scheduler: any SerialScheduler,

@@ -1,9 +1,9 @@
-// Fan-out (README.md, "Benchmarks"): one writer pipelines vm.send increments into one Counter watched by 50
+// Fan-out (Performance.md, "Benchmarks"): one writer pipelines vm.send increments into one Counter watched by 50
 // subscribers on their own connections; the figure is vm.output notifications delivered per
 // second, with the daemon's kernel share of CPU (sys / (user + sys), from /proc/PID/stat) and
 // its page faults per delivered notification over the same interval, and the CPU time per
 // delivered notification of the daemon (user, system) and of the 50 reading clients (this
-// process: its readers and the writer), the split README.md's sharding model starts from.
+// process: its readers and the writer), the split Performance.md's sharding model starts from.
 //
 // The same-run baseline is another vmd binary (`VMD_BENCH_BASELINE=/path/to/vmd`, e.g. main's
 // release build), measured in alternating rounds with the vmd beside vmd-bench; the figures

@@ -1,4 +1,4 @@
-// The vm.send path end to end (README.md, "Benchmarks"): the built `vmd` (run the release build) in its own
+// The vm.send path end to end (Performance.md, "Benchmarks"): the built `vmd` (run the release build) in its own
 // process, driven over its Unix socket by this process, against the raw line echo server of
 // DaemonBenchmarks.swift measured in the same run: a bare epoll loop in a process of its own with
 // one thread, as vmd is, so both round trips cross the same process switches.

@@ -1,4 +1,4 @@
-// Sessions (README.md, "Benchmarks"): what a detached session costs the daemon. The built `vmd` (run the
+// Sessions (Performance.md, "Benchmarks"): what a detached session costs the daemon. The built `vmd` (run the
 // release build) is started twice in the same run, each time measured by its RSS
 // (/proc/PID/status) before and after 1,000 clients each made one connection-scoped Counter
 // with one subscription:

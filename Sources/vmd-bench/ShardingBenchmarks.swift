@@ -1,4 +1,4 @@
-// Hand-off between event loops (README.md, "Benchmarks", the sharding model): what a daemon
+// Hand-off between event loops (Performance.md, the sharding model): what a daemon
 // sharded across several loop threads would pay each time work crosses from one loop to
 // another, measured with Posix's EventLoopThread and EventLoopHandle.execute (a Mutex-guarded
 // job queue and an eventfd wake-up), the way such a daemon would hand work over.

@@ -1,6 +1,6 @@
 // `vmd-bench soak [--seconds N] [--short] [--rss-margin-mb M]`: a bounded soak and load run
 // against a real vmd (the one beside vmd-bench) on a private socket in a fresh temporary
-// directory, loopback only (one of the reliability checks in README.md, "Benchmarks").
+// directory, loopback only (one of the reliability checks in Performance.md).
 //
 // Load, bounded in count and time:
 // - idle connections (1,000; 200 with --short), opened first: RSS per idle connection;

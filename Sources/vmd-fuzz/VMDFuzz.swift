@@ -1,5 +1,6 @@
-// vmd-fuzz: four fuzz targets over what a hostile peer controls (run by .ci/fuzz; README.md,
-// "Benchmarks", lists it with the other reliability checks).
+// vmd-fuzz: four fuzz targets over what a hostile peer controls (run by .ci/fuzz;
+// Sources/ViewModelDaemon/ViewModelDaemon.docc/Performance.md, "Reliability checks", lists it
+// with the others).
 //
 //   frames    FramingDetector / LineFramer / ContentLengthFramer, then JSONRPCDecoder per frame
 //   json      JSONParser, with a serialize → re-parse round trip on every accepted document

@@ -50,7 +50,7 @@ protocol Authenticating: Sendable {
     func signIn(email: String, password: String) async throws -> String
 }
 
-// MARK: - The articles' login, written with the kit (the README's snippet)
+// MARK: - The articles' login, written with the kit (the snippet of ViewModelKit.docc/WritingAViewModel.md)
 
 struct Login: ViewModel {
     typealias Services = any Authenticating

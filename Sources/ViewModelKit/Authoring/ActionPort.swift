@@ -2,7 +2,7 @@ import JSONCore
 import ReactiveCore
 
 /// An action of a view model, as clients see it (`vm.execute`): a typed input, a typed
-/// element, and the ``Action`` that runs it, bound in `init`.
+/// element, and the `Action` that runs it, bound in `init`.
 ///
 /// ```swift
 /// let submit = ActionPort<Void, String>("Sign in with the typed email and password.")
@@ -75,7 +75,7 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     }
 
     /// Starts an execution now, telling `onProgress` of its progress (see
-    /// ``Action/execute(_:onProgress:)``); returns the action's execution observable.
+    /// `Action.execute(_:onProgress:)`); returns the action's execution observable.
     @discardableResult
     public func execute(_ value: Value, onProgress: ((ActionProgress) -> Void)?) -> Observable<Element> {
         if let boundAction { return boundAction.execute(value, onProgress: onProgress) }

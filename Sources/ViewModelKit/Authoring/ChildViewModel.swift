@@ -1,7 +1,7 @@
 import ReactiveCore
 
 /// A parent's typed handle on a child instance it created with
-/// ``ViewModelContext/createChild(_:args:)``: watch the child's outputs, push its inputs,
+/// ``ViewModelContext/createChild(_:args:id:)``: watch the child's outputs, push its inputs,
 /// execute its actions, destroy it (the coordinator pattern: a scene reports back).
 ///
 /// ```swift

@@ -53,7 +53,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     public var wireName: String { facts.name }
 
     /// Subscribes `source` for the instance's lifetime; its elements are this output's values.
-    /// (Observed by one closure, as ``State/bind(_:)`` explains.)
+    /// (Observed by one closure, as `State.bind(_:)` explains.)
     @inlinable public func bind(_ source: some ObservableConvertibleType<Value>) {
         bindings.keep(source.asObservable().subscribe(AnyObserver { event in
             if case .next(let value) = event { self.emit(value) }

@@ -14,7 +14,7 @@ import ReactiveCore
 ///
 /// In a durable instance (`vm.create {durable: true}`) each write reaches the daemon's store
 /// before the reply or notification it caused is sent; in any other instance of the daemon
-/// nothing is saved and writes cost nothing. Under ``ViewModelTesting``'s harness the values
+/// nothing is saved and writes cost nothing. Under `ViewModelTesting`'s harness the values
 /// live in a ``SavedState`` the test can pre-load and read.
 ///
 /// ## Versioning

@@ -5,7 +5,7 @@ import ReactiveCore
 /// first), like RxCocoa's `Driver`: it never errors, and it is shared.
 ///
 /// Declare it in the view model's ``ViewModelPorts`` with the value it has before the view
-/// model says otherwise, then ``bind(_:)`` a source to it in `init`:
+/// model says otherwise, then `bind(_:)` a source to it in `init`:
 ///
 /// ```swift
 /// let isLoading = State<Bool>("submit is running.", initial: false)

@@ -1,7 +1,7 @@
 import JSONCore
 
 /// How one port's values cross the wire: their JSON Schema, and the conversions to and from
-/// ``JSONValue``.
+/// `JSONValue`.
 ///
 /// Ports pick their codec from the value type, so authors rarely name one: a `JSONConvertible`
 /// type uses ``json``, and `Void` (an input or action that carries nothing, an action that

@@ -22,8 +22,8 @@ import ReactiveCore
 /// reaches observers (and `vm.progress`) before its result; reports after the execution
 /// ended, was cancelled or was superseded are dropped.
 extension ViewModelContext {
-    /// An ``Action`` whose `async` work runs with `strategy` and reports its progress through
-    /// the ``AsyncProgressReporter`` it is given (callable from any thread).
+    /// An `Action` whose `async` work runs with `strategy` and reports its progress through
+    /// the `AsyncProgressReporter` it is given (callable from any thread).
     public func action<Input: Sendable, Element: Sendable>(
         strategy: ActionStrategy,
         enabledIf: some ObservableConvertibleType<Bool> = Observable.just(true),
@@ -42,7 +42,7 @@ extension ViewModelContext {
         }
     }
 
-    /// An ``Action`` whose `async` work runs with `strategy` and reports no progress.
+    /// An `Action` whose `async` work runs with `strategy` and reports no progress.
     public func action<Input: Sendable, Element: Sendable>(
         strategy: ActionStrategy,
         enabledIf: some ObservableConvertibleType<Bool> = Observable.just(true),

@@ -21,7 +21,7 @@ extension ViewModelContext {
         saved(key, default: defaultValue, codec: .codable, version: version, migrate: migrate)
     }
 
-    /// ``saved(_:default:version:migrate:)`` with an explicit codec.
+    /// `saved(_:default:version:migrate:)` with an explicit codec.
     @inlinable public func saved<Value>(
         _ key: String, default defaultValue: Value, codec: ValueCodec<Value>, version: Int = 1,
         migrate: ((SavedEntry) -> Value?)? = nil

@@ -89,6 +89,9 @@ public struct ViewModelContext<VM: ViewModel> {
     ///   - timeout: the longest the whole call (latency included) may take, also on the
     ///     scheduler; past it the call fails with ``ViewModelTimeoutError`` and the `Task`
     ///     running `work` is cancelled.
+    ///   - file: where the call is made (the default), for the harness's messages.
+    ///   - line: the line of that file.
+    ///   - work: the service call.
     ///
     /// Disposing the subscription during the latency cancels the timer; afterwards it
     /// cancels the task. Everything the kit waits for is virtual under test, and so is what
@@ -104,7 +107,7 @@ public struct ViewModelContext<VM: ViewModel> {
         Self.call(named: "context.call at \(file):\(line)", on: scheduler, serviceClock, after: latency, timeout: timeout, work)
     }
 
-    /// An ``Action`` whose work is an `async` service call, its result hopping back onto
+    /// An `Action` whose work is an `async` service call, its result hopping back onto
     /// this instance's scheduler. One execution at a time; allowed while `enabledIf`'s
     /// latest value is `true`. `latency` and `timeout` work as in ``call(after:timeout:file:line:_:)``;
     /// a timed-out execution fails with ``ViewModelTimeoutError`` and its task is cancelled.

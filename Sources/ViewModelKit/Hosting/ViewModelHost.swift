@@ -105,6 +105,7 @@ public final class ViewModelHost {
     /// Creates an instance of `type` (`vm.create`).
     ///
     /// - Parameters:
+    ///   - type: the registered type's name.
     ///   - id: the client's id (the server checks its pattern), or `nil` to generate one
     ///     (`"counter-1"`: the lower-cased type name and a per-type number, skipping taken ids).
     ///   - args: the creation arguments; `nil` means `{}` (omitted members take defaults).

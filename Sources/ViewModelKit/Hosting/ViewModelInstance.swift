@@ -17,7 +17,7 @@ public final class ViewModelInstance {
     public var parent: String? { relations?.parent }
     /// Its live children, in creation order.
     public var children: [String] { relations?.children ?? [] }
-    /// `false` once destroyed. (Unchecked exclusivity, like ``runtime``: read on every call,
+    /// `false` once destroyed. (Unchecked exclusivity, like `runtime`: read on every call,
     /// written once in a single statement, never held across a call.)
     @exclusivity(unchecked) public private(set) var isAlive = true
     /// Whether ``runtime`` is set (calls before it throw `unknownInstance`, as after

@@ -1,5 +1,5 @@
-/// Compares Package.swift's targets with what their sources import, with the README's module
-/// table and with the layering rules README.md lists under "Architecture". Each difference
+/// Compares Package.swift's targets with what their sources import, with the module table of
+/// the Architecture article and with the layering rules it lists. Each difference
 /// is one sentence; none means they all agree.
 struct PackageGraphAudit {
     var manifest: PackageManifest
@@ -53,31 +53,31 @@ struct PackageGraphAudit {
         return problems
     }
 
-    /// The README's rows against the non-test targets, their dependencies and layers.
+    /// The article's rows against the non-test targets, their dependencies and layers.
     func tableProblems() -> [String] {
         let drawn = manifest.targets.filter { $0.kind != .test }
         let layers = self.layers()
         var problems: [String] = []
         var rows: [String: ModuleTable.Row] = [:]
         for row in table.rows {
-            if rows[row.module] != nil { problems.append("README: \(row.module) has two rows") }
+            if rows[row.module] != nil { problems.append("\(ModuleTable.documentName): \(row.module) has two rows") }
             rows[row.module] = row
         }
         for target in drawn {
             guard let row = rows[target.name] else {
-                problems.append("README: no row for \(target.name) (layer \(layers[target.name] ?? -1), imports \(list(target.dependencies)))")
+                problems.append("\(ModuleTable.documentName): no row for \(target.name) (layer \(layers[target.name] ?? -1), imports \(list(target.dependencies)))")
                 continue
             }
             if Set(row.imports) != Set(target.dependencies) {
-                problems.append("README: \(target.name) is drawn importing \(list(row.imports)); Package.swift declares \(list(target.dependencies))")
+                problems.append("\(ModuleTable.documentName): \(target.name) is drawn importing \(list(row.imports)); Package.swift declares \(list(target.dependencies))")
             }
             if let layer = layers[target.name], row.layer != layer {
-                problems.append("README: \(target.name) is drawn in layer \(row.layer); its imports put it in layer \(layer)")
+                problems.append("\(ModuleTable.documentName): \(target.name) is drawn in layer \(row.layer); its imports put it in layer \(layer)")
             }
         }
         let drawnNames = Set(drawn.map(\.name))
         for row in table.rows where !drawnNames.contains(row.module) {
-            problems.append("README: \(row.module) has a row but is not a non-test target of Package.swift")
+            problems.append("\(ModuleTable.documentName): \(row.module) has a row but is not a non-test target of Package.swift")
         }
         return problems
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Package.swift against the sources' `import` lines, the README's module table and the
-/// layering rules README.md states under "Architecture" (which also says what is enforced).
+/// Package.swift against the sources' `import` lines, and against the module table and the
+/// layering rules of the Architecture article (`ModuleTable.document`, which also says what is
+/// enforced).
 @Suite("Package graph")
 struct PackageGraphTests {
     /// The repository root, four components up from this file (Tests/IntegrationTests/PackageGraph/…).
@@ -16,7 +17,7 @@ struct PackageGraphTests {
         for target in manifest.targets {
             imports[target.name] = try SourceImports(directory: root.appendingPathComponent(target.directory))
         }
-        let table = try ModuleTable(readme: String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8))
+        let table = try ModuleTable(text: String(contentsOf: root.appendingPathComponent(ModuleTable.document), encoding: .utf8))
         return PackageGraphAudit(manifest: manifest, imports: imports, table: table)
     }
 
@@ -30,8 +31,8 @@ struct PackageGraphTests {
         #expect(problems.isEmpty, "\n\(problems.joined(separator: "\n"))")
     }
 
-    @Test("the README's module table is Package.swift's graph, with every module's layer")
-    func readmeTableMatchesManifest() throws {
+    @Test("the Architecture article's module table is Package.swift's graph, with every module's layer")
+    func moduleTableMatchesManifest() throws {
         let audit = try Self.repositoryAudit()
         #expect(audit.table.rows.count >= 20, "read only \(audit.table.rows.map(\.module))")
         let problems = audit.tableProblems()
@@ -66,9 +67,9 @@ struct PackageGraphTests {
         )
         """
 
-    static func fixtureAudit(readmeRows: [String]) throws -> PackageGraphAudit {
-        let readme = (["# fixture", ModuleTable.beginMarker + " -->", "| layer | module | imports | job |", "|---|---|---|---|"]
-            + readmeRows + [ModuleTable.endMarker]).joined(separator: "\n")
+    static func fixtureAudit(tableRows: [String]) throws -> PackageGraphAudit {
+        let article = (["# fixture", ModuleTable.beginMarker + " -->", "| layer | module | imports | job |", "|---|---|---|---|"]
+            + tableRows + [ModuleTable.endMarker]).joined(separator: "\n")
         return PackageGraphAudit(
             manifest: try PackageManifest(text: fixtureManifest),
             imports: [
@@ -77,7 +78,7 @@ struct PackageGraphTests {
                 "gamma": SourceImports(modules: ["Beta": "main.swift", "Delta": "main.swift"]),
                 "BetaTests": SourceImports(modules: ["Beta": "T.swift", "Alpha": "T.swift", "Testing": "T.swift"]),
             ],
-            table: try ModuleTable(readme: readme))
+            table: try ModuleTable(text: article))
     }
 
     @Test("the manifest reader finds each target's kind, dependencies and directory")
@@ -94,7 +95,7 @@ struct PackageGraphTests {
 
     @Test("an unused dependency and an undeclared import are reported; system modules and run executables are not")
     func reportsDeclarationDrift() throws {
-        let audit = try Self.fixtureAudit(readmeRows: [])
+        let audit = try Self.fixtureAudit(tableRows: [])
         #expect(audit.declarationProblems() == [
             "gamma declares Alpha but no file under Sources/gamma imports it",
             "BetaTests imports Alpha (Tests/Unit/T.swift) but does not declare it",
@@ -103,17 +104,17 @@ struct PackageGraphTests {
 
     @Test("a missing row, wrong imports, a wrong layer and a row for no target are reported")
     func reportsTableDrift() throws {
-        let audit = try Self.fixtureAudit(readmeRows: [
+        let audit = try Self.fixtureAudit(tableRows: [
             "| 2 | `gamma` | `Beta` | the app |",
             "| 2 | `Beta` | `Alpha` | the middle |",
             "| 0 | `Omega` | — | gone |",
         ])
         #expect(audit.layers() == ["Alpha": 0, "Beta": 1, "gamma": 2])
         #expect(audit.tableProblems() == [
-            "README: no row for Alpha (layer 0, imports nothing)",
-            "README: Beta is drawn in layer 2; its imports put it in layer 1",
-            "README: gamma is drawn importing Beta; Package.swift declares Alpha, Beta",
-            "README: Omega has a row but is not a non-test target of Package.swift",
+            "Architecture.md: no row for Alpha (layer 0, imports nothing)",
+            "Architecture.md: Beta is drawn in layer 2; its imports put it in layer 1",
+            "Architecture.md: gamma is drawn importing Beta; Package.swift declares Alpha, Beta",
+            "Architecture.md: Omega has a row but is not a non-test target of Package.swift",
         ])
     }
 

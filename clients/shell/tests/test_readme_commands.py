@@ -1,7 +1,7 @@
 """The commands of README.md's tour and of each client's README, taken from the files and run
 as shown, in the order shown, twice in a row, against a real vmd: the docs cannot drift.
 
-Not run here: README.md's "Serve your own view models" (its own runner is
+Not run here: the guide "Serving your own view models" (its own runner is
 .ci/readme-serve-own), the Node README's example (clients/node/test/readme.test.js runs it),
 and the indented "Tests" commands of each client's README, which are the commands that run
 this file. The socket is found the way a user's is: VMD_SOCKET is unset and XDG_RUNTIME_DIR

@@ -2,8 +2,8 @@ import JSONCore
 
 extension ValueCodec where Value: Codable & Sendable {
     /// The codec of a `Codable` type: its schema derived once from its `init(from:)`
-    /// (or stated by ``JSONCore/JSONSchemaProviding``), decoding and encoding through
-    /// ``JSONCore/JSONValueDecoder`` and ``JSONCore/JSONValueEncoder``.
+    /// (or stated by `JSONSchemaProviding`), decoding and encoding through
+    /// `JSONValueDecoder` and `JSONValueEncoder`.
     ///
     /// Ports pick it for `Codable` value types that are not `JSONConvertible`; a type that is
     /// both uses ``json``, the hand-written fast path (and so does this codec, for it, and

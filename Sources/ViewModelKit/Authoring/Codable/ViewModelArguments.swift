@@ -15,9 +15,9 @@ import JSONCore
 /// - `init(json:)` decodes the given members over the encoded default instance (`init()`),
 ///   so omitted members (and members given as `null`) take their defaults; a member the
 ///   type does not declare is rejected with the same error as
-///   ``JSONCore/JSONObjectDecoder/rejectUnknownMembers(allowed:)`` gives.
+///   `JSONObjectDecoder.rejectUnknownMembers(allowed:)` gives.
 /// - `jsonSchema` is the schema derived from the type (see
-///   ``JSONCore/JSONSchemaBuilder/schema(for:)``) with each property's `default`, and no
+///   `JSONSchemaBuilder.schema(for:)`) with each property's `default`, and no
 ///   member required that has one.
 /// - `jsonValue` is the encoded value.
 ///
