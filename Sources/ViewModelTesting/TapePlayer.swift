@@ -102,12 +102,12 @@ public struct TapePlayer {
         func at(_ event: JSONObject) -> TestTime? {
             event["t"]?.int64Value.map { origin + scheduler.ticks(.milliseconds($0)) }
         }
-        try await time.settle()
+        try await settle(time)
 
         var divergence: String? = nil
         var divergenceStep = Int.max
         for (index, step) in tape.steps.enumerated() {
-            if let due = at(step.object), due > scheduler.clock { try await time.advance(to: due) }
+            if let due = at(step.object), due > scheduler.clock { try await advance(time, to: due) }
             log.steps = index + 1  // what the step emits counts as after it, as in the tape
             let object = step.object
             switch step {
@@ -120,7 +120,7 @@ public struct TapePlayer {
                         divergenceStep = index
                     }
                 }
-                try await time.settle()
+                try await settle(time)
             case .output:
                 continue  // `steps` holds inputs and actions only
             case .action:
@@ -142,9 +142,9 @@ public struct TapePlayer {
                 } catch {
                     box.result = .failure(error)
                 }
-                try await time.settle()
+                try await settle(time)
                 while box.result == nil, !box.timedOut, let next = scheduler.nextScheduledTime {
-                    try await time.advance(to: next)
+                    try await advance(time, to: next)
                 }
                 let got: JSONObject
                 switch box.result {
@@ -164,7 +164,7 @@ public struct TapePlayer {
         let lastEvent = tape.events.compactMap { at($0.object) }.max() ?? origin
         let horizon = max(lastEvent, scheduler.clock) + scheduler.ticks(settleHorizon)
         while let next = scheduler.nextScheduledTime, next <= horizon {
-            try await time.advance(to: next)
+            try await advance(time, to: next)
         }
         // The earlier of a step's failure and an output's divergence (one before the step was
         // performed caused it).
@@ -172,6 +172,21 @@ public struct TapePlayer {
             throw .divergence(output.text)
         }
         if let divergence { throw .divergence(divergence) }
+    }
+
+    /// Settles `time`; a service call that does not settle fails the replay.
+    private func settle(_ time: VirtualTimeline) async throws(Failure) {
+        try Self.check(await time.settle(), time)
+    }
+
+    /// Moves `time` to `target`; a service call that does not settle fails the replay.
+    private func advance(_ time: VirtualTimeline, to target: TestTime) async throws(Failure) {
+        try Self.check(await time.advance(to: target), time)
+    }
+
+    private static func check(_ stuck: [String]?, _ time: VirtualTimeline) throws(Failure) {
+        guard let stuck else { return }
+        throw .divergence("after \(time.calls.grace) of real time, service calls still running and not sleeping on the virtual clock: \(stuck.joined(separator: ", "))")
     }
 
     /// What the watched outputs emitted (its ids read as the tape's), and how many steps had
