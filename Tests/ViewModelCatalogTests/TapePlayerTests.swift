@@ -166,6 +166,18 @@ struct TapePlayerTests {
                 "\(String(describing: failure))")
     }
 
+    @Test("the same search with a slower service (5 s) fails: the next keystroke supersedes the search the user waited for")
+    func searchSlowerService() async throws {
+        let slower = try Self.tape("search.tape").replacing(#""latencyMs":400"#, with: #""latencyMs":5000"#)
+        let failure = await Self.failure(of: slower, registry: try Self.registry())
+        #expect(failure == .divergence("""
+            output "results" differs at value #2
+              expected: ["blackberry","blackcurrant","blueberry"]
+              got:      ["blackberry","blackcurrant"]
+              after:    step 2 (line 5): input query "bl"
+            """), "\(String(describing: failure))")
+    }
+
     @Test("a changed expectation fails with expected versus got and the step before it")
     func changedTape() async throws {
         let changed = try Self.tape("counter.tape").replacing(#""value":40}"#, with: #""value":41}"#)
