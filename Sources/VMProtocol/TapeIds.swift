@@ -13,6 +13,11 @@ import JSONCore
 /// inputs and actions). A replayed id met where another recorded id is bound, or a recorded
 /// id met with another replayed id, stays as it came and diverges.
 ///
+/// The replay's own instance has another id too, and so has every id the daemon derives from
+/// it (a child named `parent.name`, as an Inbox's rows `inbox.m3`): in outputs and results, a
+/// string equal to the replayed instance's id, or starting with it and a `.`, reads with the
+/// recorded id in its place. (Steps are sent as taped: a recorded id is often a plain word.)
+///
 /// A reference: the replayer learns as the values arrive, in the order they arrive.
 public final class TapeIds {
     /// The header member that lists the places.
@@ -27,24 +32,33 @@ public final class TapeIds {
     /// Per output, the tape's values, and how many the replay emitted so far.
     private let expected: [String: [(value: JSONValue, afterSteps: Int)]]
     private var emitted: [String: Int] = [:]
+    /// The tape's instance id and the replay's, when they differ.
+    private let instance: (recorded: String, replayed: String)?
 
-    /// The places `tape`'s header lists (none for tapes of version 2 and older).
-    public init(tape: Tape) {
+    /// The places `tape`'s header lists (none for tapes of version 2 and older), for a replay
+    /// whose instance is `replayInstance` (`nil`: created under the tape's id).
+    public init(tape: Tape, replayInstance: String? = nil) {
         var places: [String: [[String]]] = [:]
         for (port, pointers) in tape.header[Self.headerMember]?.objectValue ?? [:] {
             places[port] = (pointers.arrayValue ?? []).compactMap(\.stringValue).map(Self.tokens)
         }
         self.places = places
         expected = places.isEmpty ? [:] : tape.expectations()
+        if let recorded = tape.header["instance"]?.stringValue, let replayInstance, replayInstance != recorded {
+            instance = (recorded, replayInstance)
+        } else {
+            instance = nil
+        }
     }
 
     /// Whether the tape has any id to match.
-    public var isEmpty: Bool { places.values.allSatisfy(\.isEmpty) }
+    public var isEmpty: Bool { places.values.allSatisfy(\.isEmpty) && instance == nil }
 
     /// `got`, what `port` emitted or returned in the replay, with each replayed id at one of
     /// its places read as the recorded id it is bound to; an id met for the first time is bound
     /// to the one at the same place in `expected` (the tape's value), if that one is free.
     public func recorded(_ got: JSONValue, port: String, expected: JSONValue?) -> JSONValue {
+        let got = instance.map { Self.renaming(got, from: $0.replayed, to: $0.recorded) } ?? got
         guard let places = places[port] else { return got }
         var value = got
         for place in places {
@@ -63,7 +77,7 @@ public final class TapeIds {
     /// The next value `output` emitted in the replay, its ids read as the tape's: matched with
     /// the tape's value at the same place in the output's sequence.
     public func recorded(output: String, value: JSONValue) -> JSONValue {
-        guard places[output] != nil else { return value }
+        guard places[output] != nil else { return recorded(value, port: output, expected: nil) }
         let index = emitted[output, default: 0]
         emitted[output] = index + 1
         let wanted = expected[output].flatMap { index < $0.count ? $0[index].value : nil }
@@ -82,6 +96,25 @@ public final class TapeIds {
         case .object(let object):
             var result = object
             for (key, member) in object { result[key] = replayed(member) }
+            return .object(result)
+        default:
+            return value
+        }
+    }
+
+    /// `value` with every string that is the instance id `old`, or starts with it and a `.`
+    /// (a child's id), written with `new` in its place.
+    private static func renaming(_ value: JSONValue, from old: String, to new: String) -> JSONValue {
+        switch value {
+        case .string(let text):
+            if text == old { return .string(new) }
+            if text.hasPrefix(old + ".") { return .string(new + text.dropFirst(old.count)) }
+            return value
+        case .array(let items):
+            return .array(items.map { renaming($0, from: old, to: new) })
+        case .object(let object):
+            var result = object
+            for (key, member) in object { result[key] = renaming(member, from: old, to: new) }
             return .object(result)
         default:
             return value

@@ -51,7 +51,7 @@ enum ReplayCommand {
             throw CommandFailure(status: .daemonError, message: "\(VMCreateMethod.name) answered an unexpected shape: \(created)")
         }
 
-        let ids = TapeIds(tape: tape)
+        let ids = TapeIds(tape: tape, replayInstance: instance)
         var session = Session(connection: try run.connect(), subscription: subscription, location: run.location, stepTimeout: stepTimeout, ids: ids)
         let start = MonotonicClock.nanoseconds()
         var replayed: [Tape.Event] = []

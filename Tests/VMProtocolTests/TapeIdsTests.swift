@@ -76,6 +76,18 @@ struct TapeIdsTests {
         #expect(TapeIds.header(outputs: [("count", ["type": "integer"])], actions: []) == nil)
     }
 
+    @Test("the replay's instance id, and ids derived from it (parent.name), read as the tape's in outputs and results only")
+    func instanceIdRenamed() throws {
+        let ids = TapeIds(tape: try Tape.parse(#"{"tape":2,"type":"Inbox","instance":"inbox"}"#), replayInstance: "inbox-7")
+        #expect(!ids.isEmpty)
+        #expect(ids.recorded(output: "rows", value: [["message": "m3", "instance": "inbox-7.m3"], ["instance": "inbox-7"]])
+            == [["message": "m3", "instance": "inbox.m3"], ["instance": "inbox"]])
+        #expect(ids.recorded("inbox-70.m3", port: "open", expected: nil) == "inbox-70.m3", "another instance's child")
+        #expect(ids.replayed(["inbox", "inbox.m3"]) == ["inbox", "inbox.m3"], "steps go out as taped")
+        let same = TapeIds(tape: try Tape.parse(#"{"tape":2,"type":"Inbox","instance":"inbox"}"#), replayInstance: "inbox")
+        #expect(same.isEmpty)
+    }
+
     @Test("a tape without ids (version 2) has none to match")
     func noIds() throws {
         let ids = TapeIds(tape: try Tape.parse(#"{"tape":2,"type":"T"}"#))

@@ -60,10 +60,11 @@ function parseTape(text) {
 /**
  * The header's ids and what the replay learned of them: a recorded id and a replayed id met at
  * the same place are bound; a bound replayed id reads as its recorded id, and a step sends a
- * bound recorded id as its replayed id.
+ * bound recorded id as its replayed id. In outputs and results the replay's instance id, and
+ * ids derived from it (parent.name), read with the recorded instance id.
  */
 class RunIds {
-  constructor(header, expected) {
+  constructor(header, expected, replayInstance) {
     this.places = new Map();
     if (header.ids && typeof header.ids === 'object' && !Array.isArray(header.ids)) {
       for (const [port, pointers] of Object.entries(header.ids)) {
@@ -76,6 +77,19 @@ class RunIds {
     this.emitted = new Map();
     this.replayedFor = new Map();
     this.recordedFor = new Map();
+    this.instance = typeof header.instance === 'string' && replayInstance !== undefined && replayInstance !== header.instance
+      ? { recorded: header.instance, replayed: replayInstance } : null;
+  }
+
+  /** `value` with each string that is the replayed instance id, or starts with it and a ".", written with the recorded one. */
+  renaming(value) {
+    const { recorded, replayed } = this.instance;
+    if (typeof value === 'string') {
+      return value === replayed || value.startsWith(`${replayed}.`) ? recorded + value.slice(replayed.length) : value;
+    }
+    if (Array.isArray(value)) return value.map((item) => this.renaming(item));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.renaming(item)]));
+    return value;
   }
 
   static at(value, place) {
@@ -94,6 +108,7 @@ class RunIds {
 
   /** `got` (what `port` emitted or returned) with its bound replayed ids read as the recorded ones. */
   recorded(got, port, expected) {
+    if (this.instance !== null) got = this.renaming(got);
     let value = got;
     for (const place of this.places.get(port) ?? []) {
       const replayed = RunIds.at(got, place);
@@ -115,7 +130,7 @@ class RunIds {
 
   /** The next value of output `name`, matched with the tape's at the same position. */
   output(name, value) {
-    if (!this.places.has(name)) return value;
+    if (!this.places.has(name)) return this.recorded(value, name, undefined);
     const index = this.emitted.get(name) ?? 0;
     this.emitted.set(name, index + 1);
     return this.recorded(value, name, (this.expected.get(name) ?? [])[index]?.value);
@@ -166,8 +181,8 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
     } else done += 1;
   }
 
-  const ids = new RunIds(header, expected);
   const vmd = await connect({ path });
+  let ids;
   const got = new Map();
   let divergence = null;
   let divergenceStep = Infinity;
@@ -182,6 +197,7 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
       throw error;
     }
     const subscription = created.subscription;
+    ids = new RunIds(header, expected, created.instance);
     const start = Date.now();
     let stepsDone = 0;
     const take = async (timeoutMs) => {

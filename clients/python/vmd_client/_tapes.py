@@ -88,9 +88,11 @@ def _same_outcome(expected: Dict[str, Any], got: Dict[str, Any]) -> bool:
 class _RunIds:
     """The header's ``ids`` and what the replay learned of them: a recorded id and a replayed id
     met at the same place are bound; a bound replayed id reads as its recorded id, and a step
-    sends a bound recorded id as its replayed id."""
+    sends a bound recorded id as its replayed id. In outputs and results the replay's instance
+    id, and ids derived from it (``parent.name``), read with the recorded instance id."""
 
-    def __init__(self, header: Dict[str, Any], expected: Dict[str, List[Tuple[Any, int]]]) -> None:
+    def __init__(self, header: Dict[str, Any], expected: Dict[str, List[Tuple[Any, int]]],
+                 replay_instance: Optional[str] = None) -> None:
         ids = header.get("ids")
         self._places: Dict[str, List[List[str]]] = {}
         if isinstance(ids, dict):
@@ -103,6 +105,9 @@ class _RunIds:
         self._emitted: Dict[str, int] = {}
         self._replayed_for: Dict[str, Any] = {}
         self._recorded_for: Dict[str, Any] = {}
+        recorded = header.get("instance")
+        self._instance = (recorded, replay_instance) \
+            if isinstance(recorded, str) and replay_instance is not None and replay_instance != recorded else None
 
     @staticmethod
     def _key(value: Any) -> str:
@@ -127,6 +132,8 @@ class _RunIds:
     def recorded(self, got: Any, port: str, expected: Any = MISSING) -> Any:
         """``got`` (what ``port`` emitted or returned) with its bound replayed ids read as the
         recorded ones; an id met for the first time is bound to ``expected``'s at its place."""
+        if self._instance is not None:
+            got = self._renaming(got, *self._instance)
         value = got
         for place in self._places.get(port, []):
             replayed = self._at(got, place)
@@ -145,11 +152,25 @@ class _RunIds:
     def output(self, name: str, value: Any) -> Any:
         """The next value of output ``name``, matched with the tape's at the same position."""
         if name not in self._places:
-            return value
+            return self.recorded(value, name)
         index = self._emitted.get(name, 0)
         self._emitted[name] = index + 1
         want = self._expected.get(name, [])
         return self.recorded(value, name, want[index][0] if index < len(want) else MISSING)
+
+    @staticmethod
+    def _renaming(value: Any, recorded: str, replayed: str) -> Any:
+        """``value`` with each string that is ``replayed``, or starts with it and a ".", written
+        with ``recorded`` in its place."""
+        if isinstance(value, str):
+            if value == replayed or value.startswith(replayed + "."):
+                return recorded + value[len(replayed):]
+            return value
+        if isinstance(value, list):
+            return [_RunIds._renaming(item, recorded, replayed) for item in value]
+        if isinstance(value, dict):
+            return {key: _RunIds._renaming(item, recorded, replayed) for key, item in value.items()}
+        return value
 
     def replayed(self, value: Any) -> Any:
         """A step's value with every string that is a bound recorded id sent as its replayed id."""
@@ -193,7 +214,6 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
         else:
             done += 1
 
-    ids = _RunIds(header, expected)
     with Client(socket_path) as vmd:
         try:
             created = vmd.create(header["type"], args=header.get("args") or None, scope="connection",
@@ -201,6 +221,7 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
         except UnknownType as error:
             raise BadTape("%s: the daemon cannot create its instance: %s" % (path, error.message)) from None
         subscription = created.subscription
+        ids = _RunIds(header, expected, created.instance)
         start = time.monotonic()
         got: Dict[str, List[Tuple[Any, int]]] = {}
         steps_done = 0
