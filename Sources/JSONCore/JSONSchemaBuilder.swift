@@ -31,6 +31,17 @@ public enum JSONSchemaBuilder {
         ["type": "string", "enum": .array(cases.map(JSONValue.string))]
     }
 
+    /// The annotation that marks a value a run makes up (a child instance's id, a store's id),
+    /// which a tape's replay matches by place rather than by value (Protocol/PROTOCOL.md, "Ids").
+    public static let runIdKeyword = "x-vmd-run-id"
+
+    /// `schema` marked as a value a run makes up (``runIdKeyword``).
+    public static func runId(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var object) = schema else { return schema }
+        object[runIdKeyword] = true
+        return .object(object)
+    }
+
     /// `{"type": "null"}`: the schema of "no value" (an action without input or output).
     public static var null: JSONValue { ["type": "null"] }
 

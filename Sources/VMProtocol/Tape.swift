@@ -4,17 +4,21 @@ import JSONCore
 /// pushed, action executed (with its outcome) and output emitted, in order.
 ///
 /// On disk a tape is NDJSON (Protocol/PROTOCOL.md, "Tapes"; schema Protocol/schemas/tape.json):
-/// a header line `{"tape": 2, "type", "args", "recordedAt", "instance", "fromCreation", "dropped"}`,
+/// a header line `{"tape": 3, "type", "args", "recordedAt", "instance", "fromCreation", "dropped", "ids"}`,
 /// then one event per line.
 ///
 /// The one reader of the format in Swift: `vmctl record` and `vmctl replay` write and check tapes
 /// with it, and ViewModelTesting's `TapePlayer` replays them in-process.
 public struct Tape {
     /// The tape format version this package writes: 2 adds the header's `fromCreation` and
-    /// `dropped`, and replays that push each input at its recorded `t`.
-    public static let version: Int64 = 2
+    /// `dropped`, and replays that push each input at its recorded `t`; 3 adds the header's
+    /// `ids` (``TapeIds``), and is written only for a tape that has them, so a reader of
+    /// version 2 refuses a tape it would replay wrongly and reads every other.
+    public static let version: Int64 = 3
+    /// The version of a tape without `ids`.
+    public static let versionWithoutIds: Int64 = 2
     /// The versions this package reads (version 1 tapes still replay, their `t` honoured too).
-    public static let readableVersions: ClosedRange<Int64> = 1...2
+    public static let readableVersions: ClosedRange<Int64> = 1...3
     /// The most tape the daemon keeps per instance recorded from its creation (`vm.create
     /// {record: true}`), each event counted as its encoded line plus its bookkeeping
     /// (VMServer's TapeRecorder.swift); past it the oldest events go, and the tape says so

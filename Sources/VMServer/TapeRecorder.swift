@@ -39,9 +39,12 @@ final class TapeRecorder {
         self.clock = clock
         self.origin = clock()
         self.maxBytes = maxBytes
-        var header: JSONObject = ["tape": .integer(Tape.version), "type": .string(instance.typeName)]
+        let ids = TapeIds.header(
+            outputs: instance.type.outputs.map { ($0.name, $0.schema) }, actions: instance.type.actions.map { ($0.name, $0.output) })
+        var header: JSONObject = ["tape": .integer(ids == nil ? Tape.versionWithoutIds : Tape.version), "type": .string(instance.typeName)]
         if let args { header["args"] = args }
         header["instance"] = .string(instance.id)
+        if let ids { header[TapeIds.headerMember] = ids }
         self.header = header
         self.secretInputs = Set(instance.type.inputs.filter { $0.schema["writeOnly"] == .bool(true) }.map(\.name))
         for output in instance.type.outputs {

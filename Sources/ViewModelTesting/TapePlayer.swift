@@ -13,7 +13,8 @@ import VMProtocol
 /// try await TapePlayer(registry: registry).replay(tape: text)   // throws the first divergence
 /// ```
 ///
-/// The instance is built by a `ViewModelHost` from the tape's type and arguments, its
+/// The instance is built by a `ViewModelHost` from the tape's type and arguments (under the
+/// tape's instance id, so ids derived from it replay as recorded), its
 /// `context.clock` the scheduler's virtual clock and its service calls tracked, as under a
 /// ``ViewModelHarness``; its outputs are watched from creation (state outputs' current values
 /// first, as a subscription's replay). Each step happens at its recorded `t` of virtual time,
@@ -22,6 +23,8 @@ import VMProtocol
 /// After the last step virtual time runs on until nothing is scheduled (at most
 /// ``settleHorizon`` past the tape's last event). Then, per output, the sequence of values and
 /// each action's outcome are compared with the tape: results equal, errors equal by name.
+/// Ids the run makes up (the header's `ids`: a child scene's instance id, a store's id) are
+/// matched by place, as `vmctl replay` does (VMProtocol's TapeIds.swift).
 public struct TapePlayer {
     /// Why a replay failed.
     public enum Failure: Error, CustomStringConvertible, Equatable {
@@ -71,11 +74,13 @@ public struct TapePlayer {
         host.serviceClock = ServiceClock(clock: scheduler.virtualClock, calls: calls)
         let instance: ViewModelInstance
         do {
-            instance = try host.create(type: tape.type, args: tape.args)
+            // Under the recorded id (nothing else lives in this host): ids derived from it,
+            // as a child's `parent.name`, come out as recorded.
+            instance = try host.create(type: tape.type, id: tape.header["instance"]?.stringValue, args: tape.args)
         } catch {
             throw .badTape("cannot create a \(tape.type): \(error)")
         }
-        let log = EmittedLog()
+        let log = EmittedLog(ids: TapeIds(tape: tape))
         var watches: [any Disposable] = []
         defer {
             for watch in watches { watch.dispose() }
@@ -84,10 +89,10 @@ public struct TapePlayer {
         for output in instance.outputNames() {
             if instance.type.outputs.first(where: { $0.name == output })?.kind == .state,
                let current = try? instance.currentValue(output: output) {
-                log.values.append(Tape.Emission(output: output, value: current, afterSteps: 0))
+                log.append(output: output, value: current)
             }
             if let watch = try? instance.observe(output: output, { value in
-                log.values.append(Tape.Emission(output: output, value: value, afterSteps: log.steps))
+                log.append(output: output, value: value)
             }) {
                 watches.append(watch)
             }
@@ -97,31 +102,31 @@ public struct TapePlayer {
         func at(_ event: JSONObject) -> TestTime? {
             event["t"]?.int64Value.map { origin + scheduler.ticks(.milliseconds($0)) }
         }
-        try await time.settle()
+        try await settle(time)
 
         var divergence: String? = nil
         var divergenceStep = Int.max
         for (index, step) in tape.steps.enumerated() {
-            if let due = at(step.object), due > scheduler.clock { try await time.advance(to: due) }
+            if let due = at(step.object), due > scheduler.clock { try await advance(time, to: due) }
             log.steps = index + 1  // what the step emits counts as after it, as in the tape
             let object = step.object
             switch step {
             case .input:
                 do {
-                    try instance.send(input: object["input"]?.stringValue ?? "", value: object["value"])
+                    try instance.send(input: object["input"]?.stringValue ?? "", value: object["value"].map(log.ids.replayed))
                 } catch {
                     if divergence == nil {
                         divergence = "\(tape.describeStep(index)) failed: \(error)\n  expected: accepted"
                         divergenceStep = index
                     }
                 }
-                try await time.settle()
+                try await settle(time)
             case .output:
                 continue  // `steps` holds inputs and actions only
             case .action:
                 let box = OutcomeBox()
                 do {
-                    let running = try instance.execute(action: object["action"]?.stringValue ?? "", value: object["value"]) {
+                    let running = try instance.execute(action: object["action"]?.stringValue ?? "", value: object["value"].map(log.ids.replayed)) {
                         box.result = $0
                     }
                     watches.append(running)
@@ -137,13 +142,14 @@ public struct TapePlayer {
                 } catch {
                     box.result = .failure(error)
                 }
-                try await time.settle()
+                try await settle(time)
                 while box.result == nil, !box.timedOut, let next = scheduler.nextScheduledTime {
-                    try await time.advance(to: next)
+                    try await advance(time, to: next)
                 }
                 let got: JSONObject
                 switch box.result {
-                case .success(let value)?: got = ["result": value]
+                case .success(let value)?:
+                    got = ["result": log.ids.recorded(value, port: object["action"]?.stringValue ?? "", expected: object["outcome"]?["result"])]
                 case .failure(let error)?: got = ["error": ["name": .string(error.name)]]
                 case nil: got = ["error": ["name": .string(box.timedOut ? VMErrorCode.actionTimedOut.name : "noOutcome")]]
                 }
@@ -158,7 +164,7 @@ public struct TapePlayer {
         let lastEvent = tape.events.compactMap { at($0.object) }.max() ?? origin
         let horizon = max(lastEvent, scheduler.clock) + scheduler.ticks(settleHorizon)
         while let next = scheduler.nextScheduledTime, next <= horizon {
-            try await time.advance(to: next)
+            try await advance(time, to: next)
         }
         // The earlier of a step's failure and an output's divergence (one before the step was
         // performed caused it).
@@ -168,10 +174,35 @@ public struct TapePlayer {
         if let divergence { throw .divergence(divergence) }
     }
 
-    /// What the watched outputs emitted, and how many steps had been performed by then.
+    /// Settles `time`; a service call that does not settle fails the replay.
+    private func settle(_ time: VirtualTimeline) async throws(Failure) {
+        try Self.check(await time.settle(), time)
+    }
+
+    /// Moves `time` to `target`; a service call that does not settle fails the replay.
+    private func advance(_ time: VirtualTimeline, to target: TestTime) async throws(Failure) {
+        try Self.check(await time.advance(to: target), time)
+    }
+
+    private static func check(_ stuck: [String]?, _ time: VirtualTimeline) throws(Failure) {
+        guard let stuck else { return }
+        throw .divergence("after \(time.calls.grace) of real time, service calls still running and not sleeping on the virtual clock: \(stuck.joined(separator: ", "))")
+    }
+
+    /// What the watched outputs emitted (its ids read as the tape's), and how many steps had
+    /// been performed by then.
     private final class EmittedLog {
         var values: [Tape.Emission] = []
         var steps = 0
+        let ids: TapeIds
+
+        init(ids: TapeIds) {
+            self.ids = ids
+        }
+
+        func append(output: String, value: JSONValue) {
+            values.append(Tape.Emission(output: output, value: ids.recorded(output: output, value: value), afterSteps: steps))
+        }
     }
 
     /// An action's outcome, once known.

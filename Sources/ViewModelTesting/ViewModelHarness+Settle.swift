@@ -41,29 +41,7 @@ extension ViewModelHarness {
     @discardableResult
     public func settle(sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
         guard let scheduler = testScheduler(sourceLocation) else { return false }
-        let grace = calls.grace
-        while true {
-            scheduler.advance()
-            let (running, version) = calls.running()
-            if running.isEmpty {
-                // A wake-up or a result that arrived since is still to run.
-                if scheduler.pendingEnqueuedCount == 0 { return true }
-                continue
-            }
-            if scheduler.pendingEnqueuedCount > 0 { continue }
-            if await !calls.waitForChange(after: version, grace: grace) {
-                let stuck = calls.running().labels
-                guard !stuck.isEmpty else { continue }
-                Issue.record(
-                    """
-                    settle: after \(grace) of real time, still running and not sleeping on the \
-                    virtual clock: \(stuck.joined(separator: ", ")). A fake should sleep on the \
-                    clock it is given (harness.clock, scheduler.virtualClock), not on real time.
-                    """,
-                    sourceLocation: sourceLocation)
-                return false
-            }
-        }
+        return settled(await VirtualTimeline(scheduler: scheduler, calls: calls).settle(), sourceLocation)
     }
 
     /// Moves virtual time forward by `duration`, settling (``settle(sourceLocation:)``) at
@@ -73,13 +51,21 @@ extension ViewModelHarness {
     public func advance(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) async {
         guard let scheduler = testScheduler(sourceLocation) else { return }
         let target = scheduler.clock + scheduler.ticks(duration)
-        guard await settle(sourceLocation: sourceLocation) else { return }
-        while let next = scheduler.nextScheduledTime, next <= target {
-            scheduler.advance(to: next)
-            guard await settle(sourceLocation: sourceLocation) else { return }
-        }
-        scheduler.advance(to: target)
-        await settle(sourceLocation: sourceLocation)
+        settled(await VirtualTimeline(scheduler: scheduler, calls: calls).advance(to: target), sourceLocation)
+    }
+
+    /// Whether nothing was `stuck`; a test failure naming the calls otherwise.
+    @discardableResult
+    private func settled(_ stuck: [String]?, _ sourceLocation: SourceLocation) -> Bool {
+        guard let stuck else { return true }
+        Issue.record(
+            """
+            settle: after \(calls.grace) of real time, still running and not sleeping on the \
+            virtual clock: \(stuck.joined(separator: ", ")). A fake should sleep on the \
+            clock it is given (harness.clock, scheduler.virtualClock), not on real time.
+            """,
+            sourceLocation: sourceLocation)
+        return false
     }
 
     /// The service calls started and not finished (asleep on the virtual clock or running),

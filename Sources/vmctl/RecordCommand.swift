@@ -42,7 +42,7 @@ enum RecordCommand {
 
         let sink = try Sink(path: run.parsed.value("output"), run: run)
         let header: JSONObject = [
-            "tape": .integer(Tape.version), "type": .string(type), "args": args,
+            "tape": .integer(Tape.versionWithoutIds), "type": .string(type), "args": args,
             "recordedAt": .string(Tape.timestamp(nanosecondsSinceEpoch: WallClock.nanosecondsSinceEpoch())),
             "instance": .string(instance), "fromCreation": false,
         ]

@@ -12,7 +12,8 @@ import VMProtocol
 ///
 /// Each step goes out at its recorded `t` (milliseconds since the recording started, divided
 /// by `--speed`; `--no-wait` sends them back to back), so a search the user waited for is
-/// not cancelled by the next keystroke in the replay.
+/// not cancelled by the next keystroke in the replay. Ids the run makes up (the header's
+/// `ids`) are matched by place (VMProtocol's TapeIds.swift).
 enum ReplayCommand {
     /// The largest tape read.
     static let maxTapeBytes = 64 << 20
@@ -50,7 +51,8 @@ enum ReplayCommand {
             throw CommandFailure(status: .daemonError, message: "\(VMCreateMethod.name) answered an unexpected shape: \(created)")
         }
 
-        var session = Session(connection: try run.connect(), subscription: subscription, location: run.location, stepTimeout: stepTimeout)
+        let ids = TapeIds(tape: tape, replayInstance: instance)
+        var session = Session(connection: try run.connect(), subscription: subscription, location: run.location, stepTimeout: stepTimeout, ids: ids)
         let start = MonotonicClock.nanoseconds()
         var replayed: [Tape.Event] = []
         var divergence: String? = nil
@@ -65,7 +67,7 @@ enum ReplayCommand {
             switch step {
             case .input:
                 var params: JSONObject = ["instance": .string(instance), "input": object["input"] ?? .null]
-                if let value = object["value"] { params["value"] = value }
+                if let value = object["value"] { params["value"] = ids.replayed(value) }
                 try checkFrameSize(VMSendMethod.name, params, maxFrameBytes: maxFrameBytes, tape: path, step: tape.describeStep(index))
                 if let failure = try session.call(VMSendMethod.self, params, step: tape.describeStep(index)), divergence == nil {
                     divergence = "\(tape.describeStep(index)) failed: \(failure.encodedString())\n  expected: accepted"
@@ -74,14 +76,15 @@ enum ReplayCommand {
                 replayed.append(.input(object))
             case .action:
                 var params: JSONObject = ["instance": .string(instance), "action": object["action"] ?? .null]
-                if let value = object["value"] { params["value"] = value }
+                if let value = object["value"] { params["value"] = ids.replayed(value) }
                 if let timeoutMs = object["timeoutMs"] { params["timeoutMs"] = timeoutMs }
                 try checkFrameSize(VMExecuteMethod.name, params, maxFrameBytes: maxFrameBytes, tape: path, step: tape.describeStep(index))
                 let got: JSONObject
                 if let failure = try session.call(VMExecuteMethod.self, params, step: tape.describeStep(index)) {
                     got = ["error": failure]
                 } else {
-                    got = ["result": session.lastResult?["value"] ?? .null]
+                    got = ["result": ids.recorded(session.lastResult?["value"] ?? .null, port: object["action"]?.stringValue ?? "",
+                                                  expected: object["outcome"]?["result"])]
                 }
                 let expected = object["outcome"]?.objectValue ?? [:]
                 if divergence == nil, !Tape.sameOutcome(expected, got) {
@@ -231,12 +234,15 @@ enum ReplayCommand {
         var steps = 0
         var outputs: [Emitted] = []
         var lastResult: JSONValue?
+        /// The run's ids, learned as the outputs arrive.
+        let ids: TapeIds
 
-        init(connection: VMBlockingConnection, subscription: String, location: VMSocketLocation, stepTimeout: Duration) {
+        init(connection: VMBlockingConnection, subscription: String, location: VMSocketLocation, stepTimeout: Duration, ids: TapeIds) {
             self.connection = connection
             self.subscription = subscription
             self.location = location
             self.stepTimeout = stepTimeout
+            self.ids = ids
         }
 
         /// Calls `method` for `step`; the remote error as JSON when it failed, else `nil`
@@ -291,8 +297,9 @@ enum ReplayCommand {
             }
             guard let next else { return false }
             if next.method == VMOutputNotification.name, next.params["subscription"]?.stringValue == subscription {
+                let output = next.params["output"]?.stringValue ?? ""
                 outputs.append(Emitted(
-                    output: next.params["output"]?.stringValue ?? "", value: next.params["value"] ?? .null,
+                    output: output, value: ids.recorded(output: output, value: next.params["value"] ?? .null),
                     afterSteps: steps, replay: next.params["replay"]?.boolValue == true,
                     milliseconds: Int64(clamping: (MonotonicClock.nanoseconds() &- start) / 1_000_000)))
             }

@@ -137,6 +137,91 @@ struct TapeFromCreationTests {
         #expect(replayed.status == 0, "\(replayed)")
     }
 
+    /// Records a SendList from creation: two recipients, a message, a send that uploads (the
+    /// store's id) and opens a SendReceipt child (its instance id), announced on `navigate`.
+    private static func recordSendList(_ fixture: VMCtlFixture, _ instance: String) throws -> (path: String, lines: [JSONValue]) {
+        #expect(try fixture.vmctl.run(["create", "SendList", "--id", instance, "--arg", "uploadMs=200", "--record"]).status == 0)
+        for step in [["send", instance, "addRecipient", "ada@example.com"], ["send", instance, "addRecipient", "bob@example.com"],
+                     ["send", instance, "message", "Hello"], ["exec", instance, "send", "--no-progress"]] {
+            let sent = try fixture.vmctl.run(step)
+            #expect(sent.status == 0, "\(sent)")
+        }
+        return try tape(fixture, instance)
+    }
+
+    @Test("SendList (an upload, a child scene) replays green: the ids the replay makes up are matched by place")
+    func sendListIdsMatched() throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        let (path, lines) = try Self.recordSendList(fixture, "s1")
+        #expect(lines.first?["tape"] == 3)
+        #expect(lines.first?["ids"] == ["send": ["/instance", "/uploadId"], "navigate": ["/instance"]], "\(lines.first ?? .null)")
+        let action = lines.first { $0["event"] == "action" }
+        let recordedChild = action?["outcome"]?["result"]?["instance"]?.stringValue ?? ""
+        #expect(action?["outcome"]?["result"]?["uploadId"]?.intValue != nil, "\(String(describing: action))")
+        #expect(lines.contains { $0["output"] == "navigate" && $0["value"]?["instance"]?.stringValue == recordedChild })
+        // Each replay uploads again (the store's next ids) and opens another receipt: still the same session.
+        for _ in 0..<2 {
+            let replayed = try Self.replay(fixture, path)
+            #expect(replayed.status == 0, "\(replayed)")
+        }
+        let listed = try fixture.vmctl.run(["--json", "list"])
+        #expect(listed.output.components(separatedBy: #""type":"SendReceipt""#).count - 1 == 1, "the replays' receipts went with their connections: \(listed.output)")
+    }
+
+    @Test("a SendList replayed against a store that cannot write fails at the send")
+    func sendListWithAnotherStore() throws {
+        let recording = try VMCtlFixture()
+        defer { recording.tearDown() }
+        let (path, _) = try Self.recordSendList(recording, "s2")
+        // Another daemon whose SendList store cannot open its file (its state directory is a file).
+        let refusing = try VMCtlFixture(daemonArguments: ["--state-dir", path])
+        defer { refusing.tearDown() }
+        let replayed = try refusing.vmctl.run(["replay", path], timeout: .seconds(30))
+        #expect(replayed.status == 1, "\(replayed)")
+        #expect(replayed.error.contains("step 4 (line"), "\(replayed)")
+        #expect(replayed.error.contains("action send had another outcome") || replayed.error.contains("output \"isSending\""), "\(replayed)")
+    }
+
+    @Test("a send that announces another scene than it returns fails at the navigate value")
+    func sendListInconsistentIds() throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        let (path, lines) = try Self.recordSendList(fixture, "s3")
+        let child = lines.first { $0["event"] == "action" }?["outcome"]?["result"]?["instance"]?.stringValue ?? "?"
+        // The tape now says the scene announced was another one than the one returned.
+        let text = VMCtlRunner.read(path)
+        let navigate = text.split(separator: "\n").first { $0.contains(#""output":"navigate""#) }.map(String.init) ?? ""
+        try FileSystem.writeText(text.replacing(navigate, with: navigate.replacing(child, with: "sendreceipt-99")), to: path)
+        let replayed = try Self.replay(fixture, path)
+        #expect(replayed.status == 1, "\(replayed)")
+        #expect(replayed.error.contains(#"output "navigate" differs at value #1"#), "\(replayed)")
+    }
+
+    @Test("search as you type with a slow service, the user waiting for results: replays green at its pace, not rushed")
+    func searchAsYouType() async throws {
+        let fixture = try VMCtlFixture()
+        defer { fixture.tearDown() }
+        #expect(try fixture.vmctl.run(["create", "Search", "--id", "q1", "--arg", "latencyMs=400", "--record"]).status == 0)
+        // Two keystrokes (one search, when they come within the 250 ms debounce), the results
+        // awaited, a third.
+        #expect(try fixture.vmctl.run(["send", "q1", "query", "b"]).status == 0)
+        #expect(try fixture.vmctl.run(["send", "q1", "query", "bl"]).status == 0)
+        try await Self.waitFor(fixture, "q1", "results", #"["blackberry","blackcurrant","blueberry"]"#)
+        try await Self.waitFor(fixture, "q1", "isSearching", "false")
+        #expect(try fixture.vmctl.run(["send", "q1", "query", "bla"]).status == 0)
+        try await Self.waitFor(fixture, "q1", "results", #"["blackberry","blackcurrant"]"#)
+        try await Self.waitFor(fixture, "q1", "isSearching", "false")
+        let (path, lines) = try Self.tape(fixture, "q1")
+        #expect(lines.contains { $0["output"] == "results" && $0["value"] == ["blackberry", "blackcurrant"] }, "\(lines)")
+        let replayed = try Self.replay(fixture, path)
+        #expect(replayed.status == 0, "\(replayed)")
+        // Back to back, the debounce keeps only the last query: one search, other results.
+        let rushed = try Self.replay(fixture, path, "--no-wait")
+        #expect(rushed.status == 1, "\(rushed)")
+        #expect(rushed.error.contains(#"output "results" differs at value #2"#), "\(rushed)")
+    }
+
     @Test("a 1 s pause on the tape is a 1 s pause in the replay, none with --no-wait")
     func pauseIsHonoured() async throws {
         let fixture = try VMCtlFixture()

@@ -134,7 +134,7 @@ struct VMCtlTapeTests {
 
     @Test("bad tapes exit 2 with what is wrong", arguments: [
         ("", "the tape is empty"),
-        (#"{"tape":3,"type":"Counter"}"#, "unsupported tape version 3"),
+        (#"{"tape":4,"type":"Counter"}"#, "unsupported tape version 4"),
         (#"{"tape":2,"type":"Counter","fromCreation":false,"dropped":7}"#, "dropped the first 7 events"),
         (#"{"tape":1,"type":"Nope"}"#, "Unknown type \"Nope\""),
         ("{\"tape\":1,\"type\":\"Counter\"}\n{\"event\":\"input\",\"inp", "line 2: not JSON"),

@@ -195,9 +195,9 @@ struct SendListTests {
         {"name":"canSend","summary":"There is at least one recipient and the message is not blank.","kind":"state","schema":{"type":"boolean"}},\
         {"name":"isSending","summary":"send is running.","kind":"state","schema":{"type":"boolean"}},\
         {"name":"navigate","summary":"A scene to present after a successful send: {type, instance}.","kind":"event",\
-        "schema":{"type":"object","properties":{"type":{"type":"string"},"instance":{"type":"string"}},"required":["type","instance"],"additionalProperties":false}}],\
+        "schema":{"type":"object","properties":{"type":{"type":"string"},"instance":{"type":"string","x-vmd-run-id":true}},"required":["type","instance"],"additionalProperties":false}}],\
         "actions":[{"name":"send","summary":"\(summary)","input":\(request),\
-        "output":{"type":"object","properties":{"uploadId":{"type":"integer","minimum":1},"type":{"type":"string"},"instance":{"type":"string"}},\
+        "output":{"type":"object","properties":{"uploadId":{"type":"integer","minimum":1,"x-vmd-run-id":true},"type":{"type":"string"},"instance":{"type":"string","x-vmd-run-id":true}},\
         "required":["uploadId","type","instance"],"additionalProperties":false}}]}
         """)
         #expect(try describe(SendReceipt.self) == """

@@ -16,12 +16,15 @@ struct TapePlayerTests {
         return String(decoding: try FileSystem.readFile(tests + "/Tapes/" + name), as: UTF8.self)
     }
 
-    static func registry(auth: any AuthService = DemoAuthService()) throws -> ViewModelRegistry {
+    static func registry(auth: any AuthService = DemoAuthService(), sendStore: any SendStore = MemorySendStore()) throws -> ViewModelRegistry {
         var registry = ViewModelRegistry()
         try registry.register(Counter.self)
         try registry.register(Login.self, services: auth)
         try registry.register(Follow.self, services: InMemoryFollowService.factory)
         try registry.register(TodoList.self)
+        try registry.register(SendList.self, services: sendStore)
+        try registry.register(SendReceipt.self)
+        try registry.register(Search.self, services: InMemorySearchIndex())
         return registry
     }
 
@@ -109,6 +112,72 @@ struct TapePlayerTests {
             """))
     }
 
+    @Test("the SendList tape vmd recorded (its second upload, its second receipt) replays green: ids matched by place")
+    func sendListIdsMatched() async throws {
+        let tape = try Self.tape("sendlist.tape")
+        // Recorded as upload 2 and receipt 2: this replay's fresh store and host make up others.
+        #expect(tape.contains(#""uploadId":2"#) && tape.contains(#""ids":{"#))
+        let player = TapePlayer(registry: try Self.registry())
+        await #expect(throws: Never.self) { try await player.replay(tape: tape) }
+    }
+
+    @Test("a SendList whose store is down fails at the send")
+    func sendListStoreDown() async throws {
+        let store = MemorySendStore()
+        await store.fail(true)
+        let failure = await Self.failure(of: try Self.tape("sendlist.tape"), registry: try Self.registry(sendStore: store))
+        #expect(failure == .divergence("""
+            step 4 (line 11): action send had another outcome
+              expected: {"result":{"uploadId":2,"type":"SendReceipt","instance":"sendreceipt-2"}}
+              got:      {"error":{"name":"actionFailed"}}
+            """), "\(String(describing: failure))")
+    }
+
+    @Test("a send that announces another scene than it returns fails at the send: the ids no longer match")
+    func sendListInconsistentIds() async throws {
+        let tape = try Self.tape("sendlist.tape")
+        let navigate = tape.split(separator: "\n").first { $0.contains(#""output":"navigate""#) }.map(String.init) ?? ""
+        let mutated = tape.replacing(navigate, with: navigate.replacing(#""instance":"sendreceipt-2""#, with: #""instance":"sendreceipt-9""#))
+        let failure = await Self.failure(of: mutated, registry: try Self.registry())
+        // The announcement comes first and binds the replay's receipt to sendreceipt-9: the
+        // result, which names the same receipt, then reads as sendreceipt-9, not the tape's 2.
+        #expect(failure == .divergence("""
+            step 4 (line 11): action send had another outcome
+              expected: {"result":{"uploadId":2,"type":"SendReceipt","instance":"sendreceipt-2"}}
+              got:      {"result":{"uploadId":2,"type":"SendReceipt","instance":"sendreceipt-9"}}
+            """), "\(String(describing: failure))")
+    }
+
+    @Test("the search vmd recorded, the user waiting for results between keystrokes, replays green on virtual time")
+    func searchAsYouType() async throws {
+        let player = TapePlayer(registry: try Self.registry())
+        await #expect(throws: Never.self) { try await player.replay(tape: try Self.tape("search.tape")) }
+    }
+
+    @Test("the same search typed without pauses fails where the debounce swallowed a query")
+    func searchRushed() async throws {
+        // Every step at t 0: one debounced query, one search.
+        var lines = try Self.tape("search.tape").split(separator: "\n").map(String.init)
+        for (index, line) in lines.enumerated() where line.contains(#""event":"input""#) {
+            lines[index] = line.replacing(/"t":[0-9]+/, with: #""t":0"#)
+        }
+        let failure = await Self.failure(of: lines.joined(separator: "\n"), registry: try Self.registry())
+        #expect(failure?.description.contains(#"output "results" differs"#) == true || failure?.description.contains(#"output "isSearching" differs"#) == true,
+                "\(String(describing: failure))")
+    }
+
+    @Test("the same search with a slower service (5 s) fails: the next keystroke supersedes the search the user waited for")
+    func searchSlowerService() async throws {
+        let slower = try Self.tape("search.tape").replacing(#""latencyMs":400"#, with: #""latencyMs":5000"#)
+        let failure = await Self.failure(of: slower, registry: try Self.registry())
+        #expect(failure == .divergence("""
+            output "results" differs at value #2
+              expected: ["blackberry","blackcurrant","blueberry"]
+              got:      ["blackberry","blackcurrant"]
+              after:    step 2 (line 5): input query "bl"
+            """), "\(String(describing: failure))")
+    }
+
     @Test("a changed expectation fails with expected versus got and the step before it")
     func changedTape() async throws {
         let changed = try Self.tape("counter.tape").replacing(#""value":40}"#, with: #""value":41}"#)
@@ -143,7 +212,7 @@ struct TapePlayerTests {
 
     @Test("bad tapes are refused with what is wrong", arguments: [
         ("", "bad tape: the tape is empty"),
-        (#"{"tape":3,"type":"Counter"}"#, "bad tape: line 1: unsupported tape version 3; this reads versions 1 to 2"),
+        (#"{"tape":4,"type":"Counter"}"#, "bad tape: line 1: unsupported tape version 4; this reads versions 1 to 3"),
         (#"{"tape":2,"type":"Counter","fromCreation":false,"dropped":4}"#, "bad tape: the recorder dropped the first 4 events"),
         (#"{"tape":1,"type":"Nope"}"#, "bad tape: cannot create a Nope"),
         ("{\"tape\":1,\"type\":\"Counter\"}\n{\"event\":\"action\",\"action\":\"reset\"}", "is the tape truncated?"),

@@ -23,6 +23,7 @@ public struct Navigation: JSONConvertible, Sendable, Equatable {
     public var jsonValue: JSONValue { ["type": .string(type), "instance": .string(instance)] }
 
     public static var jsonSchema: JSONValue {
-        JSONSchemaBuilder.object(["type": ["type": "string"], "instance": ["type": "string"]], required: ["type", "instance"])
+        // The instance id is made up by the run: a tape's replay matches it by place.
+        JSONSchemaBuilder.object(["type": ["type": "string"], "instance": JSONSchemaBuilder.runId(["type": "string"])], required: ["type", "instance"])
     }
 }

@@ -25,7 +25,9 @@ public struct SendResult: JSONConvertible, Sendable, Equatable {
 
     public static var jsonSchema: JSONValue {
         JSONSchemaBuilder.object(
-            ["uploadId": ["type": "integer", "minimum": 1], "type": ["type": "string"], "instance": ["type": "string"]],
+            // Both ids are made up by the run: a tape's replay matches them by place.
+            ["uploadId": JSONSchemaBuilder.runId(["type": "integer", "minimum": 1]), "type": ["type": "string"],
+             "instance": JSONSchemaBuilder.runId(["type": "string"])],
             required: ["uploadId", "type", "instance"])
     }
 }

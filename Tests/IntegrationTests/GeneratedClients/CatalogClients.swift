@@ -169,7 +169,7 @@ public struct SendListNavigate: JSONConvertible, Sendable, Hashable {
     }
 
     public static var jsonSchema: JSONValue {
-        ["type": "object", "properties": ["type": ["type": "string"] as JSONValue, "instance": ["type": "string"] as JSONValue] as JSONValue, "required": ["type", "instance"] as JSONValue, "additionalProperties": false] as JSONValue
+        ["type": "object", "properties": ["type": ["type": "string"] as JSONValue, "instance": ["type": "string", "x-vmd-run-id": true] as JSONValue] as JSONValue, "required": ["type", "instance"] as JSONValue, "additionalProperties": false] as JSONValue
     }
 }
 
@@ -225,7 +225,7 @@ public struct SendListSendResult: JSONConvertible, Sendable, Hashable {
     }
 
     public static var jsonSchema: JSONValue {
-        ["type": "object", "properties": ["uploadId": ["type": "integer", "minimum": 1] as JSONValue, "type": ["type": "string"] as JSONValue, "instance": ["type": "string"] as JSONValue] as JSONValue, "required": ["uploadId", "type", "instance"] as JSONValue, "additionalProperties": false] as JSONValue
+        ["type": "object", "properties": ["uploadId": ["type": "integer", "minimum": 1, "x-vmd-run-id": true] as JSONValue, "type": ["type": "string"] as JSONValue, "instance": ["type": "string", "x-vmd-run-id": true] as JSONValue] as JSONValue, "required": ["uploadId", "type", "instance"] as JSONValue, "additionalProperties": false] as JSONValue
     }
 }
 

@@ -159,7 +159,7 @@ export function connect(options?: {
 }): Promise<Client>;
 
 /** The tape format version vmd writes (PROTOCOL.md, section 17). */
-export const TAPE_VERSION: 2;
+export const TAPE_VERSION: 3;
 /** The tape format versions replayTape reads. */
 export const TAPE_VERSIONS: number[];
 /** The file is not a usable tape: empty, truncated, another version, unknown type. */

@@ -1,15 +1,16 @@
 // Replaying tapes (Protocol/PROTOCOL.md, section 17) against a running vmd, as `vmctl replay` does.
-// A tape is NDJSON: a header {"tape": 2, "type", "args", "fromCreation"?, "dropped"?} (version 1
-// still read), then input, action and output events, each with t, milliseconds since the
-// recording started; a replay sends each step at its t.
+// A tape is NDJSON: a header {"tape": 3, "type", "args", "fromCreation"?, "dropped"?, "ids"?}
+// (versions 1 and 2 still read), then input, action and output events, each with t, milliseconds
+// since the recording started; a replay sends each step at its t. Ids the run makes up (the
+// header's ids: a child scene's instance id, a store's id) are matched by place (section 17, "Ids").
 import fs from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { connect, VmdError } from './index.js';
 
-/** The tape format version vmd writes. */
-export const TAPE_VERSION = 2;
+/** The tape format version vmd writes (2 for a tape without ids). */
+export const TAPE_VERSION = 3;
 /** The tape format versions replayTape reads. */
-export const TAPE_VERSIONS = [1, 2];
+export const TAPE_VERSIONS = [1, 2, 3];
 
 /** The file is not a usable tape: empty, truncated, another version, unknown type. */
 export class BadTapeError extends Error {
@@ -56,6 +57,94 @@ function parseTape(text) {
   return { header, events };
 }
 
+/**
+ * The header's ids and what the replay learned of them: a recorded id and a replayed id met at
+ * the same place are bound; a bound replayed id reads as its recorded id, and a step sends a
+ * bound recorded id as its replayed id. In outputs and results the replay's instance id, and
+ * ids derived from it (parent.name), read with the recorded instance id.
+ */
+class RunIds {
+  constructor(header, expected, replayInstance) {
+    this.places = new Map();
+    if (header.ids && typeof header.ids === 'object' && !Array.isArray(header.ids)) {
+      for (const [port, pointers] of Object.entries(header.ids)) {
+        if (!Array.isArray(pointers)) continue;
+        this.places.set(port, pointers.filter((pointer) => typeof pointer === 'string')
+          .map((pointer) => pointer.split('/').slice(1).map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))));
+      }
+    }
+    this.expected = expected;
+    this.emitted = new Map();
+    this.replayedFor = new Map();
+    this.recordedFor = new Map();
+    this.instance = typeof header.instance === 'string' && replayInstance !== undefined && replayInstance !== header.instance
+      ? { recorded: header.instance, replayed: replayInstance } : null;
+  }
+
+  /** `value` with each string that is the replayed instance id, or starts with it and a ".", written with the recorded one. */
+  renaming(value) {
+    const { recorded, replayed } = this.instance;
+    if (typeof value === 'string') {
+      return value === replayed || value.startsWith(`${replayed}.`) ? recorded + value.slice(replayed.length) : value;
+    }
+    if (Array.isArray(value)) return value.map((item) => this.renaming(item));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.renaming(item)]));
+    return value;
+  }
+
+  static at(value, place) {
+    for (const token of place) {
+      if (!value || typeof value !== 'object' || Array.isArray(value) || !(token in value)) return undefined;
+      value = value[token];
+    }
+    return value;
+  }
+
+  static with(value, place, next) {
+    if (place.length === 0) return next;
+    if (!value || typeof value !== 'object' || Array.isArray(value) || !(place[0] in value)) return value;
+    return { ...value, [place[0]]: RunIds.with(value[place[0]], place.slice(1), next) };
+  }
+
+  /** `got` (what `port` emitted or returned) with its bound replayed ids read as the recorded ones. */
+  recorded(got, port, expected) {
+    if (this.instance !== null) got = this.renaming(got);
+    let value = got;
+    for (const place of this.places.get(port) ?? []) {
+      const replayed = RunIds.at(got, place);
+      if (replayed === undefined) continue;
+      const key = JSON.stringify(replayed);
+      if (this.recordedFor.has(key)) {
+        value = RunIds.with(value, place, this.recordedFor.get(key));
+        continue;
+      }
+      const recorded = expected === undefined ? undefined : RunIds.at(expected, place);
+      if (recorded !== undefined && !this.replayedFor.has(JSON.stringify(recorded))) {
+        this.replayedFor.set(JSON.stringify(recorded), replayed);
+        this.recordedFor.set(key, recorded);
+        value = RunIds.with(value, place, recorded);
+      }
+    }
+    return value;
+  }
+
+  /** The next value of output `name`, matched with the tape's at the same position. */
+  output(name, value) {
+    if (!this.places.has(name)) return this.recorded(value, name, undefined);
+    const index = this.emitted.get(name) ?? 0;
+    this.emitted.set(name, index + 1);
+    return this.recorded(value, name, (this.expected.get(name) ?? [])[index]?.value);
+  }
+
+  /** A step's value with every string that is a bound recorded id sent as its replayed id. */
+  replayed(value) {
+    if (typeof value === 'string') return this.replayedFor.has(JSON.stringify(value)) ? this.replayedFor.get(JSON.stringify(value)) : value;
+    if (Array.isArray(value)) return value.map((item) => this.replayed(item));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.replayed(item)]));
+    return value;
+  }
+}
+
 function sameOutcome(expected, got) {
   if ('error' in expected) {
     return got.error !== undefined && expected.error.code === got.error.code
@@ -93,6 +182,7 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
   }
 
   const vmd = await connect({ path });
+  let ids;
   const got = new Map();
   let divergence = null;
   let divergenceStep = Infinity;
@@ -107,6 +197,7 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
       throw error;
     }
     const subscription = created.subscription;
+    ids = new RunIds(header, expected, created.instance);
     const start = Date.now();
     let stepsDone = 0;
     const take = async (timeoutMs) => {
@@ -115,7 +206,7 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
         if (ended) return false;
         if (value && typeof value.output === 'string') {
           if (!got.has(value.output)) got.set(value.output, []);
-          got.get(value.output).push({ value: value.value, after: stepsDone });
+          got.get(value.output).push({ value: ids.output(value.output, value.value), after: stepsDone });
         }
         return true;
       } catch {
@@ -134,7 +225,7 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
       await drain();
       if (step.event === 'input') {
         try {
-          await vmd.send(created.instance, step.input, step.value);
+          await vmd.send(created.instance, step.input, ids.replayed(step.value));
         } catch (error) {
           if (!(error instanceof VmdError)) throw error;
           if (divergence === null) {
@@ -145,8 +236,9 @@ export async function replayTape(file, { path, settleMs = 2000, speed = 1 } = {}
       } else {
         let outcome;
         try {
-          outcome = { result: await vmd.execute(created.instance, step.action, step.value,
-            step.timeoutMs === undefined ? undefined : { timeoutMs: step.timeoutMs }) };
+          const result = await vmd.execute(created.instance, step.action, ids.replayed(step.value),
+            step.timeoutMs === undefined ? undefined : { timeoutMs: step.timeoutMs });
+          outcome = { result: ids.recorded(result, step.action, step.outcome.result) };
         } catch (error) {
           if (!(error instanceof VmdError)) throw error;
           outcome = { error: { code: error.code, message: error.message, data: error.data } };

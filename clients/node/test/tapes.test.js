@@ -44,6 +44,25 @@ test('a tape from creation replays at its recorded pace, and fails back to back'
     (error) => error instanceof TapeMismatchError && /step 1 \(line 6\): action toggle had another outcome/.test(error.message));
 });
 
+test('a SendList tape replays green twice: the upload and receipt ids each replay makes up are matched by place', async () => {
+  // sendlist.tape: vmd recorded upload 2 and receipt sendreceipt-2; each replay stores another.
+  const file = path.join(TAPES, 'sendlist.tape');
+  assert.equal(await replayTape(file, { path: daemon.socketPath }), 4);
+  assert.equal(await replayTape(file, { path: daemon.socketPath }), 4);
+  const text = fs.readFileSync(file, 'utf8');
+  const navigate = text.split('\n').find((line) => line.includes('"output":"navigate"'));
+  const mutated = text.replace(navigate, navigate.replace('"instance":"sendreceipt-2"', '"instance":"sendreceipt-9"'));
+  await assert.rejects(replayTape(writeTape('sendlist.tape', mutated), { path: daemon.socketPath }),
+    (error) => error instanceof TapeMismatchError && /sendreceipt-9/.test(error.message));
+});
+
+test('a search the user waited for between keystrokes replays at its pace, and fails back to back', async () => {
+  const file = path.join(TAPES, 'search.tape');
+  assert.equal(await replayTape(file, { path: daemon.socketPath }), 3);
+  await assert.rejects(replayTape(file, { path: daemon.socketPath, speed: null }),
+    (error) => error instanceof TapeMismatchError && /output "results" differs at value #2/.test(error.message));
+});
+
 test('a changed expectation rejects with the first divergence and its step', async () => {
   const text = fs.readFileSync(path.join(TAPES, 'counter.tape'), 'utf8').replace('"value":40}', '"value":41}');
   await assert.rejects(replayTape(writeTape('changed.tape', text), { path: daemon.socketPath }), (error) => {
@@ -61,7 +80,7 @@ test('a changed outcome rejects at its action', async () => {
 
 for (const [text, expected] of [
   ['', 'the tape is empty'],
-  ['{"tape":3,"type":"Counter"}\n', 'unsupported tape version 3'],
+  ['{"tape":4,"type":"Counter"}\n', 'unsupported tape version 4'],
   ['{"tape":2,"type":"Counter","fromCreation":false,"dropped":5}\n', 'dropped the first 5 events'],
   ['{"tape":1,"type":"Nope"}\n', 'Unknown type "Nope"'],
   ['{"tape":1,"type":"Counter"}\n{"event":"input","inp', 'line 2: not JSON'],

@@ -29,6 +29,27 @@ def test_a_tape_from_creation_replays_at_its_recorded_pace(socket_path: str) -> 
         replay_tape(str(TAPES / "follow.tape"), socket_path, speed=None)
 
 
+def test_a_sendlist_tape_replays_green_its_ids_matched_by_place(socket_path: str, tmp_path: Path) -> None:
+    # sendlist.tape: vmd recorded upload 2 and receipt sendreceipt-2; each replay stores another.
+    tape = TAPES / "sendlist.tape"
+    assert replay_tape(str(tape), socket_path) == 4
+    assert replay_tape(str(tape), socket_path) == 4
+    text = tape.read_text(encoding="utf-8")
+    navigate = next(line for line in text.split("\n") if '"output":"navigate"' in line)
+    mutated = tmp_path / "sendlist.tape"
+    mutated.write_text(text.replace(navigate, navigate.replace('"instance":"sendreceipt-2"', '"instance":"sendreceipt-9"')),
+                       encoding="utf-8")
+    with pytest.raises(TapeMismatch, match="sendreceipt-9"):
+        replay_tape(str(mutated), socket_path)
+
+
+def test_a_search_the_user_waited_for_replays_at_its_pace_and_fails_back_to_back(socket_path: str) -> None:
+    tape = TAPES / "search.tape"
+    assert replay_tape(str(tape), socket_path) == 3
+    with pytest.raises(TapeMismatch, match=r'output "results" differs at value #2'):
+        replay_tape(str(tape), socket_path, speed=None)
+
+
 def test_a_changed_expectation_raises_the_first_divergence_and_its_step(socket_path: str, tmp_path: Path) -> None:
     text = (TAPES / "counter.tape").read_text(encoding="utf-8")
     changed = tmp_path / "changed.tape"
@@ -51,7 +72,7 @@ def test_a_changed_outcome_raises_at_its_action(socket_path: str, tmp_path: Path
 
 @pytest.mark.parametrize("text, expected", [
     ("", "the tape is empty"),
-    ('{"tape":3,"type":"Counter"}\n', "unsupported tape version 3"),
+    ('{"tape":4,"type":"Counter"}\n', "unsupported tape version 4"),
     ('{"tape":2,"type":"Counter","fromCreation":false,"dropped":5}\n', "dropped the first 5 events"),
     ('{"tape":1,"type":"Nope"}\n', 'Unknown type "Nope"'),
     ('{"tape":1,"type":"Counter"}\n{"event":"input","inp', "line 2: not JSON"),

@@ -1,12 +1,14 @@
 """Replaying tapes (Protocol/PROTOCOL.md, section 17) against a running vmd, as `vmctl replay` does.
 
-A tape is NDJSON: a header ``{"tape": 2, "type", "args", "fromCreation"?, "dropped"?}``
-(version 1 still read), then input, action and output events, each with ``t``, milliseconds
+A tape is NDJSON: a header ``{"tape": 3, "type", "args", "fromCreation"?, "dropped"?, "ids"?}``
+(versions 1 and 2 still read), then input, action and output events, each with ``t``, milliseconds
 since the recording started. :func:`replay_tape` creates a fresh connection-scoped instance
 of the header's type, performs the inputs and actions in order, each at its recorded ``t``
 (divided by ``speed``; ``speed=None`` sends them back to back) and each action's outcome
 awaited, then compares per output the sequence of values, and each action's outcome, with
-the tape. A tape whose first events the daemon dropped (``dropped``) is refused.
+the tape. A tape whose first events the daemon dropped (``dropped``) is refused. Ids the
+run makes up (the header's ``ids``: a child scene's instance id, a store's id) are matched by
+place, as the protocol says (section 17, "Ids").
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from ._errors import CallTimeout, UnknownType, VMDError
 from ._sync import Client
 from ._wire import MISSING
 
-TAPE_VERSIONS = (1, 2)
+TAPE_VERSIONS = (1, 2, 3)
 
 
 class BadTape(ValueError):
@@ -83,6 +85,104 @@ def _same_outcome(expected: Dict[str, Any], got: Dict[str, Any]) -> bool:
     return "error" not in got and expected.get("result") == got.get("result")
 
 
+class _RunIds:
+    """The header's ``ids`` and what the replay learned of them: a recorded id and a replayed id
+    met at the same place are bound; a bound replayed id reads as its recorded id, and a step
+    sends a bound recorded id as its replayed id. In outputs and results the replay's instance
+    id, and ids derived from it (``parent.name``), read with the recorded instance id."""
+
+    def __init__(self, header: Dict[str, Any], expected: Dict[str, List[Tuple[Any, int]]],
+                 replay_instance: Optional[str] = None) -> None:
+        ids = header.get("ids")
+        self._places: Dict[str, List[List[str]]] = {}
+        if isinstance(ids, dict):
+            for port, pointers in ids.items():
+                if isinstance(pointers, list):
+                    self._places[port] = [[token.replace("~1", "/").replace("~0", "~")
+                                           for token in pointer.split("/")[1:]]
+                                          for pointer in pointers if isinstance(pointer, str)]
+        self._expected = expected
+        self._emitted: Dict[str, int] = {}
+        self._replayed_for: Dict[str, Any] = {}
+        self._recorded_for: Dict[str, Any] = {}
+        recorded = header.get("instance")
+        self._instance = (recorded, replay_instance) \
+            if isinstance(recorded, str) and replay_instance is not None and replay_instance != recorded else None
+
+    @staticmethod
+    def _key(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+    @staticmethod
+    def _at(value: Any, place: List[str]) -> Any:
+        for token in place:
+            if not isinstance(value, dict) or token not in value:
+                return MISSING
+            value = value[token]
+        return value
+
+    @staticmethod
+    def _with(value: Any, place: List[str], new: Any) -> Any:
+        if not place:
+            return new
+        if not isinstance(value, dict) or place[0] not in value:
+            return value
+        return {**value, place[0]: _RunIds._with(value[place[0]], place[1:], new)}
+
+    def recorded(self, got: Any, port: str, expected: Any = MISSING) -> Any:
+        """``got`` (what ``port`` emitted or returned) with its bound replayed ids read as the
+        recorded ones; an id met for the first time is bound to ``expected``'s at its place."""
+        if self._instance is not None:
+            got = self._renaming(got, *self._instance)
+        value = got
+        for place in self._places.get(port, []):
+            replayed = self._at(got, place)
+            if replayed is MISSING:
+                continue
+            if self._key(replayed) in self._recorded_for:
+                value = self._with(value, place, self._recorded_for[self._key(replayed)])
+                continue
+            recorded = self._at(expected, place) if expected is not MISSING else MISSING
+            if recorded is not MISSING and self._key(recorded) not in self._replayed_for:
+                self._replayed_for[self._key(recorded)] = replayed
+                self._recorded_for[self._key(replayed)] = recorded
+                value = self._with(value, place, recorded)
+        return value
+
+    def output(self, name: str, value: Any) -> Any:
+        """The next value of output ``name``, matched with the tape's at the same position."""
+        if name not in self._places:
+            return self.recorded(value, name)
+        index = self._emitted.get(name, 0)
+        self._emitted[name] = index + 1
+        want = self._expected.get(name, [])
+        return self.recorded(value, name, want[index][0] if index < len(want) else MISSING)
+
+    @staticmethod
+    def _renaming(value: Any, recorded: str, replayed: str) -> Any:
+        """``value`` with each string that is ``replayed``, or starts with it and a ".", written
+        with ``recorded`` in its place."""
+        if isinstance(value, str):
+            if value == replayed or value.startswith(replayed + "."):
+                return recorded + value[len(replayed):]
+            return value
+        if isinstance(value, list):
+            return [_RunIds._renaming(item, recorded, replayed) for item in value]
+        if isinstance(value, dict):
+            return {key: _RunIds._renaming(item, recorded, replayed) for key, item in value.items()}
+        return value
+
+    def replayed(self, value: Any) -> Any:
+        """A step's value with every string that is a bound recorded id sent as its replayed id."""
+        if isinstance(value, str):
+            return self._replayed_for.get(self._key(value), value)
+        if isinstance(value, list):
+            return [self.replayed(item) for item in value]
+        if isinstance(value, dict):
+            return {key: self.replayed(item) for key, item in value.items()}
+        return value
+
+
 def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -121,6 +221,7 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
         except UnknownType as error:
             raise BadTape("%s: the daemon cannot create its instance: %s" % (path, error.message)) from None
         subscription = created.subscription
+        ids = _RunIds(header, expected, created.instance)
         start = time.monotonic()
         got: Dict[str, List[Tuple[Any, int]]] = {}
         steps_done = 0
@@ -130,7 +231,7 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
                 output = subscription.next(timeout=wait)
             except (CallTimeout, StopIteration):
                 return False
-            got.setdefault(output.output, []).append((output.value, steps_done))
+            got.setdefault(output.output, []).append((ids.output(output.output, output.value), steps_done))
             return True
 
         divergence: Optional[str] = None
@@ -144,7 +245,7 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
                         time.sleep(max(0.0, due - time.monotonic()))
             while drain(0):
                 pass
-            value = step.get("value", MISSING)
+            value = ids.replayed(step["value"]) if "value" in step else MISSING
             if step["event"] == "input":
                 try:
                     vmd.send(created.instance, step["input"], value)
@@ -154,8 +255,8 @@ def replay_tape(path: str, socket_path: Optional[str] = None, *, settle: float =
                         divergence_step = index
             else:
                 try:
-                    outcome = {"result": vmd.execute(created.instance, step["action"], value,
-                                                     timeout_ms=step.get("timeoutMs"))}
+                    result = vmd.execute(created.instance, step["action"], value, timeout_ms=step.get("timeoutMs"))
+                    outcome = {"result": ids.recorded(result, step["action"], step["outcome"].get("result", MISSING))}
                 except VMDError as error:
                     outcome = {"error": {"code": error.code, "message": error.message, "data": error.data}}
                 if divergence is None and not _same_outcome(step["outcome"], outcome):
