@@ -29,9 +29,21 @@ extension ClientCore {
         perform(deliveries)
     }
 
-    /// Performs what was decided under the lock, in order.
+    /// Performs what was decided under the lock, in order. A subscription's events are put
+    /// in its channel as they come, and its waiting consumer is woken once, after the batch or
+    /// before anything else is delivered (a reply's caller finds the values it caused, O4).
     func perform(_ deliveries: [Delivery]) {
+        var waking: [SubscriptionChannel] = []
+        func wakeConsumers() {
+            for channel in waking { channel.wake() }
+            waking.removeAll(keepingCapacity: true)
+        }
         for delivery in deliveries {
+            if case .subscription(let channel, let event, last: false) = delivery {
+                if channel.append(event) { waking.append(channel) }
+                continue
+            }
+            wakeConsumers()
             switch delivery {
             case .reply(let continuation, let result): continuation.resume(with: result)
             case .subscription(let sink, let event, let last):
@@ -45,6 +57,7 @@ extension ClientCore {
             case .flush: requestFlush()
             }
         }
+        wakeConsumers()
     }
 
     private static func decide(_ message: ClientWire.Incoming, _ state: inout State, into deliveries: inout [Delivery]) {
@@ -77,6 +90,8 @@ extension ClientCore {
             if case .failure(let error) = outcome { deliveries.append(.event(.unaddressedError(error))) }
         case .notification(let method, let params):
             decideNotification(method, params, &state, into: &deliveries)
+        case .output(let event):
+            decideOutput(event, &state, into: &deliveries)
         case .invalid(let text):
             deliveries.append(.event(.notification(method: "vmclient.invalidMessage", params: ["message": .string(text)])))
         }
@@ -88,8 +103,8 @@ extension ClientCore {
     private func abandonOnCancel(_ opening: Opening, id: String) {
         switch opening {
         case .subscription(let sink, _):
-            sink.onTermination = { [weak self] termination in
-                guard case .cancelled = termination, let self else { return }
+            sink.onCancel = { [weak self] in
+                guard let self else { return }
                 let known = self.state.withLock { state in
                     Self.forgetFollowing(id, &state)
                     state.lastValues[id] = nil
@@ -131,6 +146,44 @@ extension ClientCore {
         return nil
     }
 
+    /// A `vm.output` read by OutputFrameReader.swift: as the general path would route it.
+    private static func decideOutput(_ event: VMOutputEvent, _ state: inout State, into deliveries: inout [Delivery]) {
+        let unclaimed = { Delivery.event(.notification(method: VMOutputNotification.name, params: event.params)) }
+        guard let sink = state.subscriptions[event.subscription] else {
+            deliveries.append(unclaimed())
+            return
+        }
+        decideOutput(event, sink, &state, into: &deliveries, unclaimed: unclaimed)
+    }
+
+    /// Routes one `vm.output` to its subscription's channel: after a resume only the seqs not
+    /// seen before, and with patches applied to the value delivered last.
+    private static func decideOutput(
+        _ output: VMOutputEvent, _ sink: SubscriptionSink, _ state: inout State, into deliveries: inout [Delivery],
+        unclaimed: () -> Delivery
+    ) {
+        var event = output
+        let id = event.subscription
+        guard state.session.accept(subscription: id, seq: event.seq) else { return }  // seen before a resume
+        if state.lastValues[id] != nil {
+            // After a gap in seq, patches wait for a whole value (PROTOCOL.md §18).
+            if let last = state.patchSeqs[id], event.seq != last + 1 { state.lastValues[id] = [:] }
+            state.patchSeqs[id] = event.seq
+        }
+        if let patch = event.patch {
+            // A patch applies to the value this subscription delivered last for the output.
+            guard let base = state.lastValues[id]?[event.output], let value = try? patch.applied(to: base) else {
+                // Not applied: later patches wait for a whole value of this output.
+                state.lastValues[id]?[event.output] = nil
+                deliveries.append(unclaimed())
+                return
+            }
+            event.value = value
+        }
+        if state.lastValues[id] != nil { state.lastValues[id]?[event.output] = event.value }
+        deliveries.append(.subscription(sink, .output(event), last: false))
+    }
+
     private static func decideNotification(
         _ method: String, _ params: JSONValue, _ state: inout State, into deliveries: inout [Delivery]
     ) {
@@ -168,25 +221,8 @@ extension ClientCore {
                 // patch may build on.
                 if state.lastValues[id] != nil, to > state.patchSeqs[id] ?? 0 { state.lastValues[id] = [:] }
                 deliveries.append(.subscription(sink, .overflow(from...to), last: false))
-            } else if var event = try? VMOutputEvent(json: params) {
-                guard state.session.accept(subscription: id, seq: event.seq) else { return }  // seen before a resume
-                if state.lastValues[id] != nil {
-                    // After a gap in seq, patches wait for a whole value (PROTOCOL.md §18).
-                    if let last = state.patchSeqs[id], event.seq != last + 1 { state.lastValues[id] = [:] }
-                    state.patchSeqs[id] = event.seq
-                }
-                if let patch = event.patch {
-                    // A patch applies to the value this subscription delivered last for the output.
-                    guard let base = state.lastValues[id]?[event.output], let value = try? patch.applied(to: base) else {
-                        // Not applied: later patches wait for a whole value of this output.
-                        state.lastValues[id]?[event.output] = nil
-                        deliveries.append(unclaimed)
-                        return
-                    }
-                    event.value = value
-                }
-                if state.lastValues[id] != nil { state.lastValues[id]?[event.output] = event.value }
-                deliveries.append(.subscription(sink, .output(event), last: false))
+            } else if let event = try? VMOutputEvent(json: params) {
+                decideOutput(event, sink, &state, into: &deliveries) { unclaimed }
             } else {
                 deliveries.append(unclaimed)
             }
