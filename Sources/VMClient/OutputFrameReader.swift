@@ -5,10 +5,11 @@ import VMProtocol
 /// a fixed head, `subscription`, `instance`, `output`, `seq`, then `value` and an optional
 /// `replay`), without building the envelope as a ``JSONValue``: only the value is parsed.
 ///
-/// Anything else (a patch, escapes or non-ASCII bytes in the names, another member order, a frame that is not
-/// well-formed) returns nil and takes the general path (ClientWire.swift), which reads any
-/// valid message; so this reader never decides what a frame means, it only saves work on the
-/// frames a busy subscription is made of (about half the client's CPU per notification).
+/// Anything else (a patch, escapes or non-ASCII bytes in the names, another member order, a
+/// frame that is not well-formed) returns nil and takes the general path (ClientWire.swift),
+/// which reads any valid message; so this reader never decides what a frame means, it only
+/// saves work on the frames a busy subscription is made of (its gain: ViewModelDaemon.docc's
+/// Performance article).
 enum OutputFrameReader {
     private static let head = Array(#"{"jsonrpc":"2.0","method":"vm.output","params":{"subscription":""#.utf8)
     private static let instanceKey = Array(#","instance":""#.utf8)

@@ -66,6 +66,7 @@ public struct VMSubscription: AsyncSequence, Sendable {
             }
         }
 
+        /// ``next(isolation:)`` from a nonisolated context.
         public mutating func next() async throws -> VMSubscriptionEvent? {
             try await next(isolation: nil)
         }
