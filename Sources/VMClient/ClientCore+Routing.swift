@@ -16,6 +16,8 @@ extension ClientCore {
         case opened(Opening, id: String)
         /// Bytes were queued on the loop's behalf (ClientCore+Session.swift): write them.
         case flush
+        /// Events were put in this channel under the lock and its consumer waits: wake it.
+        case wake(SubscriptionChannel)
     }
 
     func route(_ messages: [ClientWire.Incoming]) {
@@ -29,9 +31,10 @@ extension ClientCore {
         perform(deliveries)
     }
 
-    /// Performs what was decided under the lock, in order. A subscription's events are put
-    /// in its channel as they come, and its waiting consumer is woken once, after the batch or
-    /// before anything else is delivered (a reply's caller finds the values it caused, O4).
+    /// Performs what was decided under the lock, in order. A subscription's outputs are
+    /// already in its channel (decideOutput); its waiting consumer is woken once, after the
+    /// batch or before anything else is delivered (a reply's caller finds the values it
+    /// caused, O4).
     func perform(_ deliveries: [Delivery]) {
         var waking: [SubscriptionChannel] = []
         func wakeConsumers() {
@@ -39,9 +42,15 @@ extension ClientCore {
             waking.removeAll(keepingCapacity: true)
         }
         for delivery in deliveries {
-            if case .subscription(let channel, let event, last: false) = delivery {
+            switch delivery {
+            case .wake(let channel):
+                waking.append(channel)
+                continue
+            case .subscription(let channel, let event, last: false):
                 if channel.append(event) { waking.append(channel) }
                 continue
+            default:
+                break
             }
             wakeConsumers()
             switch delivery {
@@ -55,6 +64,7 @@ extension ClientCore {
             case .event(let event): events.yield(event)
             case .opened(let opening, let id): abandonOnCancel(opening, id: id)
             case .flush: requestFlush()
+            case .wake: break  // handled above
             }
         }
         wakeConsumers()
@@ -181,7 +191,9 @@ extension ClientCore {
             event.value = value
         }
         if state.lastValues[id] != nil { state.lastValues[id]?[event.output] = event.value }
-        deliveries.append(.subscription(sink, .output(event), last: false))
+        // Into the channel at once (its lock is taken inside the client's, never the other
+        // way round); only a waiting consumer needs a delivery, the wake, once per batch.
+        if sink.append(.output(event)) { deliveries.append(.wake(sink)) }
     }
 
     private static func decideNotification(
