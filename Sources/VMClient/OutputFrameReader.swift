@@ -11,13 +11,15 @@ import VMProtocol
 /// saves work on the frames a busy subscription is made of (its gain: ViewModelDaemon.docc's
 /// Performance article).
 enum OutputFrameReader {
-    private static let head = Array(#"{"jsonrpc":"2.0","method":"vm.output","params":{"subscription":""#.utf8)
-    private static let instanceKey = Array(#","instance":""#.utf8)
-    private static let outputKey = Array(#","output":""#.utf8)
-    private static let seqKey = Array(#","seq":"#.utf8)
-    private static let valueKey = Array(#","value":"#.utf8)
-    private static let tail = Array("}}".utf8)
-    private static let replayTail = Array(#","replay":true}}"#.utf8)
+    // Static strings, not arrays: compared through their constant bytes, with no lazy global
+    // and no array bounds check per byte.
+    private static var head: StaticString { #"{"jsonrpc":"2.0","method":"vm.output","params":{"subscription":""# }
+    private static var instanceKey: StaticString { #","instance":""# }
+    private static var outputKey: StaticString { #","output":""# }
+    private static var seqKey: StaticString { #","seq":"# }
+    private static var valueKey: StaticString { #","value":"# }
+    private static var tail: StaticString { "}}" }
+    private static var replayTail: StaticString { #","replay":true}}"# }
 
     /// The notification in `frame` (one line without its newline), or nil when it is not a
     /// `vm.output` in the daemon's own shape.
@@ -28,9 +30,9 @@ enum OutputFrameReader {
               cursor.skip(outputKey), let output = cursor.plainString(),
               cursor.skip(seqKey), let seq = cursor.integer(),
               cursor.skip(valueKey) else { return nil }
-        let isReplay = frame.count - cursor.position > replayTail.count && cursor.endsWith(replayTail)
+        let isReplay = frame.count - cursor.position > replayTail.utf8CodeUnitCount && cursor.endsWith(replayTail)
         guard isReplay || cursor.endsWith(tail) else { return nil }
-        let valueEnd = frame.count - (isReplay ? replayTail.count : tail.count)
+        let valueEnd = frame.count - (isReplay ? replayTail : tail).utf8CodeUnitCount
         guard valueEnd > cursor.position,
               let value = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: frame[cursor.position..<valueEnd]))
         else { return nil }
@@ -43,15 +45,23 @@ enum OutputFrameReader {
         var position = 0
 
         /// Moves past `expected` when the bytes here are exactly it.
-        mutating func skip(_ expected: [UInt8]) -> Bool {
-            guard bytes.count - position >= expected.count else { return false }
-            var offset = 0
-            while offset < expected.count {
-                guard bytes[position + offset] == expected[offset] else { return false }
-                offset += 1
-            }
-            position += expected.count
+        mutating func skip(_ expected: StaticString) -> Bool {
+            guard matches(expected, at: position) else { return false }
+            position += expected.utf8CodeUnitCount
             return true
+        }
+
+        /// Whether the bytes at `start` are exactly `expected`.
+        func matches(_ expected: StaticString, at start: Int) -> Bool {
+            expected.withUTF8Buffer { expected in
+                guard start >= 0, bytes.count - start >= expected.count else { return false }
+                var offset = 0
+                while offset < expected.count {
+                    guard bytes[start + offset] == expected[offset] else { return false }
+                    offset += 1
+                }
+                return true
+            }
         }
 
         /// The string up to the next quote, past that quote; nil when it has an escape, a
@@ -88,15 +98,8 @@ enum OutputFrameReader {
         }
 
         /// Whether the frame ends with `suffix`.
-        func endsWith(_ suffix: [UInt8]) -> Bool {
-            guard bytes.count >= suffix.count else { return false }
-            let start = bytes.count - suffix.count
-            var offset = 0
-            while offset < suffix.count {
-                guard bytes[start + offset] == suffix[offset] else { return false }
-                offset += 1
-            }
-            return true
+        func endsWith(_ suffix: StaticString) -> Bool {
+            matches(suffix, at: bytes.count - suffix.utf8CodeUnitCount)
         }
     }
 }
