@@ -86,9 +86,19 @@ extension ClientCore {
     private func socketReady(_ events: IOEvents, reader: SocketReader, on loop: EventLoop) {
         if events.contains(.writable) { flush(on: loop) }
         guard events.contains(.readable) || events.contains(.hangup) || events.contains(.error) else { return }
-        let outcome = reader.readAvailable()
-        route(outcome.messages)
-        if let ending = outcome.ending { connectionLost(ending, on: loop) }
+        // One read's messages are routed before the next read: a backlog of megabytes goes
+        // through in 64 KiB batches (bounded arrays, one consumer wake per batch), not as
+        // one batch of everything. The registration is level-triggered, so after a few
+        // chunks the loop runs its other work and comes back for the rest.
+        for _ in 0..<SocketReader.chunksPerReadiness {
+            let outcome = reader.readChunk()
+            route(outcome.messages)
+            if let ending = outcome.ending {
+                connectionLost(ending, on: loop)
+                return
+            }
+            guard outcome.mayHaveMore else { return }
+        }
     }
 
     /// Fails every pending call, ends every sequence, tells the owner, and reconnects if asked.
@@ -220,34 +230,33 @@ final class SocketReader {
 
     init(socket: FileDescriptor) { self.socket = socket }
 
-    /// Reads everything available now; `ending` says why the connection is over, if it is.
-    func readAvailable() -> (messages: [ClientWire.Incoming], ending: String?) {
+    /// How many full chunks one readiness event reads before the loop does other work.
+    static let chunksPerReadiness = 8
+
+    /// Reads once (up to 64 KiB) and decodes the frames completed; `ending` says why the
+    /// connection is over, if it is; `mayHaveMore` when the read filled the buffer.
+    func readChunk() -> (messages: [ClientWire.Incoming], ending: String?, mayHaveMore: Bool) {
         var messages: [ClientWire.Incoming] = []
         var ending: String? = nil
-        reading: while true {
-            let result: ReadResult
-            do {
-                result = try buffer.withUnsafeMutableBytes { try socket.read(into: $0) }
-            } catch {
-                ending = "reading failed: \(error)"
-                break
-            }
-            switch result {
+        var mayHaveMore = false
+        do {
+            switch try buffer.withUnsafeMutableBytes({ try socket.read(into: $0) }) {
             case .bytes(let count):
                 buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-                if count < buffer.count { break reading }
+                mayHaveMore = count == buffer.count
             case .endOfFile:
                 ending = "vmd closed the connection"
-                break reading
             case .wouldBlock:
-                break reading
+                break
             }
+        } catch {
+            ending = "reading failed: \(error)"
         }
         do {
-            while let frame = try framer.nextFrame() { messages.append(contentsOf: ClientWire.decode(frame)) }
+            while let frame = try framer.nextFrame() { ClientWire.decodeReadingOutputs(frame, into: &messages) }
         } catch {
             ending = ending ?? "unreadable framing: \(error)"
         }
-        return (messages, ending)
+        return (messages, ending, mayHaveMore)
     }
 }

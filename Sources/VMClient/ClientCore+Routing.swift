@@ -16,6 +16,8 @@ extension ClientCore {
         case opened(Opening, id: String)
         /// Bytes were queued on the loop's behalf (ClientCore+Session.swift): write them.
         case flush
+        /// Events were put in this channel under the lock and its consumer waits: wake it.
+        case wake(SubscriptionChannel)
     }
 
     func route(_ messages: [ClientWire.Incoming]) {
@@ -29,9 +31,28 @@ extension ClientCore {
         perform(deliveries)
     }
 
-    /// Performs what was decided under the lock, in order.
+    /// Performs what was decided under the lock, in order. A subscription's outputs are
+    /// already in its channel (decideOutput); its waiting consumer is woken once, after the
+    /// batch or before anything else is delivered (a reply's caller finds the values it
+    /// caused, O4).
     func perform(_ deliveries: [Delivery]) {
+        var waking: [SubscriptionChannel] = []
+        func wakeConsumers() {
+            for channel in waking { channel.wake() }
+            waking.removeAll(keepingCapacity: true)
+        }
         for delivery in deliveries {
+            switch delivery {
+            case .wake(let channel):
+                waking.append(channel)
+                continue
+            case .subscription(let channel, let event, last: false):
+                if channel.append(event) { waking.append(channel) }
+                continue
+            default:
+                break
+            }
+            wakeConsumers()
             switch delivery {
             case .reply(let continuation, let result): continuation.resume(with: result)
             case .subscription(let sink, let event, let last):
@@ -43,8 +64,10 @@ extension ClientCore {
             case .event(let event): events.yield(event)
             case .opened(let opening, let id): abandonOnCancel(opening, id: id)
             case .flush: requestFlush()
+            case .wake: break  // handled above
             }
         }
+        wakeConsumers()
     }
 
     private static func decide(_ message: ClientWire.Incoming, _ state: inout State, into deliveries: inout [Delivery]) {
@@ -77,6 +100,8 @@ extension ClientCore {
             if case .failure(let error) = outcome { deliveries.append(.event(.unaddressedError(error))) }
         case .notification(let method, let params):
             decideNotification(method, params, &state, into: &deliveries)
+        case .output(let event):
+            decideOutput(event, &state, into: &deliveries)
         case .invalid(let text):
             deliveries.append(.event(.notification(method: "vmclient.invalidMessage", params: ["message": .string(text)])))
         }
@@ -88,8 +113,8 @@ extension ClientCore {
     private func abandonOnCancel(_ opening: Opening, id: String) {
         switch opening {
         case .subscription(let sink, _):
-            sink.onTermination = { [weak self] termination in
-                guard case .cancelled = termination, let self else { return }
+            sink.onCancel = { [weak self] in
+                guard let self else { return }
                 let known = self.state.withLock { state in
                     Self.forgetFollowing(id, &state)
                     state.lastValues[id] = nil
@@ -131,6 +156,46 @@ extension ClientCore {
         return nil
     }
 
+    /// A `vm.output` read by OutputFrameReader.swift: as the general path would route it.
+    private static func decideOutput(_ event: VMOutputEvent, _ state: inout State, into deliveries: inout [Delivery]) {
+        let unclaimed = { Delivery.event(.notification(method: VMOutputNotification.name, params: event.params)) }
+        guard let sink = state.subscriptions[event.subscription] else {
+            deliveries.append(unclaimed())
+            return
+        }
+        decideOutput(event, sink, &state, into: &deliveries, unclaimed: unclaimed)
+    }
+
+    /// Routes one `vm.output` to its subscription's channel: after a resume only the seqs not
+    /// seen before, and with patches applied to the value delivered last.
+    private static func decideOutput(
+        _ output: VMOutputEvent, _ sink: SubscriptionSink, _ state: inout State, into deliveries: inout [Delivery],
+        unclaimed: () -> Delivery
+    ) {
+        var event = output
+        let id = event.subscription
+        guard state.session.accept(subscription: id, seq: event.seq) else { return }  // seen before a resume
+        if state.lastValues[id] != nil {
+            // After a gap in seq, patches wait for a whole value (PROTOCOL.md §18).
+            if let last = state.patchSeqs[id], event.seq != last + 1 { state.lastValues[id] = [:] }
+            state.patchSeqs[id] = event.seq
+        }
+        if let patch = event.patch {
+            // A patch applies to the value this subscription delivered last for the output.
+            guard let base = state.lastValues[id]?[event.output], let value = try? patch.applied(to: base) else {
+                // Not applied: later patches wait for a whole value of this output.
+                state.lastValues[id]?[event.output] = nil
+                deliveries.append(unclaimed())
+                return
+            }
+            event.value = value
+        }
+        if state.lastValues[id] != nil { state.lastValues[id]?[event.output] = event.value }
+        // Into the channel at once (its lock is taken inside the client's, never the other
+        // way round); only a waiting consumer needs a delivery, the wake, once per batch.
+        if sink.append(.output(event)) { deliveries.append(.wake(sink)) }
+    }
+
     private static func decideNotification(
         _ method: String, _ params: JSONValue, _ state: inout State, into deliveries: inout [Delivery]
     ) {
@@ -168,25 +233,8 @@ extension ClientCore {
                 // patch may build on.
                 if state.lastValues[id] != nil, to > state.patchSeqs[id] ?? 0 { state.lastValues[id] = [:] }
                 deliveries.append(.subscription(sink, .overflow(from...to), last: false))
-            } else if var event = try? VMOutputEvent(json: params) {
-                guard state.session.accept(subscription: id, seq: event.seq) else { return }  // seen before a resume
-                if state.lastValues[id] != nil {
-                    // After a gap in seq, patches wait for a whole value (PROTOCOL.md §18).
-                    if let last = state.patchSeqs[id], event.seq != last + 1 { state.lastValues[id] = [:] }
-                    state.patchSeqs[id] = event.seq
-                }
-                if let patch = event.patch {
-                    // A patch applies to the value this subscription delivered last for the output.
-                    guard let base = state.lastValues[id]?[event.output], let value = try? patch.applied(to: base) else {
-                        // Not applied: later patches wait for a whole value of this output.
-                        state.lastValues[id]?[event.output] = nil
-                        deliveries.append(unclaimed)
-                        return
-                    }
-                    event.value = value
-                }
-                if state.lastValues[id] != nil { state.lastValues[id]?[event.output] = event.value }
-                deliveries.append(.subscription(sink, .output(event), last: false))
+            } else if let event = try? VMOutputEvent(json: params) {
+                decideOutput(event, sink, &state, into: &deliveries) { unclaimed }
             } else {
                 deliveries.append(unclaimed)
             }

@@ -12,7 +12,7 @@ import Synchronization
 /// a stream) happen after it is released; only the loop thread delivers, so the order of
 /// deliveries is the order of the wire.
 final class ClientCore: Sendable {
-    typealias SubscriptionSink = AsyncThrowingStream<VMSubscriptionEvent, any Error>.Continuation
+    typealias SubscriptionSink = SubscriptionChannel
     typealias MonitorSink = AsyncThrowingStream<VMMonitorMessage, any Error>.Continuation
     typealias ProgressSink = AsyncStream<VMProgressNotification.Params>.Continuation
 

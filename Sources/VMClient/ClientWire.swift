@@ -30,6 +30,8 @@ enum ClientWire {
         case unmatchedResponse(Result<JSONValue, VMRemoteError>)
         /// A notification from the daemon.
         case notification(method: String, params: JSONValue)
+        /// A `vm.output` read without its envelope (OutputFrameReader.swift).
+        case output(VMOutputEvent)
         /// Something that is not a message a daemon sends.
         case invalid(String)
     }
@@ -37,10 +39,27 @@ enum ClientWire {
     /// Sorts one frame (a line without its `\n`) into the messages it holds. A batch reply
     /// (the daemon answers batches with arrays) yields its elements in order.
     static func decode(_ frame: some Collection<UInt8>) -> [Incoming] {
+        var messages: [Incoming] = []
+        decode(frame, into: &messages)
+        return messages
+    }
+
+    /// ``decode(_:)``, appending to `messages`; a `vm.output` in the daemon's own shape is
+    /// read by OutputFrameReader.swift, without building its envelope.
+    static func decodeReadingOutputs(_ frame: ArraySlice<UInt8>, into messages: inout [Incoming]) {
+        if let event = frame.withUnsafeBytes(OutputFrameReader.read) {
+            messages.append(.output(event))
+            return
+        }
+        decode(frame, into: &messages)
+    }
+
+    /// ``decode(_:)``, appending to `messages`.
+    static func decode(_ frame: some Collection<UInt8>, into messages: inout [Incoming]) {
         switch JSONRPCDecoder.decode(frame) {
-        case .single(let entry): return [sort(entry)]
-        case .batch(let entries): return entries.map(sort)
-        case .rejected(let error): return [.invalid(error.message)]
+        case .single(let entry): messages.append(sort(entry))
+        case .batch(let entries): for entry in entries { messages.append(sort(entry)) }
+        case .rejected(let error): messages.append(.invalid(error.message))
         }
     }
 

@@ -73,6 +73,8 @@ public final class VMBlockingConnection {
                     if answer == nil, case .failure = outcome { answer = outcome }
                 case .notification(let method, let params):
                     queued.append((method, params))
+                case .output(let event):  // this connection reads every frame the general way
+                    queued.append((VMOutputNotification.name, event.params))
                 }
             }
             switch answer {
@@ -131,6 +133,8 @@ public final class VMBlockingConnection {
                     } else {
                         queued.append((method, notification))
                     }
+                case .output(let event):
+                    queued.append((VMOutputNotification.name, event.params))
                 }
             }
             switch answer {

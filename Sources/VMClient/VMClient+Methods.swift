@@ -66,12 +66,12 @@ extension VMClient {
         let params = VMCreateMethod.Params(
             type: type, id: id, args: args.map(JSONValue.object), scope: scope, subscribe: subscribe, durable: durable,
             record: record)
-        var opened: AsyncThrowingStream<VMSubscriptionEvent, any Error>? = nil
+        var opened: SubscriptionConsumer? = nil
         var opening: ClientCore.Opening? = nil
         if let subscribe {
-            let (stream, sink) = AsyncThrowingStream<VMSubscriptionEvent, any Error>.makeStream()
-            opened = stream
-            opening = .subscription(sink, SubscriptionTarget(instance: nil, options: subscribe))
+            let channel = SubscriptionChannel()
+            opened = SubscriptionConsumer(channel: channel)
+            opening = .subscription(channel, SubscriptionTarget(instance: nil, options: subscribe))
         }
         let result = try await core.call(VMCreateMethod.name, params.jsonValue, opening: opening)
         let created = try decodeResult(of: VMCreateMethod.name) { () throws(JSONDecodingError) in
@@ -79,7 +79,7 @@ extension VMClient {
         }
         var subscription: VMSubscription? = nil
         if let subscriptionID = created.subscription, let opened {
-            subscription = VMSubscription(id: subscriptionID, instance: created.instance, stream: opened)
+            subscription = VMSubscription(id: subscriptionID, instance: created.instance, consumer: opened)
         }
         return VMCreatedInstance(instance: created.instance, type: created.type, scope: created.scope, subscription: subscription)
     }
@@ -163,12 +163,13 @@ extension VMClient {
     /// `vm.subscribe`: watches an instance's outputs.
     public func subscribe(instance: String, options: SubscribeOptions = SubscribeOptions()) async throws -> VMSubscription {
         let params = VMSubscribeMethod.Params(instance: instance, options: options)
-        let (stream, sink) = AsyncThrowingStream<VMSubscriptionEvent, any Error>.makeStream()
-        let result = try await core.call(VMSubscribeMethod.name, params.jsonValue, opening: .subscription(sink, SubscriptionTarget(instance: instance, options: options)))
+        let channel = SubscriptionChannel()
+        let consumer = SubscriptionConsumer(channel: channel)
+        let result = try await core.call(VMSubscribeMethod.name, params.jsonValue, opening: .subscription(channel, SubscriptionTarget(instance: instance, options: options)))
         let opened = try decodeResult(of: VMSubscribeMethod.name) { () throws(JSONDecodingError) in
             try VMSubscribeMethod.Result(json: result)
         }
-        return VMSubscription(id: opened.subscription, instance: instance, stream: stream)
+        return VMSubscription(id: opened.subscription, instance: instance, consumer: consumer)
     }
 
     /// `vm.unsubscribe`: ends a subscription; its sequence ends (no `vm.closed` comes).

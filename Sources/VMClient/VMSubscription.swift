@@ -15,16 +15,72 @@ import VMProtocol
 /// than making the daemon coalesce. Iterate it from one task.
 public struct VMSubscription: AsyncSequence, Sendable {
     public typealias Element = VMSubscriptionEvent
-    public typealias AsyncIterator = AsyncThrowingStream<VMSubscriptionEvent, any Error>.Iterator
+    public typealias Failure = any Error
+    public typealias AsyncIterator = Iterator
 
     /// The subscription id (`"sub-3"`), valid on this client's connection only. After a
     /// daemon restart the daemon knows it by another id; ``VMClient/unsubscribe(_:)`` maps it.
     public let id: String
     /// The instance watched.
     public let instance: String
-    let stream: AsyncThrowingStream<VMSubscriptionEvent, any Error>
+    /// The consuming side of the subscription's channel: when the last copy of the sequence
+    /// and of its iterators is gone, the subscription is given up.
+    let consumer: SubscriptionConsumer
 
-    public func makeAsyncIterator() -> AsyncIterator { stream.makeAsyncIterator() }
+    init(id: String, instance: String, consumer: SubscriptionConsumer) {
+        self.id = id
+        self.instance = instance
+        self.consumer = consumer
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(consumer: consumer) }
+
+    /// Iterates a subscription: takes every event the client has received so far at once,
+    /// then hands them out one by one without locking or waiting (SubscriptionChannel.swift).
+    public struct Iterator: AsyncIteratorProtocol {
+        public typealias Element = VMSubscriptionEvent
+        public typealias Failure = any Error
+
+        let consumer: SubscriptionConsumer
+        private var batch: [VMSubscriptionEvent] = []
+        private var position = 0
+
+        init(consumer: SubscriptionConsumer) { self.consumer = consumer }
+
+        /// The next event, waiting for it when none has arrived; `nil` once the subscription
+        /// ended (and when the waiting task is cancelled: the subscription is then given up).
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> VMSubscriptionEvent? {
+            if position < batch.count {
+                defer { position += 1 }
+                return batch[position]
+            }
+            batch = []
+            switch await consumer.channel.take(isolation: actor) {
+            case .events(let events):
+                batch = events
+                position = 1
+                return events.first  // never empty: a channel hands out events only when it has some
+            case .end(let error):
+                if let error { throw error }
+                return nil
+            }
+        }
+
+        /// ``next(isolation:)`` from a nonisolated context.
+        public mutating func next() async throws -> VMSubscriptionEvent? {
+            try await next(isolation: nil)
+        }
+    }
+}
+
+/// Holds a subscription's channel for its consumer; gone, it cancels the channel (the
+/// consumer dropped the sequence without ending it).
+final class SubscriptionConsumer: Sendable {
+    let channel: SubscriptionChannel
+
+    init(channel: SubscriptionChannel) { self.channel = channel }
+
+    deinit { channel.cancel() }
 }
 
 /// The messages of a monitor (`daemon.monitor`), as an `AsyncSequence`. Ends once

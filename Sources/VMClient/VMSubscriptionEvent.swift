@@ -22,6 +22,27 @@ public struct VMOutputEvent: Sendable, Hashable {
     /// True for the current values sent right after subscribing.
     public var isReplay: Bool
 
+    /// A value as OutputFrameReader.swift read it (never a patch).
+    init(subscription: String, instance: String, output: String, value: JSONValue, seq: Int64, isReplay: Bool) {
+        self.subscription = subscription
+        self.instance = instance
+        self.output = output
+        self.value = value
+        self.patch = nil
+        self.seq = seq
+        self.isReplay = isReplay
+    }
+
+    /// `vm.output`'s params for this value as the daemon sent it (a value, not a patch).
+    var params: JSONValue {
+        var object: JSONObject = [
+            "subscription": .string(subscription), "instance": .string(instance), "output": .string(output),
+            "seq": .integer(seq), "value": value,
+        ]
+        if isReplay { object["replay"] = true }
+        return .object(object)
+    }
+
     /// Reads `vm.output`'s params.
     public init(json: JSONValue) throws(JSONDecodingError) {
         let members = try JSONObjectDecoder(json)

@@ -2,6 +2,7 @@
 // baseline measured in the same run (the machines are noisy; absolute numbers are not comparable).
 // Usage: vmd-bench [SUITE...]   (no suite: all of them)
 //        vmd-bench soak [--seconds N] [--short] [--rss-margin-mb M]
+//        vmd-bench client-receiver raw|vmclient …  (one receiver of the clientrecv suite)
 //        vmd-bench echo-server PATH   (the echo baseline's own process; the suites start it)
 
 #if canImport(Glibc)
@@ -22,11 +23,18 @@ let suites: [(name: String, run: () -> Void)] = [
     ("create", runCreateBenchmarks),
     ("sharding", runShardingBenchmarks),
     ("durable", runDurableBenchmarks),
+    ("clientrecv", runClientReceiveBenchmarks),
+    ("startup", runStartupBenchmarks),
 ]
 
 // `vmd-bench soak …` is a load run with its own options and exit status (Soak.swift).
 if CommandLine.arguments.dropFirst().first == "soak" {
     exit(runSoak(Array(CommandLine.arguments.dropFirst(2))))
+}
+
+// `vmd-bench client-receiver KIND …` is one receiver of the clientrecv suite (ClientReceivers.swift).
+if CommandLine.arguments.dropFirst().first == "client-receiver" {
+    exit(runClientReceiver(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 // `vmd-bench echo-server PATH` is the echo baseline's own process (DaemonBenchmarks.swift).

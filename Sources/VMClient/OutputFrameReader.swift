@@ -1,0 +1,105 @@
+import JSONCore
+import VMProtocol
+
+/// Reads a `vm.output` frame in the one shape the daemon writes it (VMOutputNotification.swift:
+/// a fixed head, `subscription`, `instance`, `output`, `seq`, then `value` and an optional
+/// `replay`), without building the envelope as a ``JSONValue``: only the value is parsed.
+///
+/// Anything else (a patch, escapes or non-ASCII bytes in the names, another member order, a
+/// frame that is not well-formed) returns nil and takes the general path (ClientWire.swift),
+/// which reads any valid message; so this reader never decides what a frame means, it only
+/// saves work on the frames a busy subscription is made of (its gain: ViewModelDaemon.docc's
+/// Performance article).
+enum OutputFrameReader {
+    // Static strings, not arrays: compared through their constant bytes, with no lazy global
+    // and no array bounds check per byte.
+    private static var head: StaticString { #"{"jsonrpc":"2.0","method":"vm.output","params":{"subscription":""# }
+    private static var instanceKey: StaticString { #","instance":""# }
+    private static var outputKey: StaticString { #","output":""# }
+    private static var seqKey: StaticString { #","seq":"# }
+    private static var valueKey: StaticString { #","value":"# }
+    private static var tail: StaticString { "}}" }
+    private static var replayTail: StaticString { #","replay":true}}"# }
+
+    /// The notification in `frame` (one line without its newline), or nil when it is not a
+    /// `vm.output` in the daemon's own shape.
+    static func read(_ frame: UnsafeRawBufferPointer) -> VMOutputEvent? {
+        var cursor = Cursor(bytes: frame)
+        guard cursor.skip(head), let subscription = cursor.plainString(),
+              cursor.skip(instanceKey), let instance = cursor.plainString(),
+              cursor.skip(outputKey), let output = cursor.plainString(),
+              cursor.skip(seqKey), let seq = cursor.integer(),
+              cursor.skip(valueKey) else { return nil }
+        let isReplay = frame.count - cursor.position > replayTail.utf8CodeUnitCount && cursor.endsWith(replayTail)
+        guard isReplay || cursor.endsWith(tail) else { return nil }
+        let valueEnd = frame.count - (isReplay ? replayTail : tail).utf8CodeUnitCount
+        guard valueEnd > cursor.position,
+              let value = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: frame[cursor.position..<valueEnd]))
+        else { return nil }
+        return VMOutputEvent(subscription: subscription, instance: instance, output: output, value: value, seq: seq, isReplay: isReplay)
+    }
+
+    /// A position in a frame, moved forward by what it reads.
+    private struct Cursor {
+        let bytes: UnsafeRawBufferPointer
+        var position = 0
+
+        /// Moves past `expected` when the bytes here are exactly it.
+        mutating func skip(_ expected: StaticString) -> Bool {
+            guard matches(expected, at: position) else { return false }
+            position += expected.utf8CodeUnitCount
+            return true
+        }
+
+        /// Whether the bytes at `start` are exactly `expected`.
+        func matches(_ expected: StaticString, at start: Int) -> Bool {
+            expected.withUTF8Buffer { expected in
+                guard start >= 0, bytes.count - start >= expected.count else { return false }
+                var offset = 0
+                while offset < expected.count {
+                    guard bytes[start + offset] == expected[offset] else { return false }
+                    offset += 1
+                }
+                return true
+            }
+        }
+
+        /// The string up to the next quote, past that quote; nil when it has an escape, a
+        /// control character or a non-ASCII byte (the general path reads those).
+        mutating func plainString() -> String? {
+            let start = position
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") {
+                    let text = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+                    position += 1
+                    return String(unsafeUninitializedCapacity: text.count) { buffer in
+                        UnsafeMutableRawBufferPointer(buffer).copyMemory(from: text)
+                        return text.count
+                    }
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
+                position += 1
+            }
+            return nil
+        }
+
+        /// A non-negative integer of at most 18 digits without a leading zero (seq is 1, 2, 3, …).
+        mutating func integer() -> Int64? {
+            let start = position
+            var value: Int64 = 0
+            while position < bytes.count, position - start < 18, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+                value = value * 10 + Int64(bytes[position] - UInt8(ascii: "0"))
+                position += 1
+            }
+            let digits = position - start
+            guard digits > 0, !(digits > 1 && bytes[start] == UInt8(ascii: "0")) else { return nil }
+            return value
+        }
+
+        /// Whether the frame ends with `suffix`.
+        func endsWith(_ suffix: StaticString) -> Bool {
+            matches(suffix, at: bytes.count - suffix.utf8CodeUnitCount)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import JSONCore
+import Testing
+import VMProtocol
+@testable import VMClient
+
+/// VMClient's envelope-free reading of `vm.output` (OutputFrameReader.swift): on the bytes the
+/// daemon writes it reads what the general path reads, and it declines everything else.
+@Suite("OutputFrameReader")
+struct OutputFrameReaderTests {
+    /// A notification as the daemon encodes it (VMOutputNotification.swift).
+    private static func daemonFrame(_ value: JSONValue, seq: Int64 = 7, replay: Bool = false,
+                                    subscription: String = "sub-3", output: String = "count") -> [UInt8] {
+        var bytes: [UInt8] = []
+        let prefix = VMOutputNotification.prefix(subscription: subscription, instance: "counter-1", output: output)
+        VMOutputNotification.append(prefix: prefix, seq: seq, encodedValue: value.encodedBytes(),
+                                    replay: replay, to: &bytes)
+        return bytes
+    }
+
+    /// What the general path makes of the same frame.
+    private static func general(_ frame: [UInt8]) throws -> VMOutputEvent {
+        let message = try JSONParser.parse(frame)
+        return try VMOutputEvent(json: message["params"] ?? .null)
+    }
+
+    private static func read(_ frame: [UInt8]) -> VMOutputEvent? {
+        frame.withUnsafeBytes { OutputFrameReader.read($0) }
+    }
+
+    @Test("the daemon's frames read the same as through the general path",
+          arguments: [JSONValue.integer(42), -3, 2.5, "a \"quoted\" é", true, .null, [1, [2, 3]],
+                      ["id": 1, "title": "x}}", "done": false, "replay": true], [:], []])
+    func sameAsGeneral(value: JSONValue) throws {
+        for replay in [false, true] {
+            let frame = Self.daemonFrame(value, replay: replay)
+            let fast = try #require(Self.read(frame), "declined \(String(decoding: frame, as: UTF8.self))")
+            #expect(fast == (try Self.general(frame)))
+            #expect(fast.isReplay == replay)
+            #expect(fast.value == value)
+        }
+    }
+
+    @Test("a patch, escaped or non-ASCII names and malformed frames are left to the general path")
+    func declines() {
+        var patch: [UInt8] = []
+        let prefix = VMOutputNotification.prefix(subscription: "sub-1", instance: "t", output: "items")
+        VMOutputNotification.append(prefix: prefix, seq: 2, encodedPatch: Array(#"[{"op":"remove","path":"/0"}]"#.utf8), to: &patch)
+        #expect(Self.read(patch) == nil)
+        #expect(Self.read(Self.daemonFrame(1, subscription: "sub\"1")) == nil)
+        #expect(Self.read(Self.daemonFrame(1, output: "zählung")) == nil)
+        let good = Self.daemonFrame(1)
+        #expect(Self.read(good) != nil)
+        let text = String(decoding: good, as: UTF8.self)
+        let malformed = [
+            text.replacingOccurrences(of: #""seq":7"#, with: #""seq":07"#),
+            text.replacingOccurrences(of: #""seq":7"#, with: #""seq":-7"#),
+            text.replacingOccurrences(of: #""value":1"#, with: #""value":1 2"#),
+            text.replacingOccurrences(of: #""value":1"#, with: #""value":"#),
+            String(text.dropLast()),
+            text.replacingOccurrences(of: "vm.output", with: "vm.outpux"),
+            text + " ",
+        ]
+        for frame in malformed {
+            #expect(Self.read(Array(frame.utf8)) == nil, "read \(frame)")
+        }
+    }
+}

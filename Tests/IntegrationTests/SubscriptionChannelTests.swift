@@ -1,0 +1,120 @@
+import JSONCore
+import Synchronization
+import Testing
+@testable import VMClient
+
+/// The channel between VMClient's loop thread and a subscription's iterating task
+/// (SubscriptionChannel.swift): batches in order, one wake per batch, the end after the
+/// buffered events, and giving up by cancelling or dropping the sequence.
+@Suite("SubscriptionChannel")
+struct SubscriptionChannelTests {
+    private static func event(_ seq: Int64) throws -> VMSubscriptionEvent {
+        var output = try VMOutputEvent.sample
+        output.seq = seq
+        return .output(output)
+    }
+
+    private static func seqs(_ events: [VMSubscriptionEvent]) -> [Int64] {
+        events.map { if case .output(let output) = $0 { output.seq } else { -1 } }
+    }
+
+    @Test("a batch appended without waking reaches the waiting consumer whole, in order, after one wake")
+    func batchAfterOneWake() async throws {
+        let channel = SubscriptionChannel()
+        let subscription = VMSubscription(id: "sub-1", instance: "c", consumer: SubscriptionConsumer(channel: channel))
+        let consumer = Task {
+            var seen: [VMSubscriptionEvent] = []
+            for try await event in subscription {
+                seen.append(event)
+                if seen.count == 3 { break }
+            }
+            return seen
+        }
+        // Only an append that finds the consumer waiting owes a wake.
+        for _ in 0..<5_000 where !channel.consumerIsWaiting { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(channel.consumerIsWaiting)
+        #expect(try channel.append(Self.event(1)), "the first append finding the consumer waiting owes the wake")
+        #expect(try channel.append(Self.event(2)) == false, "a second append in the batch owes no second wake")
+        #expect(try channel.append(Self.event(3)) == false)
+        #expect(channel.consumerIsWaiting, "appending alone wakes nobody")
+        channel.wake()
+        let seen = Self.seqs(try await consumer.value)
+        #expect(seen == [1, 2, 3])
+    }
+
+    @Test("finish ends the sequence after the buffered events; a failure is thrown once, after them")
+    func finishAfterBufferedEvents() async throws {
+        let channel = SubscriptionChannel()
+        var iterator = VMSubscription(id: "sub-1", instance: "c", consumer: SubscriptionConsumer(channel: channel)).makeAsyncIterator()
+        try channel.yield(Self.event(1))
+        try channel.yield(Self.event(2))
+        channel.finish(throwing: VMClientError.closed)
+        try channel.yield(Self.event(3))  // after the end: dropped
+        var seen: [VMSubscriptionEvent] = []
+        while let event = try? await iterator.next() { seen.append(event) }
+        #expect(Self.seqs(seen) == [1, 2])
+        #expect(try await iterator.next() == nil, "after the end, nil again")
+    }
+
+    @Test("the failure a sequence ends with is thrown to its consumer")
+    func failureIsThrown() async throws {
+        let channel = SubscriptionChannel()
+        var iterator = VMSubscription(id: "sub-1", instance: "c", consumer: SubscriptionConsumer(channel: channel)).makeAsyncIterator()
+        channel.finish(throwing: VMClientError.disconnected(reason: "gone"))
+        do {
+            _ = try await iterator.next()
+            Issue.record("the end did not throw")
+        } catch {
+            #expect("\(error)" == "\(VMClientError.disconnected(reason: "gone"))")
+        }
+    }
+
+    @Test("dropping every copy of a subscription before its end gives it up once; after its end, not at all")
+    func droppingGivesUp() async throws {
+        let calls = Mutex(0)
+        let channel = SubscriptionChannel()
+        var subscription: VMSubscription? = VMSubscription(id: "sub-1", instance: "c", consumer: SubscriptionConsumer(channel: channel))
+        channel.onCancel = { calls.withLock { $0 += 1 } }
+        var iterator = subscription?.makeAsyncIterator()
+        subscription = nil
+        #expect(calls.withLock { $0 } == 0, "an iterator still holds it")
+        iterator = nil
+        _ = iterator
+        #expect(calls.withLock { $0 } == 1)
+        #expect(try channel.append(Self.event(1)) == false)
+
+        let ended = SubscriptionChannel()
+        ended.onCancel = { calls.withLock { $0 += 1 } }
+        var finished: VMSubscription? = VMSubscription(id: "sub-2", instance: "c", consumer: SubscriptionConsumer(channel: ended))
+        ended.finish()
+        _ = finished
+        finished = nil
+        #expect(calls.withLock { $0 } == 1, "a finished subscription is not given up")
+    }
+
+    @Test("cancelling the task waiting on a subscription ends its sequence and gives it up")
+    func cancellingTheWaitingTask() async throws {
+        let calls = Mutex(0)
+        let channel = SubscriptionChannel()
+        channel.onCancel = { calls.withLock { $0 += 1 } }
+        let subscription = VMSubscription(id: "sub-1", instance: "c", consumer: SubscriptionConsumer(channel: channel))
+        let consumer = Task {
+            var count = 0
+            for try await _ in subscription { count += 1 }
+            return count
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        consumer.cancel()
+        #expect(try await consumer.value == 0)
+        #expect(calls.withLock { $0 } == 1)
+    }
+}
+
+extension VMOutputEvent {
+    /// A `vm.output` of Counter's `count`.
+    fileprivate static var sample: VMOutputEvent {
+        get throws {
+            try VMOutputEvent(json: ["subscription": "sub-1", "instance": "c", "output": "count", "value": 1, "seq": 1])
+        }
+    }
+}
