@@ -49,13 +49,13 @@ let package = Package(
         // What vmd serves, and how.
         .target(name: "ViewModelCatalog", dependencies: ["ViewModelKit", "ReactiveCore", "JSONCore", "Posix"]),
         .target(name: "VMServer", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ReactiveCore"]),
-        .target(name: "VMDaemon", dependencies: ["VMServer", "Posix", "VMProtocol", "JSONRPC", "JSONCore", "ReactiveCore"]),
+        .target(name: "VMTransport", dependencies: ["VMServer", "Posix", "VMProtocol", "JSONRPC", "JSONCore", "ReactiveCore"]),
         .target(name: "VMClient", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "Posix"]),
         // VMClient knows only the wire; this joins it to the kit for apps that link their view models.
         .target(name: "ViewModelClient", dependencies: ["VMClient", "ViewModelKit", "VMProtocol", "JSONCore"]),
         // The daemon entry point any app's main.swift calls (vmd's included).
         .target(name: "ViewModelDaemon", dependencies: [
-            "VMDaemon", "VMServer", "VMProtocol", "ViewModelKit", "CommandLineKit", "Posix",
+            "VMTransport", "VMServer", "VMProtocol", "ViewModelKit", "CommandLineKit", "Posix",
         ]),
 
         // Thin executables.
@@ -74,7 +74,7 @@ let package = Package(
         // A daemon under another name with one type, for the entry point's integration tests.
         .executableTarget(name: "greeterd", dependencies: ["ViewModelDaemon", "ViewModelKit", "ReactiveCore"], path: "Tests/TestApp"),
         .target(name: "VMTestSupport", dependencies: [
-            "Posix", "JSONCore", "VMDaemon", "VMServer", "VMProtocol", "ViewModelKit", "ViewModelCatalog", "ReactiveTesting",
+            "Posix", "JSONCore", "VMTransport", "VMServer", "VMProtocol", "ViewModelKit", "ViewModelCatalog", "ReactiveTesting",
         ]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "ReactiveTesting"]),
@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "VMServerTests", dependencies: ["VMTestSupport", "VMServer", "VMProtocol", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "greeterd", "vmd-fuzz", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
-            "VMDaemon", "VMServer", "ReactiveCore", "ReactiveTesting", "ViewModelClient", "ViewModelCatalog",
+            "VMTransport", "VMServer", "ReactiveCore", "ReactiveTesting", "ViewModelClient", "ViewModelCatalog",
         ]),
     ],
     swiftLanguageModes: [.v6]

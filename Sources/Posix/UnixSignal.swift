@@ -6,7 +6,7 @@ import Darwin
 import CPosix
 
 /// A signal number with names, so modules that do not import libc can speak of signals.
-/// (Not `Signal`: that is ReactiveCore's RxCocoa-style trait, and both modules meet in VMDaemon.)
+/// (Not `Signal`: that is ReactiveCore's RxCocoa-style trait, and both modules meet in VMTransport.)
 public struct UnixSignal: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }

@@ -1,6 +1,6 @@
 /// The seam between the transport-agnostic server and whatever carries its bytes.
 ///
-/// `VMDaemon` drives a ``ConnectionHandler`` from its event loop: it reads and deframes bytes,
+/// `VMTransport` drives a ``ConnectionHandler`` from its event loop: it reads and deframes bytes,
 /// hands every complete frame to ``ConnectionHandler/frameReceived(_:on:)``, and frames and writes
 /// whatever the handler enqueues on the connection's ``ConnectionSink``. Tests drive the same
 /// handler in-process with an in-memory sink, so dispatch is tested without a socket.

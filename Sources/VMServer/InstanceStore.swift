@@ -2,7 +2,7 @@ import JSONCore
 import ViewModelKit
 
 /// Where a server keeps its durable instances (`vm.create {durable: true}`) between runs: the
-/// daemon's is a crash-safe file (VMDaemon's `DurableInstanceStore`). The server calls it on
+/// daemon's is a crash-safe file (VMTransport's `DurableInstanceStore`). The server calls it on
 /// its thread; what it is told in one loop turn must reach stable storage before that turn's
 /// replies and notifications are written (PROTOCOL.md, "Durable instances").
 public protocol InstanceStore: AnyObject {

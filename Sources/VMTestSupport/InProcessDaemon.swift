@@ -1,9 +1,9 @@
 import Posix
 import Synchronization
-import VMDaemon
+import VMTransport
 import VMServer
 
-/// A ``VMDaemon/Daemon`` running on its own loop thread inside the test process, serving a
+/// A ``VMTransport/Daemon`` running on its own loop thread inside the test process, serving a
 /// handler the test provides: transport tests need no built binary and can see the log.
 public final class InProcessDaemon: Sendable {
     private struct State {

@@ -64,8 +64,8 @@ enum UncheckedIdiomHomes {
             checkedBy: ["SubscriptionTests", "OverflowTests", "SendFastPathTests", "ServerOverSocketTests"]),
         Home(
             files: [
-                "Posix/EventLoop.swift", "VMDaemon/Daemon.swift", "VMDaemon/Connection.swift",
-                "VMDaemon/OutboundChunk.swift", "VMDaemon/OutboundChunkPool.swift",
+                "Posix/EventLoop.swift", "VMTransport/Daemon.swift", "VMTransport/Connection.swift",
+                "VMTransport/OutboundChunk.swift", "VMTransport/OutboundChunkPool.swift",
             ],
             idioms: [.exclusivityUnchecked],
             invariant: """
@@ -120,7 +120,7 @@ enum UncheckedIdiomHomes {
 
         // MARK: Unmanaged outside the kit
         Home(
-            files: ["ReactiveCore/Subjects/ObserverHub.swift", "VMDaemon/Connection.swift", "Posix/PosixThread.swift"],
+            files: ["ReactiveCore/Subjects/ObserverHub.swift", "VMTransport/Connection.swift", "Posix/PosixThread.swift"],
             idioms: [.unmanaged],
             invariant: """
                 An entry reads its unretained hub only while not disposed, and the hub clears every entry it \
@@ -172,7 +172,7 @@ enum UncheckedIdiomHomes {
         // MARK: sendability the compiler cannot see
         Home(
             files: [
-                "ReactiveCore/Schedulers/GraphConfined.swift", "VMDaemon/LoopConfined.swift",
+                "ReactiveCore/Schedulers/GraphConfined.swift", "VMTransport/LoopConfined.swift",
                 "ReactiveTesting/TestScheduler.swift",
             ],
             idioms: [.uncheckedSendable],
