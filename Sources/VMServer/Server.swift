@@ -19,6 +19,12 @@ import ViewModelKit
 ///     requestShutdown: { context.requestShutdown() })
 /// ```
 ///
+/// ## Where things are
+/// This file and ``ConnectionHandler`` (the seam a transport drives) are the module's entry;
+/// the rest is grouped by job: `Inbound/` (frames in, the one-pass `vm.send` reader),
+/// `Dispatch/` (the method table and each method), `Delivery/` (outbox, output channels,
+/// subscriptions, monitors), `Sessions/` (resumable sessions), `Durability/` and `Tapes/`.
+///
 /// ## Threading
 /// Single-threaded like the view models it hosts: every call, in both directions, happens on
 /// the host scheduler's thread. Nothing here is Sendable.

@@ -6,6 +6,12 @@ import VMServer
 /// accepts and vets connections, frames their bytes, writes their output in batches, applies
 /// the transport limits, and runs the lifecycle (ready, idle exit, graceful shutdown).
 ///
+/// The module's entry type. VMTransport carries the server's bytes and runs the process around
+/// it; its folders by job: `Loop/` (the loop as a scheduler, what a handler may ask of the
+/// daemon, remote control), `Connections/` (accept, read, frame, queue and write),
+/// `Process/` (start-up, descriptor budget, heap trimming), `Logging/` and `Storage/` (the
+/// durable-instance file and its group commit).
+///
 /// Threading: create it, start it and call it on the loop's thread; it is not Sendable. From
 /// other threads use ``control``. There is no thread and no task per connection: every
 /// connection is a registration on the one loop (measured: an epoll loop in Swift matches C).
