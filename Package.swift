@@ -13,18 +13,22 @@ let package = Package(
         .executable(name: "vmd", targets: ["vmd"]),
         .executable(name: "vmctl", targets: ["vmctl"]),
         // What an app depends on, by version (no target below uses unsafe flags): one job each.
+        // Each product lists every module its public API names (.ci/public-surface checks it,
+        // and lists that API in Tests/PublicSurface); the other modules are `package`.
         // Authoring view models: the kit and the two modules its API is made of.
         .library(name: "ViewModelKit", targets: ["ViewModelKit", "ReactiveCore", "JSONCore"]),
         // Testing them on virtual time: the harness and the test scheduler.
-        .library(name: "ViewModelTesting", targets: ["ViewModelTesting", "ReactiveTesting"]),
+        .library(name: "ViewModelTesting", targets: ["ViewModelTesting", "ReactiveTesting", "ViewModelKit", "ReactiveCore", "JSONCore"]),
         // Serving them: an app's daemon is one `ViewModelDaemon.main` call.
-        .library(name: "ViewModelDaemon", targets: ["ViewModelDaemon"]),
+        .library(name: "ViewModelDaemon", targets: ["ViewModelDaemon", "ViewModelKit", "ReactiveCore", "JSONCore"]),
         // vmd's built-in view models, opt-in for an app's daemon.
-        .library(name: "ViewModelCatalog", targets: ["ViewModelCatalog"]),
-        // Talking to a daemon from Swift.
-        .library(name: "VMClient", targets: ["VMClient"]),
+        .library(name: "ViewModelCatalog", targets: ["ViewModelCatalog", "ViewModelKit", "ReactiveCore", "JSONCore"]),
+        // Talking to a daemon from Swift, in the wire's vocabulary (VMProtocol's method types).
+        .library(name: "VMClient", targets: ["VMClient", "VMProtocol", "JSONRPC", "JSONCore"]),
         // Talking to it through the view models an app links: typed handles from their `Ports`.
-        .library(name: "ViewModelClient", targets: ["ViewModelClient", "VMClient"]),
+        .library(name: "ViewModelClient", targets: [
+            "ViewModelClient", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ReactiveCore",
+        ]),
         // The reactive core alone, for code that is not a view model.
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
     ],
