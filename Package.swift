@@ -13,18 +13,22 @@ let package = Package(
         .executable(name: "vmd", targets: ["vmd"]),
         .executable(name: "vmctl", targets: ["vmctl"]),
         // What an app depends on, by version (no target below uses unsafe flags): one job each.
+        // Each product lists every module its public API names (.ci/public-surface checks it,
+        // and lists that API in Tests/PublicSurface); the other modules are `package`.
         // Authoring view models: the kit and the two modules its API is made of.
         .library(name: "ViewModelKit", targets: ["ViewModelKit", "ReactiveCore", "JSONCore"]),
         // Testing them on virtual time: the harness and the test scheduler.
-        .library(name: "ViewModelTesting", targets: ["ViewModelTesting", "ReactiveTesting"]),
+        .library(name: "ViewModelTesting", targets: ["ViewModelTesting", "ReactiveTesting", "ViewModelKit", "ReactiveCore", "JSONCore"]),
         // Serving them: an app's daemon is one `ViewModelDaemon.main` call.
-        .library(name: "ViewModelDaemon", targets: ["ViewModelDaemon"]),
+        .library(name: "ViewModelDaemon", targets: ["ViewModelDaemon", "ViewModelKit", "ReactiveCore", "JSONCore"]),
         // vmd's built-in view models, opt-in for an app's daemon.
-        .library(name: "ViewModelCatalog", targets: ["ViewModelCatalog"]),
-        // Talking to a daemon from Swift.
-        .library(name: "VMClient", targets: ["VMClient"]),
+        .library(name: "ViewModelCatalog", targets: ["ViewModelCatalog", "ViewModelKit", "ReactiveCore", "JSONCore"]),
+        // Talking to a daemon from Swift, in the wire's vocabulary (VMProtocol's method types).
+        .library(name: "VMClient", targets: ["VMClient", "VMProtocol", "JSONRPC", "JSONCore"]),
         // Talking to it through the view models an app links: typed handles from their `Ports`.
-        .library(name: "ViewModelClient", targets: ["ViewModelClient", "VMClient"]),
+        .library(name: "ViewModelClient", targets: [
+            "ViewModelClient", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ReactiveCore",
+        ]),
         // The reactive core alone, for code that is not a view model.
         .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
     ],
@@ -49,13 +53,13 @@ let package = Package(
         // What vmd serves, and how.
         .target(name: "ViewModelCatalog", dependencies: ["ViewModelKit", "ReactiveCore", "JSONCore", "Posix"]),
         .target(name: "VMServer", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "ViewModelKit", "ReactiveCore"]),
-        .target(name: "VMDaemon", dependencies: ["VMServer", "Posix", "VMProtocol", "JSONRPC", "JSONCore", "ReactiveCore"]),
+        .target(name: "VMTransport", dependencies: ["VMServer", "Posix", "VMProtocol", "JSONRPC", "JSONCore", "ReactiveCore"]),
         .target(name: "VMClient", dependencies: ["VMProtocol", "JSONRPC", "JSONCore", "Posix"]),
         // VMClient knows only the wire; this joins it to the kit for apps that link their view models.
         .target(name: "ViewModelClient", dependencies: ["VMClient", "ViewModelKit", "VMProtocol", "JSONCore"]),
         // The daemon entry point any app's main.swift calls (vmd's included).
         .target(name: "ViewModelDaemon", dependencies: [
-            "VMDaemon", "VMServer", "VMProtocol", "ViewModelKit", "CommandLineKit", "Posix",
+            "VMTransport", "VMServer", "VMProtocol", "ViewModelKit", "CommandLineKit", "Posix",
         ]),
 
         // Thin executables.
@@ -74,7 +78,7 @@ let package = Package(
         // A daemon under another name with one type, for the entry point's integration tests.
         .executableTarget(name: "greeterd", dependencies: ["ViewModelDaemon", "ViewModelKit", "ReactiveCore"], path: "Tests/TestApp"),
         .target(name: "VMTestSupport", dependencies: [
-            "Posix", "JSONCore", "VMDaemon", "VMServer", "VMProtocol", "ViewModelKit", "ViewModelCatalog", "ReactiveTesting",
+            "Posix", "JSONCore", "VMTransport", "VMServer", "VMProtocol", "ViewModelKit", "ViewModelCatalog", "ReactiveTesting",
         ]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "ReactiveTesting"]),
@@ -87,7 +91,7 @@ let package = Package(
         .testTarget(name: "VMServerTests", dependencies: ["VMTestSupport", "VMServer", "VMProtocol", "JSONCore", "ViewModelKit", "ViewModelCatalog", "ReactiveCore", "ReactiveTesting"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "vmd", "vmctl", "greeterd", "vmd-fuzz", "VMTestSupport", "VMClient", "VMProtocol", "JSONRPC", "JSONCore", "Posix",
-            "VMDaemon", "VMServer", "ReactiveCore", "ReactiveTesting", "ViewModelClient", "ViewModelCatalog",
+            "VMTransport", "VMServer", "ReactiveCore", "ReactiveTesting", "ViewModelClient", "ViewModelCatalog",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,9 +2,9 @@
 ///
 /// Declare required arguments first, then optional ones, then at most one variadic argument,
 /// last: the parser fills them in that order.
-public struct ArgumentSpec: Sendable, Hashable {
+package struct ArgumentSpec: Sendable, Hashable {
     /// How many words an argument takes.
-    public enum Arity: Sendable, Hashable {
+    package enum Arity: Sendable, Hashable {
         /// Exactly one word; missing it is a usage error.
         case required
         /// Zero or one word.
@@ -14,16 +14,16 @@ public struct ArgumentSpec: Sendable, Hashable {
     }
 
     /// The placeholder shown in usage and help, also the key for ``ParsedCommand/positional(_:)``.
-    public var name: String
+    package var name: String
     /// Required, optional or variadic.
-    public var arity: Arity
+    package var arity: Arity
     /// One sentence for the help table.
-    public var help: String
+    package var help: String
     /// The only values accepted; empty means any.
-    public var allowedValues: [String]
+    package var allowedValues: [String]
 
     /// Creates a positional argument.
-    public init(_ name: String, arity: Arity = .required, allowedValues: [String] = [], help: String) {
+    package init(_ name: String, arity: Arity = .required, allowedValues: [String] = [], help: String) {
         self.name = name
         self.arity = arity
         self.allowedValues = allowedValues
@@ -31,7 +31,7 @@ public struct ArgumentSpec: Sendable, Hashable {
     }
 
     /// The argument as written in a usage line: `NAME`, `[NAME]` or `[NAME]...`.
-    public var usageText: String {
+    package var usageText: String {
         switch arity {
         case .required: name
         case .optional: "[\(name)]"

@@ -5,18 +5,18 @@
 /// (`-5`, `-0.5`) as values and arguments. Options of a command are also accepted after any of
 /// its subcommands. `--help`/`-h` anywhere, or `help [SUBCOMMAND...]` as the root's first word,
 /// returns a result with ``ParsedCommand/isHelpRequested`` set.
-public struct CommandLineParser: Sendable {
+package struct CommandLineParser: Sendable {
     /// The root command; its name is the program name.
-    public var root: CommandSpec
+    package var root: CommandSpec
 
     /// Creates a parser for a root command.
-    public init(root: CommandSpec) {
+    package init(root: CommandSpec) {
         self.root = root
     }
 
     /// Parses the arguments after the program name.
     /// - Throws: ``UsageError`` saying precisely what does not fit the spec.
-    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    package func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
         var state = ParserState(root: root)
         var index = 0
         while index < arguments.count {

@@ -18,28 +18,28 @@
 ///     ])
 /// let parsed = try CommandLineParser(root: vmctl).parse(["get", "login-1", "isValid"])
 /// ```
-public struct CommandSpec: Sendable, Hashable {
+package struct CommandSpec: Sendable, Hashable {
     /// The word that selects this command (for the root: the program name).
-    public var name: String
+    package var name: String
     /// One line, shown in the parent's subcommand table and at the top of help.
-    public var summary: String
+    package var summary: String
     /// Longer text printed after the usage line; blank lines separate paragraphs.
-    public var discussion: String
+    package var discussion: String
     /// Example invocations printed at the end of help.
-    public var examples: [CommandExample]
+    package var examples: [CommandExample]
     /// Positional arguments, in order. A command with subcommands should declare none.
-    public var arguments: [ArgumentSpec]
+    package var arguments: [ArgumentSpec]
     /// Options of this command, inherited by every subcommand.
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// Subcommands; when non-empty, one of them must be named.
-    public var subcommands: [CommandSpec]
+    package var subcommands: [CommandSpec]
     /// Extra tables ("Exit codes", "Environment") printed at the end of help.
-    public var sections: [HelpSection]
+    package var sections: [HelpSection]
     /// Hidden commands parse normally but are left out of help and completion scripts.
-    public var isHidden: Bool
+    package var isHidden: Bool
 
     /// Creates a command description.
-    public init(
+    package init(
         name: String, summary: String, discussion: String = "",
         examples: [CommandExample] = [], arguments: [ArgumentSpec] = [],
         options: [OptionSpec] = [], subcommands: [CommandSpec] = [],
@@ -57,13 +57,13 @@ public struct CommandSpec: Sendable, Hashable {
     }
 
     /// The direct subcommand called `name`, if any.
-    public func subcommand(named name: String) -> CommandSpec? {
+    package func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }
     }
 
     /// The chain of commands from this root down the path of subcommand names, or nil if a name
     /// along the path is unknown. `chain(for: [])` is `[self]`.
-    public func chain(for path: [String]) -> [CommandSpec]? {
+    package func chain(for path: [String]) -> [CommandSpec]? {
         var chain = [self]
         for word in path {
             guard let next = chain[chain.count - 1].subcommand(named: word) else { return nil }
@@ -90,7 +90,7 @@ public struct CommandSpec: Sendable, Hashable {
 
     /// Problems in the spec itself (programmer errors), for a unit test to assert is empty:
     /// duplicate names, arguments out of order, a command with both arguments and subcommands.
-    public func validationProblems() -> [String] {
+    package func validationProblems() -> [String] {
         var problems: [String] = []
         validate(path: name, inherited: [], isRoot: true, into: &problems)
         return problems

@@ -6,20 +6,20 @@
 /// let context = CompletionContext(words: ["send", "c1", ""], root: spec)
 /// // context.path == ["send"], context.positionals == ["c1"], context.current == ""
 /// ```
-public struct CompletionContext: Sendable, Equatable {
+package struct CompletionContext: Sendable, Equatable {
     /// The subcommand path typed so far (`["daemon", "start"]`).
-    public var path: [String]
+    package var path: [String]
     /// The positional arguments before the cursor.
-    public var positionals: [String]
+    package var positionals: [String]
     /// The option whose value is being typed (`--id ` then TAB), or `nil`.
-    public var optionAwaitingValue: OptionSpec?
+    package var optionAwaitingValue: OptionSpec?
     /// The values of the value options typed before the cursor, by long name (the last wins).
-    public var optionValues: [String: String]
+    package var optionValues: [String: String]
     /// The word being completed ("" right after a space).
-    public var current: String
+    package var current: String
 
     /// Reads `words`: what follows the program name, the word under the cursor last.
-    public init(words: [String], root: CommandSpec) {
+    package init(words: [String], root: CommandSpec) {
         path = []
         positionals = []
         optionAwaitingValue = nil

@@ -5,7 +5,7 @@
 /// ```swift
 /// print(CompletionScript.render(.bash, for: spec), terminator: "")
 /// ```
-public enum CompletionScript {
+package enum CompletionScript {
     /// The completion script of `root` for `shell`, ending with a newline.
     ///
     /// With `dynamic`, the script also asks the program for the words only it can know: where
@@ -14,7 +14,7 @@ public enum CompletionScript {
     /// last; standard error discarded) and offers the lines it prints. A single line `:files`
     /// asks for file names instead; printing nothing offers nothing (no file names either).
     /// ``CompletionContext`` reads those words back.
-    public static func render(_ shell: CompletionShell, for root: CommandSpec, dynamic: String? = nil) -> String {
+    package static func render(_ shell: CompletionShell, for root: CommandSpec, dynamic: String? = nil) -> String {
         var model = CompletionModel(root: root)
         model.dynamicCommand = dynamic
         switch shell {

@@ -1,5 +1,5 @@
 /// A shell for which ``CompletionScript`` can write a completion script.
-public enum CompletionShell: String, Sendable, CaseIterable {
+package enum CompletionShell: String, Sendable, CaseIterable {
     /// GNU bash (4 or later): `source <(vmctl completion bash)`.
     case bash
     /// zsh: `source <(vmctl completion zsh)`, or save as `_vmctl` in a directory on `$fpath`.

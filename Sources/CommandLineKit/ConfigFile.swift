@@ -6,18 +6,18 @@
 /// let file = try ConfigFile(parsing: "socket = \"/run/vmd.sock\"\n", path: "vmd.toml")
 /// file.entry("socket")?.value   // .string("/run/vmd.sock")
 /// ```
-public struct ConfigFile: Sendable, Hashable {
+package struct ConfigFile: Sendable, Hashable {
     /// One `key = value` line.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The key as written.
-        public var key: String
+        package var key: String
         /// The parsed value.
-        public var value: ConfigValue
+        package var value: ConfigValue
         /// The 1-based line number, for provenance and error messages.
-        public var line: Int
+        package var line: Int
 
         /// Creates an entry.
-        public init(key: String, value: ConfigValue, line: Int) {
+        package init(key: String, value: ConfigValue, line: Int) {
             self.key = key
             self.value = value
             self.line = line
@@ -25,12 +25,12 @@ public struct ConfigFile: Sendable, Hashable {
     }
 
     /// The path shown in provenance and errors (as the caller named the file).
-    public var path: String
+    package var path: String
     /// The entries in file order; keys are unique.
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// Creates a config file from already-parsed entries.
-    public init(path: String, entries: [Entry]) {
+    package init(path: String, entries: [Entry]) {
         self.path = path
         self.entries = entries
     }
@@ -40,19 +40,19 @@ public struct ConfigFile: Sendable, Hashable {
     ///   - text: the file's contents.
     ///   - path: the file's path, used in errors and provenance.
     /// - Throws: ``ConfigurationError`` at `path:line` saying what was wrong and how to write it.
-    public init(parsing text: String, path: String) throws(ConfigurationError) {
+    package init(parsing text: String, path: String) throws(ConfigurationError) {
         self.path = path
         self.entries = try ConfigFileParser(path: path).parse(text)
     }
 
     /// The entry for `key`, if the file sets it.
-    public func entry(_ key: String) -> Entry? {
+    package func entry(_ key: String) -> Entry? {
         entries.first { $0.key == key }
     }
 
     /// The conventional place of an application's config file: `$XDG_CONFIG_HOME/DIR/FILE`,
     /// else `$HOME/.config/DIR/FILE`; nil when neither variable is set to an absolute path.
-    public static func standardPath(directory: String, fileName: String, environment: [String: String]) -> String? {
+    package static func standardPath(directory: String, fileName: String, environment: [String: String]) -> String? {
         if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
             return base + "/" + directory + "/" + fileName
         }

@@ -1,5 +1,5 @@
 /// A value in a config file: the TOML subset described in <doc:ConfigFileFormat>.
-public enum ConfigValue: Sendable, Hashable, CustomStringConvertible {
+package enum ConfigValue: Sendable, Hashable, CustomStringConvertible {
     /// `"text"` or `'text'`.
     case string(String)
     /// `42`, `-7`, `1_000`.
@@ -10,7 +10,7 @@ public enum ConfigValue: Sendable, Hashable, CustomStringConvertible {
     case array([ConfigValue])
 
     /// The value written back in the file's syntax: strings quoted and escaped.
-    public var description: String {
+    package var description: String {
         switch self {
         case .string(let text): Self.quoted(text)
         case .integer(let number): String(number)

@@ -6,24 +6,24 @@
 /// error: /home/ann/.config/vmd/vmd.toml:3: unknown key 'max-conections'; did you mean 'max-connections'?
 /// error: environment variable VMD_SLOW_CLIENT: invalid value 'drop': expected one of coalesce, disconnect
 /// ```
-public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where the bad value was found.
-    public var source: ValueSource
+    package var source: ValueSource
     /// What was wrong, without the location.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(_ message: String, at source: ValueSource) {
+    package init(_ message: String, at source: ValueSource) {
         self.message = message
         self.source = source
     }
 
     /// The exit status for a configuration error: 2, like a usage error (the user must fix
     /// their input before anything can run).
-    public var exitCode: Int32 { 2 }
+    package var exitCode: Int32 { 2 }
 
     /// The location of the problem: `PATH:LINE`, `environment variable NAME`, `option --name`.
-    public var location: String {
+    package var location: String {
         switch source {
         case .commandLine(let option): "option \(option)"
         case .environment(let variable): "environment variable \(variable)"
@@ -34,5 +34,5 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// `error: LOCATION: MESSAGE`, the text for standard error.
-    public var description: String { "error: \(location): \(message)" }
+    package var description: String { "error: \(location): \(message)" }
 }

@@ -18,17 +18,17 @@
 /// let config = try resolver.resolve(commandLine: parsed, environment: env, file: file)
 /// print(config.rendered(), terminator: "")   // vmd --print-config
 /// ```
-public struct ConfigurationResolver: Sendable {
+package struct ConfigurationResolver: Sendable {
     /// The options that take part: those with an environment variable or a config key.
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
 
     /// Creates a resolver over the configurable ones among `options`.
-    public init(options: [OptionSpec]) {
+    package init(options: [OptionSpec]) {
         self.options = options.filter(\.isConfigurable)
     }
 
     /// Creates a resolver over the configurable options in effect for `path` below `root`.
-    public init(root: CommandSpec, path: [String] = []) {
+    package init(root: CommandSpec, path: [String] = []) {
         self.init(options: CommandSpec.options(inEffectFor: root.chain(for: path) ?? [root]))
     }
 
@@ -39,7 +39,7 @@ public struct ConfigurationResolver: Sendable {
     ///   - file: the parsed config file, or nil when there is none.
     /// - Throws: ``ConfigurationError`` for an unknown file key, or a value of the wrong type
     ///   or outside the allowed values in any layer.
-    public func resolve(
+    package func resolve(
         commandLine: ParsedCommand?, environment: [String: String], file: ConfigFile?
     ) throws(ConfigurationError) -> EffectiveConfiguration {
         if let file { try checkKeys(of: file) }

@@ -1,55 +1,55 @@
 /// The resolved value of every configurable option, each with where it came from; what
 /// `vmd --print-config` prints.
-public struct EffectiveConfiguration: Sendable, Hashable {
+package struct EffectiveConfiguration: Sendable, Hashable {
     /// One resolved option.
-    public struct Setting: Sendable, Hashable {
+    package struct Setting: Sendable, Hashable {
         /// The option.
-        public var option: OptionSpec
+        package var option: OptionSpec
         /// Its values: one for a flag (`"true"`/`"false"`) or a value option, any number for a
         /// repeatable option, none when unset.
-        public var values: [String]
+        package var values: [String]
         /// The layer that provided the values.
-        public var source: ValueSource
+        package var source: ValueSource
 
         /// Creates a setting.
-        public init(option: OptionSpec, values: [String], source: ValueSource) {
+        package init(option: OptionSpec, values: [String], source: ValueSource) {
             self.option = option
             self.values = values
             self.source = source
         }
 
         /// The name shown by `--print-config`: the config key, else the long option name.
-        public var key: String { option.configKey ?? option.long }
+        package var key: String { option.configKey ?? option.long }
     }
 
     /// Settings in the order the options were declared.
-    public var settings: [Setting]
+    package var settings: [Setting]
 
     /// Creates a configuration from settings.
-    public init(settings: [Setting]) {
+    package init(settings: [Setting]) {
         self.settings = settings
     }
 
     /// The setting of the option with this long name, if it is configurable.
-    public func setting(_ long: String) -> Setting? {
+    package func setting(_ long: String) -> Setting? {
         settings.first { $0.option.long == long }
     }
 
     /// The value of a value option (the last, for a repeatable one), or nil when unset.
-    public func value(_ long: String) -> String? { setting(long)?.values.last }
+    package func value(_ long: String) -> String? { setting(long)?.values.last }
 
     /// Every value of a repeatable option.
-    public func values(_ long: String) -> [String] { setting(long)?.values ?? [] }
+    package func values(_ long: String) -> [String] { setting(long)?.values ?? [] }
 
     /// Whether a flag resolved to true.
-    public func flag(_ long: String) -> Bool { value(long) == "true" }
+    package func flag(_ long: String) -> Bool { value(long) == "true" }
 
     /// Where the option's value came from.
-    public func source(_ long: String) -> ValueSource? { setting(long)?.source }
+    package func source(_ long: String) -> ValueSource? { setting(long)?.source }
 
     /// The value parsed as an integer, or nil when unset.
     /// - Throws: ``ConfigurationError`` at the value's source when it is not an integer.
-    public func int(_ long: String) throws(ConfigurationError) -> Int? {
+    package func int(_ long: String) throws(ConfigurationError) -> Int? {
         guard let setting = setting(long), let text = setting.values.last else { return nil }
         guard let number = Int(text) else {
             let name = setting.source == .commandLine(option: setting.option.displayName) ? "" : " for \(setting.key)"
@@ -68,7 +68,7 @@ public struct EffectiveConfiguration: Sendable, Hashable {
     /// foreground      = false                      # default
     /// # exit-when-idle is not set
     /// ```
-    public func rendered() -> String {
+    package func rendered() -> String {
         let keyWidth = settings.filter { $0.source != .unset }.map(\.key.count).max() ?? 0
         let assignments = settings.map { setting -> String? in
             guard setting.source != .unset else { return nil }

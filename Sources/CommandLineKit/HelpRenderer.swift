@@ -8,14 +8,14 @@
 ///     print(HelpRenderer(root: spec).help(for: parsed.path), terminator: "")
 /// }
 /// ```
-public struct HelpRenderer: Sendable {
+package struct HelpRenderer: Sendable {
     /// The root command.
-    public var root: CommandSpec
+    package var root: CommandSpec
     /// The column limit; 80 unless told otherwise.
-    public var width: Int
+    package var width: Int
 
     /// Creates a renderer.
-    public init(root: CommandSpec, width: Int = 80) {
+    package init(root: CommandSpec, width: Int = 80) {
         self.root = root
         self.width = width
     }
@@ -23,7 +23,7 @@ public struct HelpRenderer: Sendable {
     /// The help text, ending with a newline, of the command at `path` (subcommand names below
     /// the root). Unknown names at the end of the path are ignored: the deepest known command
     /// is described.
-    public func help(for path: [String]) -> String {
+    package func help(for path: [String]) -> String {
         var chain = [root]
         for name in path {
             guard let next = chain[chain.count - 1].subcommand(named: name) else { break }

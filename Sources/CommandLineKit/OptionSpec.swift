@@ -11,9 +11,9 @@
 ///     help: "What to do with a client that reads too slowly.",
 ///     environment: "VMD_SLOW_CLIENT", configKey: "slow-client")
 /// ```
-public struct OptionSpec: Sendable, Hashable {
+package struct OptionSpec: Sendable, Hashable {
     /// How many values an option takes.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Present or absent; takes no value (`--json`).
         case flag
         /// Takes exactly one value (`--id ID`); giving it twice is a usage error.
@@ -23,29 +23,29 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// The long name without the leading dashes: `"socket"` for `--socket`.
-    public var long: String
+    package var long: String
     /// The optional one-character short name without the dash: `"s"` for `-s`.
-    public var short: Character?
+    package var short: Character?
     /// Flag, single value, or repeatable value.
-    public var kind: Kind
+    package var kind: Kind
     /// The placeholder shown in help and errors: `PATH` in `--socket PATH`. Unused for flags.
-    public var valueName: String
+    package var valueName: String
     /// The value used when nothing else sets the option, shown in help as `default: ...`.
-    public var defaultValue: String?
+    package var defaultValue: String?
     /// One or two sentences for the help table.
-    public var help: String
+    package var help: String
     /// The environment variable that can set this option (`VMD_SOCKET`), if any.
-    public var environment: String?
+    package var environment: String?
     /// The key that sets this option in a config file, if any.
-    public var configKey: String?
+    package var configKey: String?
     /// The only values accepted, for enumerations like `coalesce|disconnect`; empty means any.
-    public var allowedValues: [String]
+    package var allowedValues: [String]
     /// Hidden options are parsed but left out of help and completion scripts.
-    public var isHidden: Bool
+    package var isHidden: Bool
 
     /// Creates an option; prefer ``flag(_:short:help:environment:configKey:isHidden:)`` and its
     /// siblings, which read better at the call site.
-    public init(
+    package init(
         long: String, short: Character? = nil, kind: Kind, valueName: String = "VALUE",
         defaultValue: String? = nil, help: String, environment: String? = nil,
         configKey: String? = nil, allowedValues: [String] = [], isHidden: Bool = false
@@ -63,7 +63,7 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// A flag: `--long` (or `-s`), true when given.
-    public static func flag(
+    package static func flag(
         _ long: String, short: Character? = nil, help: String,
         environment: String? = nil, configKey: String? = nil, isHidden: Bool = false
     ) -> OptionSpec {
@@ -73,7 +73,7 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// An option taking one value: `--long VALUE`, `--long=VALUE` or `-s VALUE`.
-    public static func value(
+    package static func value(
         _ long: String, short: Character? = nil, valueName: String = "VALUE",
         default defaultValue: String? = nil, allowedValues: [String] = [], help: String,
         environment: String? = nil, configKey: String? = nil, isHidden: Bool = false
@@ -85,7 +85,7 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// An option that may be given many times, each time with one value.
-    public static func repeatable(
+    package static func repeatable(
         _ long: String, short: Character? = nil, valueName: String = "VALUE",
         allowedValues: [String] = [], help: String,
         environment: String? = nil, configKey: String? = nil, isHidden: Bool = false
@@ -97,9 +97,9 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// `--long`, the spelling used in messages.
-    public var displayName: String { "--" + long }
+    package var displayName: String { "--" + long }
 
     /// Whether the option can come from outside the command line (environment or config file).
     /// Only such options take part in ``ConfigurationResolver`` and `--print-config`.
-    public var isConfigurable: Bool { environment != nil || configKey != nil }
+    package var isConfigurable: Bool { environment != nil || configKey != nil }
 }

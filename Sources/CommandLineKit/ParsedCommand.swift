@@ -3,26 +3,26 @@
 ///
 /// Options are looked up by their long name without dashes (`value("socket")`), arguments by
 /// their declared name (`positional("INSTANCE")`).
-public struct ParsedCommand: Sendable, Hashable {
+package struct ParsedCommand: Sendable, Hashable {
     /// The subcommand names below the root, e.g. `["daemon", "start"]`; empty for the root.
-    public var path: [String]
+    package var path: [String]
     /// The spec of the selected command (the last one in ``path``, or the root).
-    public var command: CommandSpec
+    package var command: CommandSpec
     /// True when `--help`, `-h` or `help [SUBCOMMAND]` was given. Nothing else was validated:
     /// print ``HelpRenderer/help(for:)`` for ``path`` and exit 0.
-    public var isHelpRequested: Bool
+    package var isHelpRequested: Bool
     /// The values of each option given on the command line, keyed by long name; a flag has one
     /// empty string per occurrence.
-    public var optionValues: [String: [String]]
+    package var optionValues: [String: [String]]
     /// The words of each positional argument, keyed by argument name.
-    public var argumentValues: [String: [String]]
+    package var argumentValues: [String: [String]]
     /// The root's name then ``path``: `["vmctl", "daemon", "start"]`; used in messages.
-    public var commandPath: [String]
+    package var commandPath: [String]
     /// The usage line of the selected command, used by errors raised from the accessors.
-    public var usage: String
+    package var usage: String
 
     /// Creates a parsed command; normally made by ``CommandLineParser``.
-    public init(
+    package init(
         path: [String], command: CommandSpec, isHelpRequested: Bool = false,
         optionValues: [String: [String]] = [:], argumentValues: [String: [String]] = [:],
         commandPath: [String], usage: String
@@ -37,34 +37,34 @@ public struct ParsedCommand: Sendable, Hashable {
     }
 
     /// Whether the option was given on the command line (any kind).
-    public func isPresent(_ long: String) -> Bool { optionValues[long] != nil }
+    package func isPresent(_ long: String) -> Bool { optionValues[long] != nil }
 
     /// Whether the flag was given.
-    public func flag(_ long: String) -> Bool { optionValues[long] != nil }
+    package func flag(_ long: String) -> Bool { optionValues[long] != nil }
 
     /// The value given for a single-value option (the last one, for a repeatable option), or nil.
     /// Defaults are not applied here; ``ConfigurationResolver`` layers them.
-    public func value(_ long: String) -> String? { optionValues[long]?.last }
+    package func value(_ long: String) -> String? { optionValues[long]?.last }
 
     /// Every value given for a repeatable option, in command-line order.
-    public func values(_ long: String) -> [String] { optionValues[long] ?? [] }
+    package func values(_ long: String) -> [String] { optionValues[long] ?? [] }
 
     /// The value of an option parsed as an integer; nil when the option was not given.
     /// - Throws: ``UsageError`` (`notAnInteger`) naming the option and the bad value.
-    public func int(_ long: String) throws(UsageError) -> Int? {
+    package func int(_ long: String) throws(UsageError) -> Int? {
         guard let text = value(long) else { return nil }
         return try integer(text, name: "--" + long)
     }
 
     /// The word given for a required or optional positional argument, or nil.
-    public func positional(_ name: String) -> String? { argumentValues[name]?.first }
+    package func positional(_ name: String) -> String? { argumentValues[name]?.first }
 
     /// Every word given for a variadic positional argument.
-    public func positionals(_ name: String) -> [String] { argumentValues[name] ?? [] }
+    package func positionals(_ name: String) -> [String] { argumentValues[name] ?? [] }
 
     /// A positional argument parsed as an integer; nil when it was not given.
     /// - Throws: ``UsageError`` (`notAnInteger`) naming the argument and the bad value.
-    public func intPositional(_ name: String) throws(UsageError) -> Int? {
+    package func intPositional(_ name: String) throws(UsageError) -> Int? {
         guard let text = positional(name) else { return nil }
         return try integer(text, name: name)
     }

@@ -2,11 +2,11 @@
 ///
 /// The distance is optimal string alignment (Levenshtein plus swapping two neighbours), so the
 /// most common typo, two transposed letters (`--jsno`), costs 1 like a single wrong letter.
-public enum Suggestions {
+package enum Suggestions {
     /// The candidates closest to `word`, nearest first, among those close enough to be a
     /// plausible typo (at most one edit per three characters, at least one edit allowed), then
     /// those that start with `word` (two characters or more). Ties keep the order of `candidates`.
-    public static func closest(to word: String, among candidates: [String]) -> [String] {
+    package static func closest(to word: String, among candidates: [String]) -> [String] {
         let typed = Array(word.unicodeScalars)
         let threshold = max(1, typed.count / 3)
         var best: [(distance: Int, candidate: String)] = []

@@ -9,9 +9,9 @@
 /// usage: vmctl list [options]
 /// Run 'vmctl help list' for more information.
 /// ```
-public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, with the words needed to say it.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// An option no command in the path declares; with the nearest spellings.
         case unknownOption(String, suggestions: [String])
         /// An option of a subcommand given before that subcommand's name (`vmctl --id x create`).
@@ -39,24 +39,24 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What went wrong.
-    public var kind: Kind
+    package var kind: Kind
     /// The command words up to where the error was found, e.g. `["vmctl", "get"]`.
-    public var commandPath: [String]
+    package var commandPath: [String]
     /// The usage line of that command, e.g. `vmctl get [options] INSTANCE OUTPUT`.
-    public var usage: String
+    package var usage: String
 
     /// Creates an error.
-    public init(_ kind: Kind, commandPath: [String], usage: String) {
+    package init(_ kind: Kind, commandPath: [String], usage: String) {
         self.kind = kind
         self.commandPath = commandPath
         self.usage = usage
     }
 
     /// The exit status for a usage error: 2.
-    public var exitCode: Int32 { 2 }
+    package var exitCode: Int32 { 2 }
 
     /// The one-line message, without the `error: ` prefix.
-    public var message: String {
+    package var message: String {
         switch kind {
         case .unknownOption(let option, let suggestions):
             return "unknown option '\(option)'" + didYouMean(suggestions)
@@ -95,7 +95,7 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The full text for standard error: message, usage line, and where to read more.
-    public var description: String {
+    package var description: String {
         "error: \(message)\nusage: \(usage)\nRun '\(helpCommand)' for more information."
     }
 

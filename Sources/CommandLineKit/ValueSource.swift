@@ -1,5 +1,5 @@
 /// Where a configuration value came from, for `--print-config` and for error messages.
-public enum ValueSource: Sendable, Hashable, CustomStringConvertible {
+package enum ValueSource: Sendable, Hashable, CustomStringConvertible {
     /// Given on the command line as this option (`--socket`).
     case commandLine(option: String)
     /// Read from this environment variable.
@@ -12,7 +12,7 @@ public enum ValueSource: Sendable, Hashable, CustomStringConvertible {
     case unset
 
     /// `flag --socket`, `env VMD_SOCKET`, `file /etc/vmd.toml:3`, `default`, `not set`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .commandLine(let option): "flag \(option)"
         case .environment(let variable): "env \(variable)"

@@ -5,10 +5,10 @@
 /// larger than ``maxFrameBytes`` is reported as soon as its header is read and its bytes are
 /// skipped as they arrive (never buffered), after which framing continues. A malformed header
 /// block cannot be re-synchronized: every later call throws the same error.
-public struct ContentLengthFramer: MessageFramer, Sendable {
-    public let maxFrameBytes: Int
+package struct ContentLengthFramer: MessageFramer, Sendable {
+    package let maxFrameBytes: Int
     /// The largest header block accepted.
-    public let maxHeaderBytes: Int
+    package let maxHeaderBytes: Int
 
     private enum State: Sendable {
         case headers
@@ -22,14 +22,14 @@ public struct ContentLengthFramer: MessageFramer, Sendable {
     private var start = 0
     private var scanned = 0
 
-    public init(maxFrameBytes: Int = 1_048_576, maxHeaderBytes: Int = 4096) {
+    package init(maxFrameBytes: Int = 1_048_576, maxHeaderBytes: Int = 4096) {
         self.maxFrameBytes = maxFrameBytes
         self.maxHeaderBytes = maxHeaderBytes
     }
 
-    public var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         var incoming = bytes
         switch state {
         case .failed:
@@ -55,7 +55,7 @@ public struct ContentLengthFramer: MessageFramer, Sendable {
         buffer.append(contentsOf: incoming)
     }
 
-    public mutating func nextFrame() throws(FramingError) -> ArraySlice<UInt8>? {
+    package mutating func nextFrame() throws(FramingError) -> ArraySlice<UInt8>? {
         while true {
             switch state {
             case .failed(let error):
@@ -119,7 +119,7 @@ public struct ContentLengthFramer: MessageFramer, Sendable {
     }
 
     /// The capacity of the inbound buffer, in bytes (what the framer retains while idle).
-    public var retainedCapacity: Int { buffer.capacity }
+    package var retainedCapacity: Int { buffer.capacity }
 
     private mutating func fail(_ error: FramingError) -> FramingError {
         state = .failed(error)

@@ -1,12 +1,12 @@
 /// How frames are delimited on a connection.
-public enum FrameFormat: Sendable, Hashable {
+package enum FrameFormat: Sendable, Hashable {
     /// NDJSON: one message per `\n`-terminated line.
     case lines
     /// LSP: `Content-Length: N\r\n\r\n` then N bytes.
     case contentLength
 
     /// Appends `message` (one encoded JSON-RPC message or batch) with this format's framing.
-    public func appendFrame(_ message: some Collection<UInt8>, to buffer: inout [UInt8]) {
+    package func appendFrame(_ message: some Collection<UInt8>, to buffer: inout [UInt8]) {
         switch self {
         case .lines:
             buffer.append(contentsOf: message)
@@ -19,7 +19,7 @@ public enum FrameFormat: Sendable, Hashable {
 
     /// Encodes a message with `body` directly into `buffer`, framed: no intermediate copy for
     /// lines; for Content-Length the header is inserted in front once the length is known.
-    public func appendFramed<E: Error>(to buffer: inout [UInt8], _ body: (inout [UInt8]) throws(E) -> Void) throws(E) {
+    package func appendFramed<E: Error>(to buffer: inout [UInt8], _ body: (inout [UInt8]) throws(E) -> Void) throws(E) {
         switch self {
         case .lines:
             try body(&buffer)

@@ -1,42 +1,42 @@
 /// The framer of a connection whose framing is decided by its first byte: `C` (the start of
 /// `Content-Length`) selects LSP framing, anything else NDJSON. Until a byte arrives it
 /// buffers nothing and ``format`` is `nil`.
-public struct FramingDetector: MessageFramer, Sendable {
+package struct FramingDetector: MessageFramer, Sendable {
     // At most one of the two is set, from the first byte on. Two optionals rather than one
     // enum: optional chaining mutates a framer in place, where taking it out of an enum case
     // and putting it back cost a copy of its state per frame (measured with callgrind).
     private var lines: LineFramer?
     private var contentLength: ContentLengthFramer?
 
-    public let maxFrameBytes: Int
+    package let maxFrameBytes: Int
 
-    public init(maxFrameBytes: Int = 1_048_576) {
+    package init(maxFrameBytes: Int = 1_048_576) {
         self.maxFrameBytes = maxFrameBytes
     }
 
     /// The framing a connection speaks, judged from its first byte.
-    public static func format(forFirstByte byte: UInt8) -> FrameFormat {
+    package static func format(forFirstByte byte: UInt8) -> FrameFormat {
         byte == UInt8(ascii: "C") ? .contentLength : .lines
     }
 
     /// The detected framing (use it for replies too), `nil` before the first byte.
-    public var format: FrameFormat? {
+    package var format: FrameFormat? {
         if lines != nil { return .lines }
         if contentLength != nil { return .contentLength }
         return nil
     }
 
-    public var bufferedByteCount: Int {
+    package var bufferedByteCount: Int {
         lines?.bufferedByteCount ?? contentLength?.bufferedByteCount ?? 0
     }
 
     /// The capacity of the chosen framer's inbound buffer, in bytes: what an idle connection
     /// retains (at most 64 KiB once its frames are consumed; see `FramerSlack`).
-    public var retainedCapacity: Int {
+    package var retainedCapacity: Int {
         lines?.retainedCapacity ?? contentLength?.retainedCapacity ?? 0
     }
 
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if lines == nil, contentLength == nil {
             guard let first = bytes.first else { return }
             switch FramingDetector.format(forFirstByte: first) {
@@ -51,7 +51,7 @@ public struct FramingDetector: MessageFramer, Sendable {
         }
     }
 
-    public mutating func nextFrame() throws(FramingError) -> ArraySlice<UInt8>? {
+    package mutating func nextFrame() throws(FramingError) -> ArraySlice<UInt8>? {
         if lines != nil { return try lines?.nextFrame() }
         return try contentLength?.nextFrame()
     }

@@ -1,6 +1,6 @@
 /// A transport framing problem: a frame too large, or LSP headers that make no sense.
-public struct FramingError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable {
+package struct FramingError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable, Hashable {
         /// A frame larger than the limit; its bytes are skipped, not buffered.
         case frameTooLarge(limit: Int)
         /// The LSP header block grew past its limit without ending in `\r\n\r\n`.
@@ -11,17 +11,17 @@ public struct FramingError: Error, Sendable, Hashable, CustomStringConvertible {
         case missingContentLength
     }
 
-    public let kind: Kind
-    public let message: String
+    package let kind: Kind
+    package let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// Whether the framer can go on to the next frame after this error (an over-long frame is
     /// skipped whole); after any other error the stream cannot be re-synchronized.
-    public var isRecoverable: Bool {
+    package var isRecoverable: Bool {
         if case .frameTooLarge = kind { return true }
         return false
     }
@@ -30,5 +30,5 @@ public struct FramingError: Error, Sendable, Hashable, CustomStringConvertible {
         FramingError(.frameTooLarge(limit: limit), "frame exceeds the maximum of \(limit) bytes")
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -13,9 +13,9 @@ import JSONCore
 /// when present, an object or array. Responses need an `id` and exactly one of `result` or
 /// `error` (an object with an integer `code` and a string `message`). Unknown members are
 /// ignored. Number ids keep their literal text (see ``RequestID``).
-public enum JSONRPCDecoder {
+package enum JSONRPCDecoder {
     /// Classifies one frame of UTF-8 bytes.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, options: JSONParseOptions = .default) -> JSONRPCFrame {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, options: JSONParseOptions = .default) -> JSONRPCFrame {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes, options: options)
@@ -35,7 +35,7 @@ public enum JSONRPCDecoder {
     }
 
     /// Classifies one frame held in any byte collection (`[UInt8]`, `ArraySlice<UInt8>`, …).
-    public static func decode(_ bytes: some Collection<UInt8>, options: JSONParseOptions = .default) -> JSONRPCFrame {
+    package static func decode(_ bytes: some Collection<UInt8>, options: JSONParseOptions = .default) -> JSONRPCFrame {
         if let frame = bytes.withContiguousStorageIfAvailable({ decode(UnsafeRawBufferPointer($0), options: options) }) {
             return frame
         }
@@ -44,7 +44,7 @@ public enum JSONRPCDecoder {
 
     /// Classifies one already-parsed message. `literalID` supplies the source text of a
     /// non-integer number id (without it such ids are re-spelled in shortest form).
-    public static func classify(_ value: JSONValue, literalID: () -> String? = { nil }) -> JSONRPCEntry {
+    package static func classify(_ value: JSONValue, literalID: () -> String? = { nil }) -> JSONRPCEntry {
         guard case .object(let object) = value else {
             return .invalid(id: .null, error: .invalidRequest("a JSON-RPC message must be an object, not \(value.typeName)"))
         }

@@ -6,7 +6,7 @@ import JSONCore
 /// Besides whole ``JSONValue``s, params and results can be written member by member with a
 /// ``JSONObjectWriter``, which can splice a pre-encoded value: the server encodes each output
 /// value once and copies its bytes into every notification that carries it.
-public enum JSONRPCEncoder {
+package enum JSONRPCEncoder {
     static let header: StaticString = #"{"jsonrpc":"2.0""#
 
     @inline(__always)
@@ -29,19 +29,19 @@ public enum JSONRPCEncoder {
     // MARK: Requests and notifications
 
     /// `{"jsonrpc":"2.0","id":…,"method":…,"params":…}` (params left out when `nil`).
-    public static func appendRequest(id: RequestID, method: String, params: JSONValue?, to buffer: inout [UInt8]) {
+    package static func appendRequest(id: RequestID, method: String, params: JSONValue?, to buffer: inout [UInt8]) {
         appendHeader(id: id, to: &buffer)
         appendMethod(method, params: params, to: &buffer)
     }
 
     /// `{"jsonrpc":"2.0","method":…,"params":…}` (params left out when `nil`).
-    public static func appendNotification(method: String, params: JSONValue?, to buffer: inout [UInt8]) {
+    package static func appendNotification(method: String, params: JSONValue?, to buffer: inout [UInt8]) {
         appendHeader(id: nil, to: &buffer)
         appendMethod(method, params: params, to: &buffer)
     }
 
     /// A notification whose params object is written member by member by `params`.
-    public static func appendNotification<E: Error>(
+    package static func appendNotification<E: Error>(
         method: String, to buffer: inout [UInt8], params: (inout JSONObjectWriter) throws(E) -> Void
     ) throws(E) {
         appendHeader(id: nil, to: &buffer)
@@ -65,7 +65,7 @@ public enum JSONRPCEncoder {
     // MARK: Responses
 
     /// `{"jsonrpc":"2.0","id":…,"result":…}`.
-    public static func appendSuccess(id: RequestID, result: JSONValue, to buffer: inout [UInt8]) {
+    package static func appendSuccess(id: RequestID, result: JSONValue, to buffer: inout [UInt8]) {
         appendHeader(id: id, to: &buffer)
         appendStatic(#","result":"#, to: &buffer)
         JSONSerializer.append(result, to: &buffer)
@@ -74,7 +74,7 @@ public enum JSONRPCEncoder {
 
     /// A success whose result is JSON text that is already encoded (copied verbatim; it must
     /// be one complete, valid JSON value).
-    public static func appendSuccess(id: RequestID, encodedResult: some Collection<UInt8>, to buffer: inout [UInt8]) {
+    package static func appendSuccess(id: RequestID, encodedResult: some Collection<UInt8>, to buffer: inout [UInt8]) {
         appendHeader(id: id, to: &buffer)
         appendStatic(#","result":"#, to: &buffer)
         buffer.append(contentsOf: encodedResult)
@@ -83,7 +83,7 @@ public enum JSONRPCEncoder {
 
     /// The most bytes ``writeSuccess(id:encodedResult:into:)`` writes for `encodedResult`.
     @inlinable
-    public static func maximumSuccessByteCount(encodedResult: StaticString) -> Int {
+    package static func maximumSuccessByteCount(encodedResult: StaticString) -> Int {
         successHead.utf8CodeUnitCount + JSONByteWriter.maximumDigitsByteCount + successResultKey.utf8CodeUnitCount + encodedResult.utf8CodeUnitCount + 1
     }
 
@@ -91,7 +91,7 @@ public enum JSONRPCEncoder {
     /// into `buffer` (at least ``maximumSuccessByteCount(encodedResult:)`` bytes long), for a
     /// transport's own buffer: no intermediate array. Returns the number of bytes written.
     @inlinable
-    public static func writeSuccess(id: Int64, encodedResult: StaticString, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package static func writeSuccess(id: Int64, encodedResult: StaticString, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         precondition(buffer.count >= maximumSuccessByteCount(encodedResult: encodedResult))
         var cursor = JSONByteWriter.copy(successHead, to: base)
@@ -106,7 +106,7 @@ public enum JSONRPCEncoder {
     @usableFromInline static let successResultKey: StaticString = #","result":"#
 
     /// A success whose result object is written member by member by `result`.
-    public static func appendSuccess<E: Error>(
+    package static func appendSuccess<E: Error>(
         id: RequestID, to buffer: inout [UInt8], result: (inout JSONObjectWriter) throws(E) -> Void
     ) throws(E) {
         appendHeader(id: id, to: &buffer)
@@ -116,7 +116,7 @@ public enum JSONRPCEncoder {
     }
 
     /// `{"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…,"data":…}}`.
-    public static func appendFailure(id: RequestID, error: JSONRPCError, to buffer: inout [UInt8]) {
+    package static func appendFailure(id: RequestID, error: JSONRPCError, to buffer: inout [UInt8]) {
         appendHeader(id: id, to: &buffer)
         appendStatic(#","error":{"code":"#, to: &buffer)
         JSONSerializer.appendInteger(Int64(error.code.rawValue), to: &buffer)
@@ -130,7 +130,7 @@ public enum JSONRPCEncoder {
     }
 
     /// Appends a response (success or failure).
-    public static func appendResponse(_ response: JSONRPCResponse, to buffer: inout [UInt8]) {
+    package static func appendResponse(_ response: JSONRPCResponse, to buffer: inout [UInt8]) {
         switch response.outcome {
         case .success(let result): appendSuccess(id: response.id, result: result, to: &buffer)
         case .failure(let error): appendFailure(id: response.id, error: error, to: &buffer)
@@ -138,7 +138,7 @@ public enum JSONRPCEncoder {
     }
 
     /// Appends any message.
-    public static func append(_ message: JSONRPCMessage, to buffer: inout [UInt8]) {
+    package static func append(_ message: JSONRPCMessage, to buffer: inout [UInt8]) {
         switch message {
         case .request(let request):
             appendRequest(id: request.id, method: request.method, params: request.params, to: &buffer)
@@ -151,7 +151,7 @@ public enum JSONRPCEncoder {
 
     /// A batch reply: `[` the already-encoded responses, comma-separated `]`. (A batch whose
     /// entries were all notifications gets no reply at all: do not call this with none.)
-    public static func appendBatch(encodedResponses: [[UInt8]], to buffer: inout [UInt8]) {
+    package static func appendBatch(encodedResponses: [[UInt8]], to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "["))
         for (index, response) in encodedResponses.enumerated() {
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
@@ -161,7 +161,7 @@ public enum JSONRPCEncoder {
     }
 
     /// The encoded bytes of one message (convenience for tests and clients).
-    public static func encode(_ message: JSONRPCMessage) -> [UInt8] {
+    package static func encode(_ message: JSONRPCMessage) -> [UInt8] {
         var buffer: [UInt8] = []
         append(message, to: &buffer)
         return buffer

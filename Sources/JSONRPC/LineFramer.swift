@@ -4,8 +4,8 @@
 /// buffering more than about that much: a line that grows past the limit is reported once
 /// with ``FramingError/Kind-swift.enum/frameTooLarge(limit:)`` and the rest of it is dropped as
 /// it arrives, so the next line frames normally.
-public struct LineFramer: MessageFramer, Sendable {
-    public let maxFrameBytes: Int
+package struct LineFramer: MessageFramer, Sendable {
+    package let maxFrameBytes: Int
     private var buffer: [UInt8] = []
     /// First byte not yet returned.
     private var start = 0
@@ -14,13 +14,13 @@ public struct LineFramer: MessageFramer, Sendable {
     /// Dropping the remainder of an over-long line until its `\n`.
     private var discarding = false
 
-    public init(maxFrameBytes: Int = 1_048_576) {
+    package init(maxFrameBytes: Int = 1_048_576) {
         self.maxFrameBytes = maxFrameBytes
     }
 
-    public var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         var incoming = bytes
         if discarding {
             guard let newline = incoming.firstIndex(of: UInt8(ascii: "\n")) else { return }
@@ -49,7 +49,7 @@ public struct LineFramer: MessageFramer, Sendable {
     /// Consumed bytes kept before ``compact()`` reclaims them.
     static let compactionBytes = 1024
 
-    public mutating func nextFrame() throws(FramingError) -> ArraySlice<UInt8>? {
+    package mutating func nextFrame() throws(FramingError) -> ArraySlice<UInt8>? {
         while true {
             guard let newline = findNewline() else {
                 scanned = buffer.count
@@ -84,7 +84,7 @@ public struct LineFramer: MessageFramer, Sendable {
     }
 
     /// The capacity of the inbound buffer, in bytes (what the framer retains while idle).
-    public var retainedCapacity: Int { buffer.capacity }
+    package var retainedCapacity: Int { buffer.capacity }
 
     private func findNewline() -> Int? {
         let from = max(start, scanned)

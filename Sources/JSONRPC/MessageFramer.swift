@@ -3,7 +3,7 @@
 /// Feed whatever the socket delivered with ``append(_:)``, then call ``nextFrame()`` until it
 /// returns `nil`. Frames are slices of the framer's buffer: handle (or copy) each before the
 /// next `append`, or the buffer is copied on write.
-public protocol MessageFramer {
+package protocol MessageFramer {
     /// The largest frame accepted, in bytes.
     var maxFrameBytes: Int { get }
     /// Bytes held but not yet returned as frames.
@@ -16,7 +16,7 @@ public protocol MessageFramer {
 
 extension MessageFramer {
     /// Adds received bytes from any byte collection.
-    public mutating func append(contentsOf bytes: some Collection<UInt8>) {
+    package mutating func append(contentsOf bytes: some Collection<UInt8>) {
         if bytes.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) == nil {
             Array(bytes).withUnsafeBytes { append($0) }
         }

@@ -6,11 +6,11 @@ import Darwin
 import CPosix
 
 /// How a child process ended.
-public enum Termination: Equatable, Sendable, CustomStringConvertible {
+package enum Termination: Equatable, Sendable, CustomStringConvertible {
     case exited(Int32)
     case signaled(UnixSignal)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .exited(let code): return "exited with status \(code)"
         case .signaled(let signal): return "killed by \(signal)"
@@ -22,10 +22,10 @@ public enum Termination: Equatable, Sendable, CustomStringConvertible {
 ///
 /// Children always start with default signal dispositions and an empty signal mask, so the
 /// SIGPIPE vmd ignores (and any blocked signal) does not leak into them.
-public struct ChildProcess: Hashable, Sendable {
-    public let pid: Int32
+package struct ChildProcess: Hashable, Sendable {
+    package let pid: Int32
 
-    public init(pid: Int32) { self.pid = pid }
+    package init(pid: Int32) { self.pid = pid }
 
     /// Spawns `executable` with `arguments` (not including argv[0], which is `executable`).
     ///
@@ -35,7 +35,7 @@ public struct ChildProcess: Hashable, Sendable {
     ///   - standardInput: a file opened read-only as fd 0 (`nil` inherits ours).
     ///   - outputPath: a file opened for appending (created 0600) as fd 1 and 2 (`nil` inherits).
     ///   - newSession: start a new session (`setsid`), detaching from our terminal.
-    public static func spawn(
+    package static func spawn(
         _ executable: String,
         arguments: [String] = [],
         environment: [String: String]? = nil,
@@ -62,7 +62,7 @@ public struct ChildProcess: Hashable, Sendable {
     /// Starts a background daemon: its own session (no controlling terminal, immune to the
     /// shell's SIGHUP), stdin from `/dev/null`, stdout and stderr appended to `logPath`.
     /// Returns once the process exists; whether it is *ready* is for the caller to probe.
-    public static func spawnDetached(
+    package static func spawnDetached(
         _ executable: String,
         arguments: [String] = [],
         environment: [String: String]? = nil,
@@ -73,7 +73,7 @@ public struct ChildProcess: Hashable, Sendable {
     }
 
     /// Blocks until the child ends and reaps it.
-    public func wait() throws -> Termination {
+    package func wait() throws -> Termination {
         guard let termination = try reap(blocking: true) else {
             throw SystemError(call: "waitpid(\(pid))", errno: ECHILD)
         }
@@ -81,20 +81,20 @@ public struct ChildProcess: Hashable, Sendable {
     }
 
     /// Reaps the child if it has ended; `nil` while it runs.
-    public func poll() throws -> Termination? { try reap(blocking: false) }
+    package func poll() throws -> Termination? { try reap(blocking: false) }
 
     /// Sends `signal` to the child.
-    public func send(_ signal: UnixSignal) throws { try Self.send(signal, to: pid) }
+    package func send(_ signal: UnixSignal) throws { try Self.send(signal, to: pid) }
 
     /// Sends `signal` to any process.
-    public static func send(_ signal: UnixSignal, to pid: Int32) throws {
+    package static func send(_ signal: UnixSignal, to pid: Int32) throws {
         let number = signal.rawValue
         try retryingOnInterrupt("kill(\(pid), \(signal))") { kill(pid, number) }
     }
 
     /// Whether a process with this pid exists (including a zombie not yet reaped). A process
     /// owned by another user counts as alive (`EPERM`).
-    public static func isAlive(_ pid: Int32) -> Bool {
+    package static func isAlive(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
         if kill(pid, 0) == 0 { return true }
         return cposix_errno() == EPERM

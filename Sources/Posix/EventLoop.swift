@@ -9,8 +9,8 @@ import CPosix
 ///
 /// The generation makes a stale token harmless: once a registration is removed, an event or a
 /// `modify` meant for it never reaches a newer registration that reused the descriptor number.
-public struct IORegistration: Hashable, Sendable {
-    public let fd: Int32
+package struct IORegistration: Hashable, Sendable {
+    package let fd: Int32
     let generation: UInt32
 }
 
@@ -25,9 +25,9 @@ public struct IORegistration: Hashable, Sendable {
 /// need no locks and may capture non-Sendable state. From other threads use ``handle``
 /// (``EventLoopHandle/execute(_:)``, ``EventLoopHandle/stop()``). Readiness is
 /// level-triggered: a handler that leaves bytes unread is called again.
-public final class EventLoop {
+package final class EventLoop {
     /// The Sendable entry point for other threads.
-    public let handle: EventLoopHandle
+    package let handle: EventLoopHandle
 
     private struct Slot {
         let generation: UInt32
@@ -37,7 +37,7 @@ public final class EventLoop {
     }
 
     /// The readiness backend this loop waits with.
-    public let backend: EventLoopBackend
+    package let backend: EventLoopBackend
     private let poller: any EventLoopPoller
     /// Unchecked exclusivity: read on every dispatched event. Safe for the same reason as the
     /// properties below (`dispatch` copies the slot out before calling its handler, and
@@ -70,7 +70,7 @@ public final class EventLoop {
 
     /// A loop waiting with `backend` (by default epoll on Linux, poll elsewhere).
     /// - Throws: ``SystemError`` (`ENOSYS` for epoll where the system has none).
-    public init(backend: EventLoopBackend = .platformDefault) throws {
+    package init(backend: EventLoopBackend = .platformDefault) throws {
         self.backend = backend
         poller = try backend.makePoller()
         handle = try EventLoopHandle()
@@ -86,24 +86,24 @@ public final class EventLoop {
     }
 
     /// True on the thread running the loop (or, before `run`, the thread that created it).
-    public var isInLoopThread: Bool { handle.isInLoopThread }
+    package var isInLoopThread: Bool { handle.isInLoopThread }
 
     /// Monotonic nanoseconds, the clock timers use.
-    public var now: UInt64 { MonotonicClock.nanoseconds() }
+    package var now: UInt64 { MonotonicClock.nanoseconds() }
 
     // MARK: Descriptors
 
     /// Calls `handler` on the loop thread whenever `descriptor` is ready for `interest`
     /// (hang-ups and errors are always reported). The loop keeps `descriptor` alive until
     /// ``deregister(_:)``; deregister before closing it.
-    public func register(
+    package func register(
         _ descriptor: FileDescriptor, interest: IOInterest, handler: @escaping (IOEvents) -> Void
     ) throws -> IORegistration {
         try addRegistration(fd: descriptor.rawValue, descriptor: descriptor, interest: interest, handler: handler)
     }
 
     /// Changes what a registration is interested in (e.g. add `.writable` while output is queued).
-    public func modify(_ registration: IORegistration, interest: IOInterest) throws {
+    package func modify(_ registration: IORegistration, interest: IOInterest) throws {
         guard isCurrent(registration) else {
             throw SystemError(call: "\(backend) modify(\(registration.fd))", errno: ENOENT)
         }
@@ -113,7 +113,7 @@ public final class EventLoop {
 
     /// Stops delivering events for `registration` and drops its handler. A stale or repeated
     /// call does nothing; an already closed descriptor is fine.
-    public func deregister(_ registration: IORegistration) {
+    package func deregister(_ registration: IORegistration) {
         guard isCurrent(registration) else { return }
         let fd = registration.fd
         slots[Int(fd)] = nil
@@ -121,39 +121,39 @@ public final class EventLoop {
     }
 
     /// The number of live descriptor registrations (the loop's own included).
-    public var registrationCount: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    package var registrationCount: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 
     // MARK: Timers
 
     /// Calls `callback` on the loop thread once `delay` has passed (monotonic clock).
     /// Timers due at the same time fire in the order they were scheduled.
     @discardableResult
-    public func schedule(after delay: Duration, _ callback: @escaping () -> Void) -> TimerID {
+    package func schedule(after delay: Duration, _ callback: @escaping () -> Void) -> TimerID {
         timers.schedule(at: now &+ delay.nanosecondsClamped, callback)
     }
 
     /// Calls `callback` once the monotonic clock reaches `deadline` (see ``MonotonicClock``).
     @discardableResult
-    public func schedule(atNanoseconds deadline: UInt64, _ callback: @escaping () -> Void) -> TimerID {
+    package func schedule(atNanoseconds deadline: UInt64, _ callback: @escaping () -> Void) -> TimerID {
         timers.schedule(at: deadline, callback)
     }
 
     /// Cancels a timer; returns false if it already fired or was cancelled.
     @discardableResult
-    public func cancel(_ timer: TimerID) -> Bool { timers.cancel(timer) }
+    package func cancel(_ timer: TimerID) -> Bool { timers.cancel(timer) }
 
     /// The number of pending timers.
-    public var timerCount: Int { timers.count }
+    package var timerCount: Int { timers.count }
 
     // MARK: Work
 
     /// Queues a job from any thread (see ``EventLoopHandle/execute(_:)``).
     @discardableResult
-    public func execute(_ job: @escaping @Sendable () -> Void) -> Bool { handle.execute(job) }
+    package func execute(_ job: @escaping @Sendable () -> Void) -> Bool { handle.execute(job) }
 
     /// Runs `work` on the loop thread after the current callback and the rest of this
     /// iteration's events, before the loop waits again. Loop thread only; not Sendable.
-    public func enqueue(_ work: @escaping () -> Void) { deferred.append(Work(run: work)) }
+    package func enqueue(_ work: @escaping () -> Void) { deferred.append(Work(run: work)) }
 
     // MARK: Signals
 
@@ -162,7 +162,7 @@ public final class EventLoop {
     /// A C handler writes the signal number into a pipe the loop watches (the self-pipe
     /// trick), so the signal may land on any thread of the process. Dispositions are process
     /// wide: the last loop to install a handler for a signal receives it.
-    public func onSignal(_ signal: UnixSignal, _ handler: @escaping () -> Void) throws {
+    package func onSignal(_ signal: UnixSignal, _ handler: @escaping () -> Void) throws {
         let pipe = try ensureSignalPipe()
         signalHandlers[signal.rawValue] = handler
         let number = signal.rawValue
@@ -171,7 +171,7 @@ public final class EventLoop {
     }
 
     /// Restores `signal`'s default action and forgets its handler.
-    public func removeSignalHandler(_ signal: UnixSignal) throws {
+    package func removeSignalHandler(_ signal: UnixSignal) throws {
         guard signalHandlers.removeValue(forKey: signal.rawValue) != nil else { return }
         let number = signal.rawValue
         try retryingOnInterrupt("sigaction(\(signal), SIG_DFL)") { cposix_forward_signal(number, -1) }
@@ -181,7 +181,7 @@ public final class EventLoop {
 
     /// Runs the loop on the calling thread until ``stop()`` (from any thread or a callback).
     /// A stop requested before `run` makes it return after one pass. Not reentrant.
-    public func run() throws {
+    package func run() throws {
         precondition(!isRunning, "EventLoop.run() is not reentrant")
         isRunning = true
         handle.claimCurrentThread()
@@ -195,12 +195,12 @@ public final class EventLoop {
     }
 
     /// Asks ``run()`` to return after the current iteration.
-    public func stop() { handle.stop() }
+    package func stop() { handle.stop() }
 
     /// One iteration: wait (unless `blocking` is false or work is pending) for events or the
     /// next timer, dispatch events, fire due timers, run deferred work. For tests and for
     /// embedding the loop in another one.
-    public func runOnce(blocking: Bool = true) throws {
+    package func runOnce(blocking: Bool = true) throws {
         let limit = blocking && deferred.isEmpty && !handle.isStopRequested ? waitLimit() : .immediately
         // Popped rather than `removeAll(keepingCapacity:)`: usually one event, and the
         // generic `replaceSubrange` behind that costs several times more.

@@ -6,14 +6,14 @@ import Darwin
 import CPosix
 
 /// What `lstat`/`stat` says about a path, reduced to what vmd checks.
-public struct FileInfo: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, socket, other }
+package struct FileInfo: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, socket, other }
 
-    public let kind: Kind
+    package let kind: Kind
     /// `st_mode & 0o7777`.
-    public let permissions: UInt32
-    public let owner: UInt32
-    public let size: Int64
+    package let permissions: UInt32
+    package let owner: UInt32
+    package let size: Int64
 
     init(_ info: cposix_file_info) {
         switch info.kind {
@@ -30,9 +30,9 @@ public struct FileInfo: Equatable, Sendable {
 }
 
 /// Small path operations, each one syscall through the chokepoint.
-public enum FileSystem {
+package enum FileSystem {
     /// `lstat` (or `stat` when `followingSymlinks`); `nil` when nothing exists at the path.
-    public static func info(_ path: String, followingSymlinks: Bool = false) throws -> FileInfo? {
+    package static func info(_ path: String, followingSymlinks: Bool = false) throws -> FileInfo? {
         var raw = cposix_file_info()
         do {
             try retryingOnInterrupt("\(followingSymlinks ? "stat" : "lstat")(\(path))") {
@@ -45,7 +45,7 @@ public enum FileSystem {
     }
 
     /// `fstat` on an open descriptor.
-    public static func info(of descriptor: FileDescriptor) throws -> FileInfo {
+    package static func info(of descriptor: FileDescriptor) throws -> FileInfo {
         var raw = cposix_file_info()
         let fd = descriptor.rawValue
         try retryingOnInterrupt("fstat(\(fd))") { cposix_fstat(fd, &raw) }
@@ -54,7 +54,7 @@ public enum FileSystem {
 
     /// `mkdir`; returns false (no error) when the path already exists.
     @discardableResult
-    public static func makeDirectory(_ path: String, permissions: UInt32 = 0o700) throws -> Bool {
+    package static func makeDirectory(_ path: String, permissions: UInt32 = 0o700) throws -> Bool {
         do {
             try retryingOnInterrupt("mkdir(\(path))") { mkdir(path, mode_t(permissions)) }
             return true
@@ -64,7 +64,7 @@ public enum FileSystem {
     }
 
     /// Creates `path` and any missing parents, each with `permissions`.
-    public static func makeDirectories(_ path: String, permissions: UInt32 = 0o700) throws {
+    package static func makeDirectories(_ path: String, permissions: UInt32 = 0o700) throws {
         if try info(path, followingSymlinks: true) != nil { return }
         if let parent = parentDirectory(of: path), parent != path {
             try makeDirectories(parent, permissions: permissions)
@@ -74,7 +74,7 @@ public enum FileSystem {
 
     /// `unlink`; returns false (no error) when nothing was there.
     @discardableResult
-    public static func remove(_ path: String) throws -> Bool {
+    package static func remove(_ path: String) throws -> Bool {
         do {
             try retryingOnInterrupt("unlink(\(path))") { unlink(path) }
             return true
@@ -84,27 +84,27 @@ public enum FileSystem {
     }
 
     /// `rmdir`.
-    public static func removeDirectory(_ path: String) throws {
+    package static func removeDirectory(_ path: String) throws {
         try retryingOnInterrupt("rmdir(\(path))") { rmdir(path) }
     }
 
     /// `rename`, atomic within one filesystem.
-    public static func rename(_ from: String, to: String) throws {
+    package static func rename(_ from: String, to: String) throws {
         try retryingOnInterrupt("rename(\(from), \(to))") { libcRename(from, to) }
     }
 
     /// `chmod`.
-    public static func setPermissions(_ path: String, _ permissions: UInt32) throws {
+    package static func setPermissions(_ path: String, _ permissions: UInt32) throws {
         try retryingOnInterrupt("chmod(\(path))") { chmod(path, mode_t(permissions)) }
     }
 
     /// `symlink(target, path)`.
-    public static func makeSymbolicLink(at path: String, pointingTo target: String) throws {
+    package static func makeSymbolicLink(at path: String, pointingTo target: String) throws {
         try retryingOnInterrupt("symlink(\(path))") { symlink(target, path) }
     }
 
     /// Makes a fresh private directory from a template ending in `XXXXXX` (`mkdtemp`, mode 0700).
-    public static func makeTemporaryDirectory(template: String = "/tmp/vmdt-XXXXXX") throws -> String {
+    package static func makeTemporaryDirectory(template: String = "/tmp/vmdt-XXXXXX") throws -> String {
         var bytes = Array(template.utf8CString)
         let made = bytes.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.flatMap { mkdtemp($0) }
@@ -114,7 +114,7 @@ public enum FileSystem {
     }
 
     /// Reads a whole file.
-    public static func readFile(_ path: String) throws -> [UInt8] {
+    package static func readFile(_ path: String) throws -> [UInt8] {
         let descriptor = try FileDescriptor.open(path, .readOnly)
         return try descriptor.readToEnd()
     }
@@ -126,7 +126,7 @@ public enum FileSystem {
     /// open, `/dev/zero` never ends), and again after (`fstat` on what was opened); a file
     /// that holds more than `maxBytes` is refused without reading more than one byte past it.
     /// - Throws: ``RegularFileError``, or ``SystemError`` when a call fails.
-    public static func readRegularFile(_ path: String, maxBytes: Int) throws -> (bytes: [UInt8], info: FileInfo) {
+    package static func readRegularFile(_ path: String, maxBytes: Int) throws -> (bytes: [UInt8], info: FileInfo) {
         guard let before = try info(path, followingSymlinks: true) else {
             throw SystemError(call: "stat(\(path))", errno: ENOENT)
         }
@@ -146,14 +146,14 @@ public enum FileSystem {
     }
 
     /// `fsync` on a directory, so a `rename` or `unlink` inside it survives a crash.
-    public static func syncDirectory(_ path: String) throws {
+    package static func syncDirectory(_ path: String) throws {
         let directory = try FileDescriptor.open(path, [.readOnly, .directory])
         let fd = directory.rawValue
         try retryingOnInterrupt("fsync(\(path))") { fsync(fd) }
     }
 
     /// The directory part of `path` (`"."` for a bare name, `"/"` for top-level entries).
-    public static func parentDirectory(of path: String) -> String? {
+    package static func parentDirectory(of path: String) -> String? {
         var bytes = Array(path.utf8)
         while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }

@@ -8,9 +8,9 @@ import Darwin
 /// (`munmap`): for buffers whose peak must not outlive their use. Memory from `malloc` that is
 /// freed stays resident in the allocator until a heap trim; these pages leave the process the
 /// moment they are released.
-public enum PageMemory {
+package enum PageMemory {
     /// `byteCount` bytes of zeroed, private, read-write memory, or `nil` when the kernel has none.
-    public static func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
+    package static func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
         guard byteCount > 0 else { return nil }
         let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let address, address != MAP_FAILED else { return nil }
@@ -18,7 +18,7 @@ public enum PageMemory {
     }
 
     /// Gives back memory from ``allocate(byteCount:)`` (the same `byteCount`).
-    public static func release(_ address: UnsafeMutableRawPointer, byteCount: Int) {
+    package static func release(_ address: UnsafeMutableRawPointer, byteCount: Int) {
         _ = munmap(address, byteCount)
     }
 }

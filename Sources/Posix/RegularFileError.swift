@@ -1,22 +1,22 @@
 /// ``FileSystem/readRegularFile(_:maxBytes:)`` refused a file.
-public struct RegularFileError: Error, Equatable, CustomStringConvertible {
+package struct RegularFileError: Error, Equatable, CustomStringConvertible {
     /// Why.
-    public enum Reason: Equatable, Sendable {
+    package enum Reason: Equatable, Sendable {
         /// A directory, FIFO, device or socket.
         case notRegular(FileInfo.Kind)
         /// It holds more than `maxBytes` bytes.
         case tooLarge(maxBytes: Int)
     }
 
-    public let path: String
-    public let reason: Reason
+    package let path: String
+    package let reason: Reason
 
-    public init(path: String, reason: Reason) {
+    package init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         switch reason {
         case .notRegular(let kind):
             let what = switch kind {

@@ -3,17 +3,17 @@ import CPosix
 /// Sends `sd_notify`-style state changes (`READY=1`, `STOPPING=1`, `STATUS=…`) to the
 /// service manager's datagram socket named by `NOTIFY_SOCKET` (a path, or `@name` for an
 /// abstract socket). Without `NOTIFY_SOCKET` there is no notifier and nothing to do.
-public final class ServiceNotifier: Sendable {
-    public let address: UnixSocketAddress
+package final class ServiceNotifier: Sendable {
+    package let address: UnixSocketAddress
     private let socket: FileDescriptor
 
     /// A notifier for `NOTIFY_SOCKET` in `environment`, or `nil` when it is unset or empty.
-    public convenience init?(environment: [String: String]) throws {
+    package convenience init?(environment: [String: String]) throws {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty else { return nil }
         try self.init(address: try UnixSocketAddress(path: path))
     }
 
-    public init(address: UnixSocketAddress) throws {
+    package init(address: UnixSocketAddress) throws {
         self.address = address
         socket = FileDescriptor(adopting: try retryingOnInterrupt("socket(AF_UNIX, SOCK_DGRAM)") {
             cposix_unix_socket(1, 0)
@@ -21,7 +21,7 @@ public final class ServiceNotifier: Sendable {
     }
 
     /// Sends one datagram of newline-separated `KEY=VALUE` assignments.
-    public func notify(_ assignments: String) throws {
+    package func notify(_ assignments: String) throws {
         let payload = Array(assignments.utf8)
         let target = address.sunPathBytes
         let fd = socket.rawValue
@@ -36,22 +36,22 @@ public final class ServiceNotifier: Sendable {
     }
 
     /// `READY=1` (with an optional `STATUS=`): start-up is complete, the socket accepts.
-    public func ready(status: String? = nil) throws {
+    package func ready(status: String? = nil) throws {
         try notify(status.map { "READY=1\nSTATUS=\($0)" } ?? "READY=1")
     }
 
     /// `STOPPING=1`: shutdown has begun.
-    public func stopping(status: String? = nil) throws {
+    package func stopping(status: String? = nil) throws {
         try notify(status.map { "STOPPING=1\nSTATUS=\($0)" } ?? "STOPPING=1")
     }
 
     /// `STATUS=…`: a one-line status shown by `systemctl status`.
-    public func status(_ text: String) throws {
+    package func status(_ text: String) throws {
         try notify("STATUS=\(text)")
     }
 
     /// `MAINPID=…`, for a process that forks off the real daemon (not vmd's case; here for completeness).
-    public func mainPID(_ pid: Int32) throws {
+    package func mainPID(_ pid: Int32) throws {
         try notify("MAINPID=\(pid)")
     }
 }

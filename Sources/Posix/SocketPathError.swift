@@ -1,5 +1,5 @@
 /// Why a socket path or its directory was refused, in words a person can act on.
-public enum SocketPathError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SocketPathError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyPath
     case invalidPath(path: String)
     /// The path does not fit in `sun_path`.
@@ -17,7 +17,7 @@ public enum SocketPathError: Error, Equatable, Sendable, CustomStringConvertible
     /// The socket's directory lets group or others in.
     case directoryTooOpen(path: String, permissions: UInt32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .emptyPath:
             return "the socket path is empty"

@@ -1,5 +1,5 @@
 /// Identifies a scheduled timer so it can be cancelled.
-public struct TimerID: Hashable, Sendable {
+package struct TimerID: Hashable, Sendable {
     let sequence: UInt64
 }
 

@@ -4,17 +4,17 @@ import CPosix
 ///
 /// Construction checks the `sun_path` limit, so a too-long path fails at once with a message
 /// that names the limit and the path, instead of a bare `ENAMETOOLONG` at `bind` time.
-public struct UnixSocketAddress: Hashable, Sendable, CustomStringConvertible {
+package struct UnixSocketAddress: Hashable, Sendable, CustomStringConvertible {
     /// The path as given (abstract names keep their leading `@`).
-    public let path: String
+    package let path: String
     /// The bytes that go into `sun_path` (an abstract name starts with a NUL byte).
     let sunPathBytes: [UInt8]
 
     /// The longest filesystem path that fits, in bytes (107 on Linux: 108 minus the NUL).
-    public static var maxPathBytes: Int { cposix_sun_path_capacity() - 1 }
+    package static var maxPathBytes: Int { cposix_sun_path_capacity() - 1 }
 
     /// A filesystem socket path; an `@` prefix means an abstract name (as systemd writes them).
-    public init(path: String) throws {
+    package init(path: String) throws {
         guard !path.isEmpty else { throw SocketPathError.emptyPath }
         if path.utf8.first == UInt8(ascii: "@") {
             let name = Array(path.utf8.dropFirst())
@@ -35,13 +35,13 @@ public struct UnixSocketAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True for a Linux abstract-namespace name (no file on disk).
-    public var isAbstract: Bool { sunPathBytes.first == 0 }
+    package var isAbstract: Bool { sunPathBytes.first == 0 }
 
     /// The directory holding the socket file (`nil` for abstract names or a bare file name).
-    public var parentDirectory: String? {
+    package var parentDirectory: String? {
         guard !isAbstract else { return nil }
         return FileSystem.parentDirectory(of: path)
     }
 
-    public var description: String { path }
+    package var description: String { path }
 }

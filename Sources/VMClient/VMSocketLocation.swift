@@ -17,13 +17,20 @@ public struct VMSocketLocation: Sendable, Hashable, CustomStringConvertible {
         self.source = source
     }
 
-    /// Applies the socket-path rule to `explicitPath`, `environment` and `uid`.
+    /// Applies the socket-path rule to `explicitPath` and this process's environment and uid.
+    public static func resolve(explicitPath: String? = nil) -> VMSocketLocation {
+        resolve(explicitPath: explicitPath, environment: CurrentProcess.environment)
+    }
+
+    /// Applies the socket-path rule to `explicitPath`, `environment` and `uid` (nil: this
+    /// process's). Two functions rather than default arguments: a public default value may not
+    /// name Posix, which is `package`.
     public static func resolve(
         explicitPath: String? = nil,
-        environment: [String: String] = CurrentProcess.environment,
-        uid: UInt32 = CurrentProcess.uid
+        environment: [String: String],
+        uid: UInt32? = nil
     ) -> VMSocketLocation {
-        let choice = RuntimePaths.socket(flag: explicitPath, environment: environment, uid: uid)
+        let choice = RuntimePaths.socket(flag: explicitPath, environment: environment, uid: uid ?? CurrentProcess.uid)
         return VMSocketLocation(path: choice.path, source: choice.source.rawValue)
     }
 

@@ -1,13 +1,13 @@
 /// The seam between the transport-agnostic server and whatever carries its bytes.
 ///
-/// `VMDaemon` drives a ``ConnectionHandler`` from its event loop: it reads and deframes bytes,
+/// `VMTransport` drives a ``ConnectionHandler`` from its event loop: it reads and deframes bytes,
 /// hands every complete frame to ``ConnectionHandler/frameReceived(_:on:)``, and frames and writes
 /// whatever the handler enqueues on the connection's ``ConnectionSink``. Tests drive the same
 /// handler in-process with an in-memory sink, so dispatch is tested without a socket.
 ///
 /// Threading: every call in both directions happens on the one thread that owns the server
 /// (the daemon's loop thread); neither side is Sendable.
-public protocol ConnectionHandler: AnyObject {
+package protocol ConnectionHandler: AnyObject {
     /// A peer connected. `sink` stays valid until ``connectionClosed(_:)``.
     func connectionOpened(_ id: ConnectionID, peer: PeerIdentity, sink: any ConnectionSink)
 
@@ -37,11 +37,11 @@ public protocol ConnectionHandler: AnyObject {
 }
 
 extension ConnectionHandler {
-    public func hasPendingWork(on id: ConnectionID) -> Bool { true }
+    package func hasPendingWork(on id: ConnectionID) -> Bool { true }
 }
 
 /// Where a handler writes messages for one connection.
-public protocol ConnectionSink: AnyObject {
+package protocol ConnectionSink: AnyObject {
     /// Appends one complete JSON-RPC message (unframed UTF-8 JSON); the transport adds framing
     /// (a newline, or a `Content-Length` header) and writes it in order with everything else.
     func enqueue(message: UnsafeRawBufferPointer)
@@ -74,11 +74,11 @@ public protocol ConnectionSink: AnyObject {
 }
 
 extension ConnectionSink {
-    public func workEnded() {}
+    package func workEnded() {}
 
-    public var isFull: Bool { false }
+    package var isFull: Bool { false }
 
-    public func enqueue(maximumBytes: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) {
+    package func enqueue(maximumBytes: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) {
         withUnsafeTemporaryAllocation(byteCount: maximumBytes, alignment: 1) { raw in
             let count = write(raw)
             enqueue(message: UnsafeRawBufferPointer(rebasing: raw[0..<count]))
@@ -87,18 +87,18 @@ extension ConnectionSink {
 }
 
 /// Identifies one connection for the lifetime of the daemon process (never reused).
-public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt64
-    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
-    public var description: String { "c\(rawValue)" }
+package struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt64
+    package init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    package var description: String { "c\(rawValue)" }
 }
 
 /// Who is on the other end, as the kernel reports it (`SO_PEERCRED`).
-public struct PeerIdentity: Hashable, Sendable {
-    public let pid: Int32
-    public let uid: UInt32
-    public let gid: UInt32
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+package struct PeerIdentity: Hashable, Sendable {
+    package let pid: Int32
+    package let uid: UInt32
+    package let gid: UInt32
+    package init(pid: Int32, uid: UInt32, gid: UInt32) {
         self.pid = pid
         self.uid = uid
         self.gid = gid

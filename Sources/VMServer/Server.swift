@@ -19,6 +19,12 @@ import ViewModelKit
 ///     requestShutdown: { context.requestShutdown() })
 /// ```
 ///
+/// ## Where things are
+/// This file and ``ConnectionHandler`` (the seam a transport drives) are the module's entry;
+/// the rest is grouped by job: `Inbound/` (frames in, the one-pass `vm.send` reader),
+/// `Dispatch/` (the method table and each method), `Delivery/` (outbox, output channels,
+/// subscriptions, monitors), `Sessions/` (resumable sessions), `Durability/` and `Tapes/`.
+///
 /// ## Threading
 /// Single-threaded like the view models it hosts: every call, in both directions, happens on
 /// the host scheduler's thread. Nothing here is Sendable.
@@ -27,7 +33,7 @@ import ViewModelKit
 /// Each (instance, output) is observed once (``OutputChannel``); each value is encoded once to
 /// bytes; each subscription keeps its notification prefix, so a delivered `vm.output` is a few
 /// copies straight into the transport's buffer (the whole path: ViewModelKit's `OutputFanOut`).
-public final class Server: ConnectionHandler {
+package final class Server: ConnectionHandler {
     let host: ViewModelHost
     let scheduler: any SerialScheduler
     let limits: VMLimits
@@ -64,7 +70,7 @@ public final class Server: ConnectionHandler {
     @exclusivity(unchecked) var expectsPlainSend = true
     /// Whether every instance `vm.create` makes is recorded from its creation, as with
     /// `record: true` (`vmd --record-all`, for development; Server+Tapes.swift).
-    public var recordsEveryInstance = false
+    package var recordsEveryInstance = false
     /// `vm.types` without `type`, encoded once.
     lazy var allTypesResult: [UInt8] = VMTypesMethod.result(types: host.types.map(\.jsonValue)).encodedBytes()
 
@@ -83,7 +89,7 @@ public final class Server: ConnectionHandler {
     ///     stops as on SIGTERM (and calls ``shutdown()``).
     ///   - store: where durable instances are kept; call ``restoreDurableInstances()`` before
     ///     serving. Without one, `vm.create {durable: true}` answers `invalidParams`.
-    public init(
+    package init(
         host: ViewModelHost,
         scheduler: (any SerialScheduler)? = nil,
         limits: VMLimits = VMLimits(),
@@ -111,11 +117,11 @@ public final class Server: ConnectionHandler {
 
     // MARK: ConnectionHandler
 
-    public func connectionOpened(_ id: ConnectionID, peer: PeerIdentity, sink: any ConnectionSink) {
+    package func connectionOpened(_ id: ConnectionID, peer: PeerIdentity, sink: any ConnectionSink) {
         sessions[id] = Session(id: id, peer: peer, sink: sink)
     }
 
-    public func frameReceived(_ frame: UnsafeRawBufferPointer, on id: ConnectionID) {
+    package func frameReceived(_ frame: UnsafeRawBufferPointer, on id: ConnectionID) {
         // Frames come in runs per connection: the last one's session saves the table lookup
         // (a closed session is never reused: its id then misses the table as before).
         if let last = lastSession, last.id == id, last.isOpen {
@@ -127,14 +133,14 @@ public final class Server: ConnectionHandler {
         receive(frame, on: session)
     }
 
-    public func connectionDrained(_ id: ConnectionID) {
+    package func connectionDrained(_ id: ConnectionID) {
         guard let session = sessions[id], session.isOpen else { return }
         let losses = session.lossOrder
         session.lossOrder = []
         for subscription in losses { subscription.reportOverflow() }
     }
 
-    public func connectionClosed(_ id: ConnectionID) {
+    package func connectionClosed(_ id: ConnectionID) {
         guard let session = sessions.removeValue(forKey: id) else { return }
         // A resumable session waits for `session.resume` (Server+Sessions.swift).
         if detachIfResumable(session) { return }
@@ -163,7 +169,7 @@ public final class Server: ConnectionHandler {
         session.ownedInstances = []
     }
 
-    public func shutdown() {
+    package func shutdown() {
         guard !isShuttingDown else { return }
         isShuttingDown = true
         // Every subscription hears `vm.closed` with reason `shutdown`; pending executions are
@@ -176,7 +182,7 @@ public final class Server: ConnectionHandler {
     /// A call of `id` still waits for its answer (a `vm.execute`), or `id` opened a subscription
     /// or monitor that is still open. Instances it owns do not count: nobody can use them
     /// through this connection once its peer stops writing.
-    public func hasPendingWork(on id: ConnectionID) -> Bool {
+    package func hasPendingWork(on id: ConnectionID) -> Bool {
         guard let session = sessions[id] else { return false }
         return !session.pendingExecutions.isEmpty || !session.subscriptions.isEmpty || !session.monitors.isEmpty
     }
@@ -184,8 +190,8 @@ public final class Server: ConnectionHandler {
     // MARK: Introspection (tests, the daemon's log)
 
     /// Open connections.
-    public var connectionCount: Int { sessions.count }
+    package var connectionCount: Int { sessions.count }
 
     /// Open subscriptions over all connections.
-    public var subscriptionCount: Int { sessions.values.reduce(0) { $0 + $1.subscriptions.count } }
+    package var subscriptionCount: Int { sessions.values.reduce(0) { $0 + $1.subscriptions.count } }
 }

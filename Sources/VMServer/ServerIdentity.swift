@@ -3,24 +3,24 @@ import VMProtocol
 
 /// What the server reports about the daemon process in `daemon.info`, and the uid it admits
 /// to the same-user-only methods. The daemon fills it in once at start-up.
-public struct ServerIdentity: Sendable {
+package struct ServerIdentity: Sendable {
     /// The daemon's own version (semantic versioning), for example `"0.1.0"`.
-    public var version: String
+    package var version: String
     /// 128 random bits in lower-case hex, new at every start.
-    public var bootId: String
+    package var bootId: String
     /// The daemon's process id.
-    public var pid: Int64
+    package var pid: Int64
     /// When the daemon started, on the server scheduler's clock (`uptimeSeconds` counts from it).
-    public var startedAt: SchedulerTime
+    package var startedAt: SchedulerTime
     /// The socket path served.
-    public var socketPath: String
+    package var socketPath: String
     /// What happens to a connection whose outbound buffer is full.
-    public var slowClient: SlowClientMode
+    package var slowClient: SlowClientMode
     /// The daemon's uid: `daemon.shutdown`, `daemon.monitor` and `daemon.unmonitor` are
     /// allowed only to peers with this uid.
-    public var uid: UInt32
+    package var uid: UInt32
 
-    public init(
+    package init(
         version: String, bootId: String, pid: Int64, startedAt: SchedulerTime, socketPath: String,
         slowClient: SlowClientMode = .coalesce, uid: UInt32
     ) {

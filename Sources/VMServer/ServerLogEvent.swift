@@ -1,5 +1,5 @@
 /// Something the daemon's log should say that only the server sees.
-public enum ServerLogEvent: Sendable, Hashable, CustomStringConvertible {
+package enum ServerLogEvent: Sendable, Hashable, CustomStringConvertible {
     /// A slow reader's subscription lost the seqs `lost` (reported by `vm.overflow` on drain).
     case overflow(connection: ConnectionID, subscription: String, lost: ClosedRange<Int64>)
     /// A peer asked the daemon to stop (`daemon.shutdown`).
@@ -17,7 +17,7 @@ public enum ServerLogEvent: Sendable, Hashable, CustomStringConvertible {
     /// A detached session was released (`reason`: grace over, the cap, …).
     case sessionExpired(session: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .overflow(let connection, let subscription, let lost):
             "overflow on \(connection): subscription \(subscription) lost seq \(lost.lowerBound)...\(lost.upperBound)"

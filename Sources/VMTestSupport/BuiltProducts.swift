@@ -2,10 +2,10 @@ import Posix
 
 /// Finds the executables built with the tests (`vmd`, `vmctl`, `vmd-bench`): they sit beside
 /// the test bundle in the build products directory (`.build/debug`).
-public enum BuiltProducts {
+package enum BuiltProducts {
     /// The absolute path of the built executable `name`.
     /// - Throws: ``BuiltProductsError`` naming every place looked at.
-    public static func executable(_ name: String) throws -> String {
+    package static func executable(_ name: String) throws -> String {
         var candidates: [String] = []
         let environment = CurrentProcess.environment
         if let directory = environment["VMD_BUILD_DIR"], !directory.isEmpty {
@@ -37,10 +37,10 @@ public enum BuiltProducts {
 }
 
 /// A built executable was not found.
-public struct BuiltProductsError: Error, CustomStringConvertible {
-    public let name: String
-    public let searched: [String]
-    public var description: String {
+package struct BuiltProductsError: Error, CustomStringConvertible {
+    package let name: String
+    package let searched: [String]
+    package var description: String {
         "built executable \(name) not found (run swift build first); looked at: " + searched.joined(separator: ", ")
     }
 }

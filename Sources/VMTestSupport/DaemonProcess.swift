@@ -8,10 +8,10 @@ import Posix
 /// `VMD_EVENT_LOOP` alone passes through, so `VMD_EVENT_LOOP=poll swift test` runs every
 /// spawned daemon on the poll backend.
 /// Standard output and error go to a log file the test can read.
-public final class DaemonProcess {
-    public let child: ChildProcess
-    public let socketPath: String
-    public let logPath: String
+package final class DaemonProcess {
+    package let child: ChildProcess
+    package let socketPath: String
+    package let logPath: String
     private var termination: Termination?
 
     private init(child: ChildProcess, socketPath: String, logPath: String) {
@@ -21,7 +21,7 @@ public final class DaemonProcess {
     }
 
     /// The environment a test daemon gets, before `overrides`.
-    public static func cleanEnvironment(configHome: String) -> [String: String] {
+    package static func cleanEnvironment(configHome: String) -> [String: String] {
         var environment = CurrentProcess.environment.filter { name, _ in
             (!name.hasPrefix("VMD_") || name == "VMD_EVENT_LOOP") && !name.hasPrefix("LISTEN_")
                 && name != "NOTIFY_SOCKET" && name != "JOURNAL_STREAM"
@@ -34,7 +34,7 @@ public final class DaemonProcess {
     /// `arguments`, and, when `waitUntilReady`, returns once a connection succeeds.
     /// - Throws: when the process cannot start, exits early (its log is in the error), or does
     ///   not listen within `timeout`.
-    public static func start(
+    package static func start(
         socketPath: String, arguments: [String] = [], environment overrides: [String: String] = [:],
         directory: TemporarySocketDirectory, executable: String? = nil, passSocketFlag: Bool = true,
         waitUntilReady: Bool = true, timeout: Duration = .seconds(20)
@@ -53,7 +53,7 @@ public final class DaemonProcess {
 
     /// Waits until a connection to the socket succeeds (and closes it), failing early if the
     /// process exits.
-    public func waitUntilListening(timeout: Duration = .seconds(20)) throws {
+    package func waitUntilListening(timeout: Duration = .seconds(20)) throws {
         let deadline = Deadline(after: timeout)
         while try !probeOnce() {
             if deadline.hasPassed { throw DaemonProcessError("vmd did not listen within \(timeout); its log:\n" + log) }
@@ -63,7 +63,7 @@ public final class DaemonProcess {
 
     /// Whether a connection to the socket succeeds now (it is closed at once).
     /// - Throws: when the process has exited (its log is in the error).
-    public func probeOnce() throws -> Bool {
+    package func probeOnce() throws -> Bool {
         if let ended = try reap() {
             throw DaemonProcessError("vmd exited (\(ended)) before listening; its log:\n" + log)
         }
@@ -73,18 +73,18 @@ public final class DaemonProcess {
     }
 
     /// Everything the daemon wrote to stdout and stderr so far.
-    public var log: String {
+    package var log: String {
         guard let bytes = try? FileSystem.readFile(logPath) else { return "" }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Sends `signal` (SIGTERM by default).
-    public func signal(_ signal: UnixSignal = .terminate) throws {
+    package func signal(_ signal: UnixSignal = .terminate) throws {
         try child.send(signal)
     }
 
     /// Waits (bounded) for the process to end; `nil` at the timeout.
-    public func waitForExit(timeout: Duration = .seconds(20)) throws -> Termination? {
+    package func waitForExit(timeout: Duration = .seconds(20)) throws -> Termination? {
         let deadline = Deadline(after: timeout)
         while true {
             if let ended = try reap() { return ended }
@@ -94,7 +94,7 @@ public final class DaemonProcess {
     }
 
     /// SIGTERM, then SIGKILL if it has not ended within `grace`; reaps it. For `defer`.
-    public func stop(grace: Duration = .seconds(5)) {
+    package func stop(grace: Duration = .seconds(5)) {
         guard (try? reap()) ?? nil == nil else { return }
         try? signal(.terminate)
         if (try? waitForExit(timeout: grace)) ?? nil == nil {
@@ -118,7 +118,7 @@ public final class DaemonProcess {
 }
 
 /// The daemon process misbehaved during start-up.
-public struct DaemonProcessError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct DaemonProcessError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

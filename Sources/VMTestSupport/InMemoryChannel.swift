@@ -16,17 +16,17 @@ import VMServer
 /// and the real-time bound alone would give up on work that never had a chance to run. On a
 /// ``InMemoryServer/Clock/manual`` clock a read reports at once that nothing came; the test
 /// moves time itself.
-public final class InMemoryChannel: RPCChannel {
+package final class InMemoryChannel: RPCChannel {
     /// How far virtual time moves per round while a read waits.
-    public static let step: Duration = .milliseconds(25)
+    package static let step: Duration = .milliseconds(25)
     /// How far virtual time must have moved, besides the real-time `timeout`, before a read
     /// gives up: past every delay the catalog's tests use (a Login's `timeoutMs` 5000).
-    public static let patience: Duration = .seconds(60)
+    package static let patience: Duration = .seconds(60)
 
     /// The connection's id on the server.
-    public let id: ConnectionID
+    package let id: ConnectionID
     /// Where the server writes, for tests that play a slow reader or read raw bytes.
-    public let sink = InMemorySink()
+    package let sink = InMemorySink()
     private let server: Server
     private let scheduler: TestScheduler
     private let clock: InMemoryServer.Clock
@@ -40,13 +40,13 @@ public final class InMemoryChannel: RPCChannel {
         server.connectionOpened(id, peer: peer, sink: sink)
     }
 
-    public func send(_ frame: String) async throws {
+    package func send(_ frame: String) async throws {
         guard isOpen, !sink.isClosed else { throw RPCSessionError.closed("the server closed the connection") }
         var bytes = Array(frame.utf8)
         bytes.withUnsafeMutableBytes { server.frameReceived(UnsafeRawBufferPointer($0), on: id) }
     }
 
-    public func receive(timeout: Duration) async throws -> JSONValue {
+    package func receive(timeout: Duration) async throws -> JSONValue {
         let deadline = Deadline(after: timeout)
         let rounds = timeout == .zero ? 0 : Int(Self.patience / Self.step)
         var round = 0
@@ -73,7 +73,7 @@ public final class InMemoryChannel: RPCChannel {
     }
 
     /// Tells the server the peer went away (as a socket's end of file would).
-    public func close() {
+    package func close() {
         guard isOpen else { return }
         isOpen = false
         server.connectionClosed(id)

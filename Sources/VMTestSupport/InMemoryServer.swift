@@ -12,12 +12,12 @@ import ViewModelKit
 /// `daemon.info` reports fixed values (version `0.1.0-test`, pid 4242, socket
 /// ``socketPath``); every connection's peer is the daemon's own user unless
 /// ``open(uid:)`` says otherwise.
-public final class InMemoryServer: RPCEndpoint {
+package final class InMemoryServer: RPCEndpoint {
     /// The uid the server admits to its same-user-only methods.
-    public static let daemonUID: UInt32 = 1000
+    package static let daemonUID: UInt32 = 1000
 
     /// Who moves virtual time.
-    public enum Clock: Sendable {
+    package enum Clock: Sendable {
         /// A read that finds nothing moves time on until something arrives (see ``InMemoryChannel``):
         /// tests written for both transports.
         case automatic
@@ -26,25 +26,25 @@ public final class InMemoryServer: RPCEndpoint {
         case manual
     }
 
-    public let scheduler: TestScheduler
-    public let host: ViewModelHost
-    public let server: Server
+    package let scheduler: TestScheduler
+    package let host: ViewModelHost
+    package let server: Server
     /// Holds the catalog's state directory (none for a registry of the test's own).
-    public let directory: TemporarySocketDirectory?
+    package let directory: TemporarySocketDirectory?
     /// How many times a client asked the server to stop (`daemon.shutdown`).
-    public var shutdownRequests: Int { recorder.shutdownRequests }
+    package var shutdownRequests: Int { recorder.shutdownRequests }
     /// What the server logged, oldest first.
-    public var events: [ServerLogEvent] { recorder.events }
-    public let clock: Clock
+    package var events: [ServerLogEvent] { recorder.events }
+    package let clock: Clock
     /// The socket path `daemon.info` reports (nothing listens there).
-    public let socketPath = "/tmp/vmd-in-memory.sock"
+    package let socketPath = "/tmp/vmd-in-memory.sock"
     private var lastConnection: UInt64 = 0
 
-    public var transport: RPCTransport { .inMemory }
+    package var transport: RPCTransport { .inMemory }
 
     /// A server for `registry` (the catalog, with its state in a temporary directory, by
     /// default) with `limits`.
-    public init(
+    package init(
         registry: ViewModelRegistry? = nil, limits: VMLimits = VMLimits(), slowClient: SlowClientMode = .coalesce,
         clock: Clock = .automatic
     ) throws {
@@ -82,13 +82,13 @@ public final class InMemoryServer: RPCEndpoint {
 
     private let recorder: Recorder
 
-    public func connect() async throws -> RPCSession {
+    package func connect() async throws -> RPCSession {
         open()
     }
 
     /// Opens a connection from a peer with `uid` (the daemon's own by default), without the
     /// `async` of ``connect()``.
-    public func open(uid: UInt32 = daemonUID) -> RPCSession {
+    package func open(uid: UInt32 = daemonUID) -> RPCSession {
         lastConnection += 1
         let channel = InMemoryChannel(
             server: server, scheduler: scheduler, clock: clock, id: ConnectionID(lastConnection),
@@ -99,7 +99,7 @@ public final class InMemoryServer: RPCEndpoint {
 
     /// Tells the server the daemon stops (subscribers hear `vm.closed` with `shutdown`) and
     /// removes the state directory.
-    public func stop() {
+    package func stop() {
         server.shutdown()
         directory?.remove(["state/sendlist-uploads.ndjson", "state"])
     }

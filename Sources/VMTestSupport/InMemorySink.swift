@@ -3,43 +3,43 @@ import VMServer
 /// The ``ConnectionSink`` of an ``InMemoryChannel``: keeps each message the server writes until
 /// the channel reads it, and lets a test play the slow reader: with ``holdsBytes`` on, every
 /// message counts as pending (``pendingBytes``) until ``flush()``.
-public final class InMemorySink: ConnectionSink {
+package final class InMemorySink: ConnectionSink {
     private var unread: [[UInt8]] = []
     private var readIndex = 0
     /// The server closed the connection.
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
     /// How many times the server closed it (once, unless a bug).
-    public private(set) var closeCount = 0
+    package private(set) var closeCount = 0
     /// Bytes "not yet written": grows with each message while ``holdsBytes`` is on.
-    public var pendingBytes = 0
+    package var pendingBytes = 0
     /// When false (the default), enqueued bytes count as written at once.
-    public var holdsBytes = false
+    package var holdsBytes = false
     /// The transport's bound: the sink is full while ``pendingBytes`` reach it (an
     /// ``InMemoryServer`` sets its `maxOutboundBytes`). Fullness is the transport's word.
-    public var capacity = Int.max
+    package var capacity = Int.max
 
-    public var isFull: Bool { pendingBytes >= capacity }
+    package var isFull: Bool { pendingBytes >= capacity }
 
     init() {}
 
-    public func enqueue(message: UnsafeRawBufferPointer) {
+    package func enqueue(message: UnsafeRawBufferPointer) {
         unread.append(Array(message))
         if holdsBytes { pendingBytes += message.count }
     }
 
-    public func close() {
+    package func close() {
         isClosed = true
         closeCount += 1
     }
 
     /// Everything pending counts as written.
-    public func flush() { pendingBytes = 0 }
+    package func flush() { pendingBytes = 0 }
 
     /// The messages written and not yet read by the channel, as bytes.
-    public var messages: [[UInt8]] { Array(unread[readIndex...]) }
+    package var messages: [[UInt8]] { Array(unread[readIndex...]) }
 
     /// The messages written and not yet read by the channel, as text.
-    public var texts: [String] { messages.map { String(decoding: $0, as: UTF8.self) } }
+    package var texts: [String] { messages.map { String(decoding: $0, as: UTF8.self) } }
 
     /// The oldest message not yet read, removed.
     func next() -> [UInt8]? {

@@ -1,20 +1,20 @@
 import Posix
 import Synchronization
-import VMDaemon
+import VMTransport
 import VMServer
 
-/// A ``VMDaemon/Daemon`` running on its own loop thread inside the test process, serving a
+/// A ``VMTransport/Daemon`` running on its own loop thread inside the test process, serving a
 /// handler the test provides: transport tests need no built binary and can see the log.
-public final class InProcessDaemon: Sendable {
+package final class InProcessDaemon: Sendable {
     private struct State {
         var control: DaemonControl?
         var startError: String?
         var isStopped = false
     }
 
-    public let socketPath: String
+    package let socketPath: String
     /// Every log line the daemon wrote (threshold `debug`).
-    public let log: LineRecorder
+    package let log: LineRecorder
     private let thread: EventLoopThread
     private let shared: SharedState
 
@@ -30,7 +30,7 @@ public final class InProcessDaemon: Sendable {
     /// daemon sends its readiness datagrams there, as to systemd's `NOTIFY_SOCKET`.
     /// The loop's backend is the configuration's, unless the test process's `VMD_EVENT_LOOP`
     /// names one (so `VMD_EVENT_LOOP=poll swift test` covers in-process daemons too).
-    public static func start(
+    package static func start(
         _ configuration: DaemonConfiguration, notifySocket: String? = nil,
         makeHandler: @escaping @Sendable (DaemonContext) -> any ConnectionHandler
     ) throws -> InProcessDaemon {
@@ -76,21 +76,21 @@ public final class InProcessDaemon: Sendable {
     }
 
     /// The daemon has stopped (shutdown, idle exit) and its loop thread is ending.
-    public var isStopped: Bool { shared.state.withLock { $0.isStopped } }
+    package var isStopped: Bool { shared.state.withLock { $0.isStopped } }
 
     /// Asks for a graceful stop, as SIGTERM would.
-    public func requestShutdown(reason: String = "test") {
+    package func requestShutdown(reason: String = "test") {
         let control = shared.state.withLock { $0.control }
         control?.requestShutdown(reason: reason)
     }
 
     /// Waits (bounded) until the daemon stopped by itself; true if it did.
-    public func waitUntilStopped(timeout: Duration = Waiting.defaultTimeout) -> Bool {
+    package func waitUntilStopped(timeout: Duration = Waiting.defaultTimeout) -> Bool {
         Waiting.until(timeout: timeout) { isStopped }
     }
 
     /// Stops the daemon and joins its thread. Call once, at the end of a test.
-    public func stop() {
+    package func stop() {
         requestShutdown()
         if waitUntilStopped() { thread.join() }
     }
@@ -102,7 +102,7 @@ public final class InProcessDaemon: Sendable {
 }
 
 /// The in-process daemon failed to start.
-public struct InProcessDaemonError: Error, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+package struct InProcessDaemonError: Error, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
 }

@@ -2,7 +2,7 @@ import JSONCore
 
 extension JSONValue {
     /// `error.code` and `error.data.name` of a reply, for compact expectations.
-    public var errorCodeAndName: (Int?, String?) {
+    package var errorCodeAndName: (Int?, String?) {
         (self["error"]?["code"]?.intValue, self["error"]?["data"]?["name"]?.stringValue)
     }
 }

@@ -2,28 +2,28 @@ import Synchronization
 
 /// Lines written by another thread (a daemon's log, a loop's callbacks), read by the test,
 /// and a flag the writer raises when it is done.
-public final class LineRecorder: Sendable {
+package final class LineRecorder: Sendable {
     private let state = Mutex<(lines: [String], isFinished: Bool)>(([], false))
 
-    public init() {}
+    package init() {}
 
-    public func append(_ line: String) {
+    package func append(_ line: String) {
         state.withLock { $0.lines.append(line) }
     }
 
     /// Every line so far, oldest first.
-    public var all: [String] { state.withLock { $0.lines } }
+    package var all: [String] { state.withLock { $0.lines } }
 
     /// Whether some line contains `text`.
-    public func contains(_ text: String) -> Bool {
+    package func contains(_ text: String) -> Bool {
         state.withLock { $0.lines.contains { $0.contains(text) } }
     }
 
     /// The writer is done (see ``isFinished``).
-    public func finish() {
+    package func finish() {
         state.withLock { $0.isFinished = true }
     }
 
     /// Whether ``finish()`` was called.
-    public var isFinished: Bool { state.withLock { $0.isFinished } }
+    package var isFinished: Bool { state.withLock { $0.isFinished } }
 }

@@ -4,25 +4,25 @@ import Posix
 /// The example session of Protocol/PROTOCOL.md §15, between `<!-- transcript:begin -->` and
 /// `<!-- transcript:end -->`: each `> ` line a client sends, each `< ` line the daemon writes
 /// after it.
-public struct ProtocolTranscript: Sendable {
+package struct ProtocolTranscript: Sendable {
     /// One client line and the daemon lines that follow it, in order.
-    public struct Exchange: Sendable {
-        public let sent: String
-        public let expected: [JSONValue]
+    package struct Exchange: Sendable {
+        package let sent: String
+        package let expected: [JSONValue]
     }
 
-    public let exchanges: [Exchange]
+    package let exchanges: [Exchange]
 
     /// Reads the transcript from Protocol/PROTOCOL.md in this checkout.
     /// - Throws: when the file or its markers are missing, or a `<` line is not JSON.
-    public static func load() throws -> ProtocolTranscript {
+    package static func load() throws -> ProtocolTranscript {
         let root = FileSystem.parentDirectory(of: FileSystem.parentDirectory(of: FileSystem.parentDirectory(of: #filePath) ?? "") ?? "") ?? ""
         let text = String(decoding: try FileSystem.readFile(root + "/Protocol/PROTOCOL.md"), as: UTF8.self)
         return try ProtocolTranscript(parsing: text)
     }
 
     /// Parses the transcript out of a document's `text`.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         var exchanges: [Exchange] = []
         var sent: String?
         var expected: [JSONValue] = []
@@ -53,7 +53,7 @@ public struct ProtocolTranscript: Sendable {
     /// `message` with what depends on the daemon process replaced by a placeholder:
     /// `daemon.info`'s version, bootId, pid, uptimeSeconds and socket. Everything else the
     /// transcript states is compared as written.
-    public static func masked(_ message: JSONValue) -> JSONValue {
+    package static func masked(_ message: JSONValue) -> JSONValue {
         guard case .object(var object) = message, case .object(var result)? = object["result"], result["bootId"] != nil else {
             return message
         }

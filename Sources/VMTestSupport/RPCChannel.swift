@@ -7,7 +7,7 @@ import JSONCore
 /// The two implementations are ``InMemoryChannel`` (the transport-free `Server` driven through
 /// `ConnectionHandler` on virtual time) and ``SocketChannel`` (the real `vmd` on its Unix
 /// socket).
-public protocol RPCChannel: AnyObject {
+package protocol RPCChannel: AnyObject {
     /// Writes `frame` (one JSON-RPC message or batch as text, without framing) as it is.
     func send(_ frame: String) async throws
 

@@ -1,6 +1,6 @@
 /// A running server a test connects sessions to: the in-memory ``InMemoryServer`` or the real
 /// daemon, ``SocketDaemon``. Start one with ``RPCTransport/start(arguments:)``.
-public protocol RPCEndpoint: AnyObject {
+package protocol RPCEndpoint: AnyObject {
     /// How sessions reach it.
     var transport: RPCTransport { get }
 

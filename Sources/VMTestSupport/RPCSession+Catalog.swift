@@ -5,7 +5,7 @@ import JSONCore
 extension RPCSession {
     /// `vm.create` of `type`, subscribed to every output (with replay) unless `subscribe` is
     /// false; the instance id and the subscription id (empty when not subscribed).
-    public func create(_ type: String, args: JSONValue = [:], subscribe: Bool = true) async throws -> (instance: String, subscription: String) {
+    package func create(_ type: String, args: JSONValue = [:], subscribe: Bool = true) async throws -> (instance: String, subscription: String) {
         var params: JSONObject = ["type": .string(type), "args": args]
         if subscribe { params["subscribe"] = [:] }
         let created = try await result("vm.create", .object(params))
@@ -17,14 +17,14 @@ extension RPCSession {
 
     /// `vm.send` as a request; the whole reply (a null result, or an error).
     @discardableResult
-    public func send(_ instance: String, _ input: String, _ value: JSONValue? = nil) async throws -> JSONValue {
+    package func send(_ instance: String, _ input: String, _ value: JSONValue? = nil) async throws -> JSONValue {
         var params: JSONObject = ["instance": .string(instance), "input": .string(input)]
         if let value { params["value"] = value }
         return try await call("vm.send", .object(params))
     }
 
     /// `vm.get`'s value; an error reply throws, quoted.
-    public func get(_ instance: String, _ output: String) async throws -> JSONValue {
+    package func get(_ instance: String, _ output: String) async throws -> JSONValue {
         let got = try await result("vm.get", ["instance": .string(instance), "output": .string(output)])
         guard let value = got["value"] else {
             throw RPCSessionError.missing("vm.get \(instance) \(output): no value in \(got.encodedString())")
@@ -33,25 +33,25 @@ extension RPCSession {
     }
 
     /// `vm.execute`'s params.
-    public static func execute(_ instance: String, _ action: String) -> JSONValue {
+    package static func execute(_ instance: String, _ action: String) -> JSONValue {
         ["instance": .string(instance), "action": .string(action)]
     }
 
     /// Takes exactly `count` messages (waiting, bounded, for them), described relative to
     /// `subscription` (see ``describe(_:relativeTo:)``).
-    public func take(_ count: Int, of subscription: String, timeout: Duration = Waiting.defaultTimeout) async throws -> [String] {
+    package func take(_ count: Int, of subscription: String, timeout: Duration = Waiting.defaultTimeout) async throws -> [String] {
         try await take(count, timeout: timeout).map { Self.describe($0, relativeTo: subscription) }
     }
 
     /// Takes every queued message, described relative to `subscription`. After a request's
     /// reply, these are all the notifications the request caused before it.
-    public func drain(_ subscription: String) -> [String] {
+    package func drain(_ subscription: String) -> [String] {
         takeQueued().map { Self.describe($0, relativeTo: subscription) }
     }
 
     /// Reads (bounded) until a message satisfies `isWanted`; takes it and everything before it,
     /// described relative to `subscription`.
-    public func takeThrough(of subscription: String, timeout: Duration = Waiting.defaultTimeout, _ isWanted: (JSONValue) -> Bool) async throws -> [String] {
+    package func takeThrough(of subscription: String, timeout: Duration = Waiting.defaultTimeout, _ isWanted: (JSONValue) -> Bool) async throws -> [String] {
         try await takeThrough(timeout: timeout, isWanted).map { Self.describe($0, relativeTo: subscription) }
     }
 
@@ -59,7 +59,7 @@ extension RPCSession {
     /// (plus ` replay`), a `vm.closed` of it as `closed reason`; anything else (another
     /// subscription's values, `vm.error`, a reply) with its method and params in full, so an
     /// unexpected message shows up in a failed expectation as itself.
-    public static func describe(_ message: JSONValue, relativeTo subscription: String) -> String {
+    package static func describe(_ message: JSONValue, relativeTo subscription: String) -> String {
         let method = message["method"]?.stringValue ?? "<response>"
         guard let params = message["params"], params["subscription"]?.stringValue == subscription else {
             return method + " " + (message["params"] ?? message).encodedString()

@@ -27,25 +27,25 @@ import VMProtocol
 /// A session opened with `keepingEverythingRead` also keeps a second, untouched record of
 /// every message read (``everythingRead``), for checks over a whole conversation: the seqs of
 /// a subscription across a dropped connection and its resume, say.
-public final class RPCSession {
+package final class RPCSession {
     /// The transport under this session.
-    public let transport: RPCTransport
+    package let transport: RPCTransport
     /// The connection itself, for what only a raw channel can do.
-    public let channel: any RPCChannel
+    package let channel: any RPCChannel
     private var lastID: Int64 = 0
     /// Messages received and not yet taken (notifications, and replies nobody asked for yet),
     /// oldest first.
-    public private(set) var queued: [JSONValue] = []
+    package private(set) var queued: [JSONValue] = []
     /// Whether ``everythingRead`` records what is read.
-    public let keepsEverythingRead: Bool
+    package let keepsEverythingRead: Bool
     /// Every message read so far, in arrival order, whether taken or still queued: replies,
     /// notifications and batches alike. Empty unless the session was opened
     /// `keepingEverythingRead`.
-    public private(set) var everythingRead: [JSONValue] = []
+    package private(set) var everythingRead: [JSONValue] = []
 
     /// A session on `channel`; with `keepingEverythingRead`, every message read is also kept
     /// in ``everythingRead``.
-    public init(channel: any RPCChannel, transport: RPCTransport, keepingEverythingRead: Bool = false) {
+    package init(channel: any RPCChannel, transport: RPCTransport, keepingEverythingRead: Bool = false) {
         self.channel = channel
         self.transport = transport
         self.keepsEverythingRead = keepingEverythingRead
@@ -54,25 +54,25 @@ public final class RPCSession {
     /// A session on a new connection to the daemon listening on `socketPath` (retrying, bounded,
     /// while it starts), for a daemon a test started itself; `keepingEverythingRead` as in
     /// ``init(channel:transport:keepingEverythingRead:)``.
-    public convenience init(socketPath: String, keepingEverythingRead: Bool = false) throws {
+    package convenience init(socketPath: String, keepingEverythingRead: Bool = false) throws {
         self.init(channel: try SocketChannel(path: socketPath), transport: .socket, keepingEverythingRead: keepingEverythingRead)
     }
 
     /// Hangs up.
-    public func close() { channel.close() }
+    package func close() { channel.close() }
 
     // MARK: Writing
 
     /// Writes `frame` as it is (a raw line: malformed JSON, a batch, an id of the test's own).
     /// Over a socket it goes out in one write with a newline after it, so a `frame` of several
     /// lines is a burst of frames.
-    public func send(_ frame: String) async throws {
+    package func send(_ frame: String) async throws {
         try await channel.send(frame)
     }
 
     /// Sends a request with the next integer id and returns the id, without waiting.
     @discardableResult
-    public func request(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {
+    package func request(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {
         lastID += 1
         let id = JSONValue.integer(lastID)
         var message: JSONObject = ["jsonrpc": "2.0", "id": id, "method": .string(method)]
@@ -82,7 +82,7 @@ public final class RPCSession {
     }
 
     /// Sends a notification (no reply comes).
-    public func notify(_ method: String, _ params: JSONValue? = nil) async throws {
+    package func notify(_ method: String, _ params: JSONValue? = nil) async throws {
         var message: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
         if let params { message["params"] = params }
         try await send(JSONValue.object(message).encodedString())
@@ -93,14 +93,14 @@ public final class RPCSession {
     /// The whole reply to `method` (a `result` or an `error`); notifications that arrive first
     /// stay queued.
     @discardableResult
-    public func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
+    package func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         let id = try await request(method, params)
         return try await response(to: id, timeout: timeout)
     }
 
     /// The `result` of `method`; an error reply throws ``RPCSessionError/errorReply(_:)``, quoting it.
     @discardableResult
-    public func result(_ method: String, _ params: JSONValue? = nil, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
+    package func result(_ method: String, _ params: JSONValue? = nil, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         let reply = try await call(method, params, timeout: timeout)
         guard let result = reply["result"] else {
             throw RPCSessionError.errorReply("\(method) \((params ?? .null).encodedString()) → \(reply.encodedString())")
@@ -110,7 +110,7 @@ public final class RPCSession {
 
     /// The `error` of `method`'s reply; a success throws ``RPCSessionError/missing(_:)``, quoting it.
     @discardableResult
-    public func failure(_ method: String, _ params: JSONValue? = nil, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
+    package func failure(_ method: String, _ params: JSONValue? = nil, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         let reply = try await call(method, params, timeout: timeout)
         guard let error = reply["error"] else {
             throw RPCSessionError.missing("\(method) \((params ?? .null).encodedString()) did not fail: \(reply.encodedString())")
@@ -120,7 +120,7 @@ public final class RPCSession {
 
     /// The reply whose id is `id` (a single response, not a notification), waiting at most
     /// `timeout`; everything read before it stays queued.
-    public func response(to id: JSONValue, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
+    package func response(to id: JSONValue, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         try await take(timeout: timeout, waitingFor: "the reply to id \(id.encodedString())") {
             $0["id"] == id && $0["method"] == nil
         }
@@ -129,14 +129,14 @@ public final class RPCSession {
     // MARK: Other messages
 
     /// The oldest message not yet taken, of any kind (waiting at most `timeout` when none is queued).
-    public func nextMessage(timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
+    package func nextMessage(timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         if !queued.isEmpty { return queued.removeFirst() }
         return try await receive(timeout: timeout)
     }
 
     /// The first notification of `method` not yet taken (waiting at most `timeout`); the
     /// messages before it stay queued.
-    public func nextNotification(_ method: String, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
+    package func nextNotification(_ method: String, timeout: Duration = Waiting.defaultTimeout) async throws -> JSONValue {
         try await take(timeout: timeout, waitingFor: "a \(method) notification") {
             $0["method"]?.stringValue == method
         }
@@ -145,18 +145,18 @@ public final class RPCSession {
     /// The first message not yet taken that satisfies `isWanted` (waiting at most `timeout`);
     /// the messages before it stay queued.
     @discardableResult
-    public func nextMessage(timeout: Duration = Waiting.defaultTimeout, where isWanted: (JSONValue) -> Bool) async throws -> JSONValue {
+    package func nextMessage(timeout: Duration = Waiting.defaultTimeout, where isWanted: (JSONValue) -> Bool) async throws -> JSONValue {
         try await take(timeout: timeout, waitingFor: "a message the test wanted", isWanted)
     }
 
     /// The notifications named `method` in ``everythingRead``, oldest first.
-    public func notificationsRead(_ method: String) -> [JSONValue] {
+    package func notificationsRead(_ method: String) -> [JSONValue] {
         everythingRead.filter { $0["method"]?.stringValue == method }
     }
 
     /// Reads until the server closes the connection, queuing what arrives: true once it is
     /// closed, false if `timeout` passes first.
-    public func waitForClose(timeout: Duration = Waiting.defaultTimeout) async throws -> Bool {
+    package func waitForClose(timeout: Duration = Waiting.defaultTimeout) async throws -> Bool {
         let deadline = Deadline(after: timeout)
         while !deadline.hasPassed {
             do {
@@ -171,7 +171,7 @@ public final class RPCSession {
     }
 
     /// Reads until at least `count` messages are queued (waiting at most `timeout` in all).
-    public func waitForQueued(_ count: Int, timeout: Duration = Waiting.defaultTimeout) async throws {
+    package func waitForQueued(_ count: Int, timeout: Duration = Waiting.defaultTimeout) async throws {
         let deadline = Deadline(after: timeout)
         while queued.count < count {
             queued.append(try await receive(timeout: deadline.remaining))
@@ -179,7 +179,7 @@ public final class RPCSession {
     }
 
     /// Takes the first `count` queued messages (waiting, bounded, for them to arrive).
-    public func take(_ count: Int, timeout: Duration = Waiting.defaultTimeout) async throws -> [JSONValue] {
+    package func take(_ count: Int, timeout: Duration = Waiting.defaultTimeout) async throws -> [JSONValue] {
         try await waitForQueued(count, timeout: timeout)
         defer { queued.removeFirst(count) }
         return Array(queued.prefix(count))
@@ -188,7 +188,7 @@ public final class RPCSession {
     /// Takes every queued message and everything already received, without waiting: for the
     /// in-memory server, all it has written; over a socket, what has arrived so far. A
     /// connection the server closed ends the list too.
-    public func takeAvailable() async throws -> [JSONValue] {
+    package func takeAvailable() async throws -> [JSONValue] {
         while true {
             do {
                 queued.append(try await receive(timeout: .zero))
@@ -200,14 +200,14 @@ public final class RPCSession {
 
     /// Takes every queued message; reads nothing. After a request's reply, these are the
     /// notifications the server wrote before it.
-    public func takeQueued() -> [JSONValue] {
+    package func takeQueued() -> [JSONValue] {
         defer { queued.removeAll() }
         return queued
     }
 
     /// Reads (bounded) until a message satisfies `isWanted`; takes it and everything queued
     /// before it, oldest first.
-    public func takeThrough(timeout: Duration = Waiting.defaultTimeout, _ isWanted: (JSONValue) -> Bool) async throws -> [JSONValue] {
+    package func takeThrough(timeout: Duration = Waiting.defaultTimeout, _ isWanted: (JSONValue) -> Bool) async throws -> [JSONValue] {
         let deadline = Deadline(after: timeout)
         var index = 0
         while true {

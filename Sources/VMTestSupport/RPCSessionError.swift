@@ -1,7 +1,7 @@
 import JSONCore
 
 /// Why an ``RPCSession`` could not give a test what it asked for.
-public enum RPCSessionError: Error, CustomStringConvertible {
+package enum RPCSessionError: Error, CustomStringConvertible {
     /// Nothing (or not the awaited message) arrived within the timeout.
     case timedOut(String)
     /// The server closed the connection.
@@ -15,7 +15,7 @@ public enum RPCSessionError: Error, CustomStringConvertible {
     /// The transport cannot do what the test asked (daemon arguments for the in-memory server).
     case unsupported(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .timedOut(let text), .closed(let text), .malformed(let text), .errorReply(let text), .missing(let text),
              .unsupported(let text):

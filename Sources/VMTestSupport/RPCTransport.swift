@@ -1,13 +1,13 @@
 /// The two ways a test reaches vmd's server. Tests that hold for both take it as an argument,
 /// `@Test(arguments: RPCTransport.allCases)`.
-public enum RPCTransport: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum RPCTransport: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The transport-free `Server` in the test process, on virtual time, with the catalog's types
     /// (``InMemoryServer``).
     case inMemory
     /// The built `vmd` as a child process on a real Unix socket (``SocketDaemon``).
     case socket
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .inMemory: "in memory"
         case .socket: "over a socket"
@@ -16,7 +16,7 @@ public enum RPCTransport: String, CaseIterable, Sendable, CustomStringConvertibl
 
     /// Starts a server with the catalog in a fresh temporary directory. `arguments` are vmd's
     /// command-line arguments; the in-memory server understands none and refuses any.
-    public func start(arguments: [String] = []) async throws -> any RPCEndpoint {
+    package func start(arguments: [String] = []) async throws -> any RPCEndpoint {
         switch self {
         case .inMemory:
             guard arguments.isEmpty else {

@@ -1,16 +1,16 @@
 import JSONCore
 
 /// An ``RPCChannel`` over a real Unix-socket connection to a daemon, in NDJSON framing.
-public final class SocketChannel: RPCChannel {
+package final class SocketChannel: RPCChannel {
     /// The connection, for what only raw bytes can test (half-close, drip-fed frames).
-    public let client: SocketClient
+    package let client: SocketClient
 
     /// Connects to `path`, retrying (bounded) while the daemon is still starting.
-    public init(path: String, timeout: Duration = Waiting.defaultTimeout) throws {
+    package init(path: String, timeout: Duration = Waiting.defaultTimeout) throws {
         client = try SocketClient.connect(path: path, timeout: timeout)
     }
 
-    public func send(_ frame: String) async throws {
+    package func send(_ frame: String) async throws {
         try client.sendLine(frame)
     }
 
@@ -18,7 +18,7 @@ public final class SocketChannel: RPCChannel {
     /// it comes: tests that race a daemon-side delay (a Follow's load, a Login's latency)
     /// depend on it. Slicing the wait and yielding in between would let other tests' tasks run
     /// meanwhile, but under load it delays this test by their turns, longer than those delays.
-    public func receive(timeout: Duration) async throws -> JSONValue {
+    package func receive(timeout: Duration) async throws -> JSONValue {
         let line: String
         do {
             line = try client.readLine(timeout: timeout)
@@ -34,5 +34,5 @@ public final class SocketChannel: RPCChannel {
         }
     }
 
-    public func close() { client.close() }
+    package func close() { client.close() }
 }

@@ -4,18 +4,18 @@ import Posix
 /// A blocking test client for a daemon socket that speaks either framing: NDJSON lines
 /// (``sendLine(_:)``, ``readLine(timeout:)``) or LSP (``sendLSP(_:)``, ``readLSPBody(timeout:)``),
 /// plus raw and drip-fed writes. Every read has a deadline; nothing waits forever.
-public final class SocketClient {
-    public let socket: FileDescriptor
+package final class SocketClient {
+    package let socket: FileDescriptor
     private var buffer: [UInt8] = []
 
     /// Connects once (fails at once when nobody listens).
-    public init(path: String) throws {
+    package init(path: String) throws {
         socket = try UnixSocket.connect(to: UnixSocketAddress(path: path), timeout: .seconds(5))
     }
 
     /// Connects, retrying while the socket is missing or refuses (a daemon still starting),
     /// until `timeout`; this is how tests wait for readiness.
-    public static func connect(path: String, timeout: Duration = Waiting.defaultTimeout) throws -> SocketClient {
+    package static func connect(path: String, timeout: Duration = Waiting.defaultTimeout) throws -> SocketClient {
         let deadline = Deadline(after: timeout)
         while true {
             do {
@@ -32,24 +32,24 @@ public final class SocketClient {
     // MARK: Writing
 
     /// Writes bytes as they are.
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try socket.writeAll(bytes)
     }
 
     /// Writes `text` and a newline (one NDJSON frame when `text` is one JSON value).
-    public func sendLine(_ text: String) throws {
+    package func sendLine(_ text: String) throws {
         try write(Array(text.utf8) + [UInt8(ascii: "\n")])
     }
 
     /// Writes `body` behind a `Content-Length` header.
-    public func sendLSP(_ body: String) throws {
+    package func sendLSP(_ body: String) throws {
         let bytes = Array(body.utf8)
         try write(Array("Content-Length: \(bytes.count)\r\n\r\n".utf8) + bytes)
     }
 
     /// Writes `bytes` in pieces of `chunkSizes` (cycled), each its own `send`, pausing `gap`
     /// between them so the daemon sees split reads: where framing bugs live.
-    public func dripFeed(_ bytes: [UInt8], chunkSizes: [Int] = [1], gap: Duration = .microseconds(200)) throws {
+    package func dripFeed(_ bytes: [UInt8], chunkSizes: [Int] = [1], gap: Duration = .microseconds(200)) throws {
         var offset = 0
         var index = 0
         while offset < bytes.count {
@@ -63,11 +63,11 @@ public final class SocketClient {
     }
 
     /// Shuts down the writing side: the daemon reads end of file but may still reply.
-    public func finishWriting() throws {
+    package func finishWriting() throws {
         try UnixSocket.shutdownWriting(socket)
     }
 
-    public func close() {
+    package func close() {
         try? socket.close()
     }
 
@@ -75,7 +75,7 @@ public final class SocketClient {
 
     /// The next line (without its newline).
     /// - Throws: ``SocketClientError`` on timeout or when the daemon closed the connection.
-    public func readLine(timeout: Duration = Waiting.defaultTimeout) throws -> String {
+    package func readLine(timeout: Duration = Waiting.defaultTimeout) throws -> String {
         let deadline = Deadline(after: timeout)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -88,13 +88,13 @@ public final class SocketClient {
     }
 
     /// The next line parsed as JSON.
-    public func readMessage(timeout: Duration = Waiting.defaultTimeout) throws -> JSONValue {
+    package func readMessage(timeout: Duration = Waiting.defaultTimeout) throws -> JSONValue {
         let line = try readLine(timeout: timeout)
         return try JSONValue(parsing: line)
     }
 
     /// The next LSP frame's header block and body.
-    public func readLSPFrame(timeout: Duration = Waiting.defaultTimeout) throws -> (header: String, body: String) {
+    package func readLSPFrame(timeout: Duration = Waiting.defaultTimeout) throws -> (header: String, body: String) {
         let deadline = Deadline(after: timeout)
         let separator: [UInt8] = [13, 10, 13, 10]
         while true {
@@ -115,7 +115,7 @@ public final class SocketClient {
 
     /// Waits for the daemon to close the connection, discarding whatever arrives before.
     /// Returns false at the timeout.
-    public func waitForClose(timeout: Duration = Waiting.defaultTimeout) throws -> Bool {
+    package func waitForClose(timeout: Duration = Waiting.defaultTimeout) throws -> Bool {
         let deadline = Deadline(after: timeout)
         while true {
             do {
@@ -130,10 +130,10 @@ public final class SocketClient {
     }
 
     /// Bytes received and not yet returned.
-    public var bufferedBytes: [UInt8] { buffer }
+    package var bufferedBytes: [UInt8] { buffer }
 
     /// Reads whatever is available (at least one byte) before `deadline`.
-    public func fill(until deadline: Deadline, waitingFor what: String) throws {
+    package func fill(until deadline: Deadline, waitingFor what: String) throws {
         let ready = try socket.wait(for: .readable, timeout: deadline.remaining)
         guard !ready.isEmpty else { throw SocketClientError.timedOut("timed out waiting for \(what)") }
         do {
@@ -165,12 +165,12 @@ public final class SocketClient {
 }
 
 /// Why a test client read failed.
-public enum SocketClientError: Error, CustomStringConvertible {
+package enum SocketClientError: Error, CustomStringConvertible {
     case timedOut(String)
     case closed(String)
     case malformed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .timedOut(let text), .closed(let text), .malformed(let text): text
         }

@@ -1,15 +1,15 @@
 /// The built `vmd` running on a socket in its own temporary directory, with its own state
 /// directory (`--state-dir`), as an ``RPCEndpoint``.
-public final class SocketDaemon: RPCEndpoint {
+package final class SocketDaemon: RPCEndpoint {
     /// Where its socket, log, config and (by default) state live.
-    public let directory: TemporarySocketDirectory
+    package let directory: TemporarySocketDirectory
     /// The process, for signals and its log.
-    public let process: DaemonProcess
+    package let process: DaemonProcess
     /// The state directory passed as `--state-dir`.
-    public let stateDirectory: String
+    package let stateDirectory: String
 
-    public var transport: RPCTransport { .socket }
-    public var socketPath: String { process.socketPath }
+    package var transport: RPCTransport { .socket }
+    package var socketPath: String { process.socketPath }
 
     private init(directory: TemporarySocketDirectory, process: DaemonProcess, stateDirectory: String) {
         self.directory = directory
@@ -24,7 +24,7 @@ public final class SocketDaemon: RPCEndpoint {
     /// probes.
     /// - Throws: when vmd cannot start, exits early or does not listen within
     ///   ``Waiting/defaultTimeout`` (its log is in the error).
-    public static func start(
+    package static func start(
         arguments: [String] = [], socketPath: String? = nil, stateDirectory: String? = nil
     ) async throws -> SocketDaemon {
         let directory = try TemporarySocketDirectory()
@@ -55,12 +55,12 @@ public final class SocketDaemon: RPCEndpoint {
         return daemon
     }
 
-    public func connect() async throws -> RPCSession {
+    package func connect() async throws -> RPCSession {
         try RPCSession(socketPath: socketPath)
     }
 
     /// Stops vmd (if it still runs) and removes the directory, the state it wrote included.
-    public func stop() {
+    package func stop() {
         process.stop()
         directory.remove([
             "state/sendlist-uploads.ndjson", "state/instances.vmdlog", "state/instances.set-aside", "state/vmd/vmd.log", "state/vmd",

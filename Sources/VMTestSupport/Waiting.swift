@@ -2,16 +2,16 @@ import Posix
 
 /// Bounded waiting on conditions, never a fixed sleep: tests wait for what they need and give
 /// up (returning false) at a deadline.
-public enum Waiting {
+package enum Waiting {
     /// How long any test-support wait lasts unless its caller says otherwise: a read from a
     /// session or a socket, a condition, an in-process daemon's start and stop. Generous,
     /// because eight builds may share the machine's two cores; a passing test never waits it
     /// out.
-    public static let defaultTimeout: Duration = .seconds(10)
+    package static let defaultTimeout: Duration = .seconds(10)
 
     /// Re-checks `condition` every `interval` until it holds (true) or `timeout` passes (false).
     /// The pause between checks is a `poll` timeout, not a sleep.
-    public static func until(
+    package static func until(
         timeout: Duration = defaultTimeout, interval: Duration = .milliseconds(2), _ condition: () throws -> Bool
     ) rethrows -> Bool {
         let deadline = Deadline(after: timeout)
@@ -24,7 +24,7 @@ public enum Waiting {
 
     /// ``until(timeout:interval:_:)`` for a condition that awaits (a session's reply); between
     /// checks it yields to other tasks.
-    public static func asyncUntil(
+    package static func asyncUntil(
         timeout: Duration = defaultTimeout, interval: Duration = .milliseconds(2), _ condition: () async throws -> Bool
     ) async rethrows -> Bool {
         let deadline = Deadline(after: timeout)
@@ -37,7 +37,7 @@ public enum Waiting {
     }
 
     /// Blocks the calling thread for `duration` (a `poll` on a pipe nobody writes).
-    public static func pause(_ duration: Duration) {
+    package static func pause(_ duration: Duration) {
         _ = try? idlePipe.read.wait(for: .readable, timeout: duration)
     }
 
@@ -51,19 +51,19 @@ public enum Waiting {
 }
 
 /// A point on the monotonic clock after which waiting stops.
-public struct Deadline: Sendable {
-    public let nanoseconds: UInt64
+package struct Deadline: Sendable {
+    package let nanoseconds: UInt64
 
-    public init(after timeout: Duration) {
+    package init(after timeout: Duration) {
         let (seconds, attoseconds) = timeout.components
         nanoseconds = MonotonicClock.nanoseconds() &+ UInt64(max(0, seconds)) * 1_000_000_000
             &+ UInt64(max(0, attoseconds / 1_000_000_000))
     }
 
-    public var hasPassed: Bool { MonotonicClock.nanoseconds() >= nanoseconds }
+    package var hasPassed: Bool { MonotonicClock.nanoseconds() >= nanoseconds }
 
     /// What is left (zero once passed).
-    public var remaining: Duration {
+    package var remaining: Duration {
         let now = MonotonicClock.nanoseconds()
         return now >= nanoseconds ? .zero : .nanoseconds(Int64(nanoseconds - now))
     }

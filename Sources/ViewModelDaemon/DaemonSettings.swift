@@ -1,6 +1,6 @@
 import CommandLineKit
 import Posix
-import VMDaemon
+import VMTransport
 import VMProtocol
 
 /// The resolved configuration of one daemon run: the daemon's part, plus what the view models

@@ -1,5 +1,5 @@
 import Posix
-import VMDaemon
+import VMTransport
 import VMProtocol
 import VMServer
 import ViewModelKit

@@ -1,6 +1,6 @@
 import CommandLineKit
 import Posix
-import VMDaemon
+import VMTransport
 import ViewModelKit
 
 /// The daemon entry point: an app's whole `main.swift` is one call, and the result is vmd in

@@ -1,6 +1,6 @@
 import Testing
 import VMTestSupport
-@testable import VMDaemon
+@testable import VMTransport
 
 /// Per-connection warnings are rate-limited as the out-of-descriptors line is (issue 31: ~900
 /// lines for a burst of refused connections).

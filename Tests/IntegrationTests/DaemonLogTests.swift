@@ -1,5 +1,5 @@
 import Testing
-@testable import VMDaemon
+@testable import VMTransport
 
 @Suite("Daemon log lines")
 struct DaemonLogTests {

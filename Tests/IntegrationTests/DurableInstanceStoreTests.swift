@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import VMServer
 import VMTestSupport
-@testable import VMDaemon
+@testable import VMTransport
 
 /// The durable-instance store's file on its own: group commit, compaction, and what a
 /// reopened store makes of what it finds.

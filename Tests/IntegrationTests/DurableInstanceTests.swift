@@ -2,7 +2,7 @@ import JSONCore
 import Posix
 import Testing
 import VMTestSupport
-@testable import VMDaemon
+@testable import VMTransport
 
 /// Durable instances over the real socket: the real vmd, killed or stopped, started again on
 /// the same state directory (PROTOCOL.md, "Durable instances").

@@ -1,5 +1,5 @@
 import Testing
-import VMDaemon
+import VMTransport
 import VMProtocol
 
 @Suite("max-connections is clamped to what the open-file limit allows")

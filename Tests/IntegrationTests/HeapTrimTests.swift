@@ -1,5 +1,5 @@
 import Testing
-import VMDaemon
+import VMTransport
 import VMTestSupport
 
 /// Once idle after a burst, the daemon gives freed heap back.

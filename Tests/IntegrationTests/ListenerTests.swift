@@ -1,6 +1,6 @@
 import Posix
 import Testing
-import VMDaemon
+import VMTransport
 import VMTestSupport
 
 @Suite("Listener start-up safety")

@@ -1,7 +1,7 @@
 import Posix
 import ReactiveCore
 import Testing
-import VMDaemon
+import VMTransport
 import VMTestSupport
 
 @Suite("LoopScheduler: the event loop as the reactive core's SerialScheduler")

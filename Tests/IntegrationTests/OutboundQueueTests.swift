@@ -1,6 +1,6 @@
 import Posix
 import Testing
-@testable import VMDaemon
+@testable import VMTransport
 
 @Suite("A connection's outbound queue: pooled chunks, written in place, sent in order")
 struct OutboundQueueTests {

@@ -1,7 +1,7 @@
 import JSONCore
 import Posix
 import Testing
-@_spi(Testing) import VMDaemon
+import VMTransport
 import VMTestSupport
 
 /// A peer of a user the daemon does not admit is told why before it is

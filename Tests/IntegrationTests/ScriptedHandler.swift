@@ -1,5 +1,5 @@
 import Synchronization
-import VMDaemon
+import VMTransport
 import VMServer
 import VMTestSupport
 

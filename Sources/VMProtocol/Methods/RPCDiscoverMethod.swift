@@ -10,7 +10,7 @@ public enum RPCDiscoverMethod: VMMethod {
     }
 
     /// The document in compact JSON, parsed and re-encoded once per process: the result bytes.
-    public static let encodedResult: [UInt8] = {
+    package static let encodedResult: [UInt8] = {
         // The embedded text is checked by a test to be the valid document; if it ever failed to
         // parse, serving `null` is better than crashing the daemon.
         guard let document = try? JSONValue(parsing: OpenRPCDocument.text) else { return Array("null".utf8) }

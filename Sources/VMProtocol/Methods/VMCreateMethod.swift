@@ -170,7 +170,7 @@ public enum VMCreateMethod: VMMethod {
 
         /// Writes the members of ``jsonValue``, in its order, without building it: the server
         /// answers `vm.create` straight into the connection's buffer.
-        public func appendMembers(to writer: inout JSONObjectWriter) {
+        package func appendMembers(to writer: inout JSONObjectWriter) {
             writer.key(ascii: "instance")
             var instance = instance, type = type
             let written = instance.withUTF8 { instanceBytes in

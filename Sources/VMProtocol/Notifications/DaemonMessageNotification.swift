@@ -15,7 +15,7 @@ public enum DaemonMessageNotification {
     }
 
     /// `{"jsonrpc":"2.0","method":"daemon.message","params":{"monitor":…,"seq":`
-    public static func prefix(monitor: String) -> [UInt8] {
+    package static func prefix(monitor: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.append(contentsOf: #"{"jsonrpc":"2.0","method":"daemon.message","params":{"monitor":"#.utf8)
         JSONSerializer.appendString(monitor, to: &bytes)
@@ -24,7 +24,7 @@ public enum DaemonMessageNotification {
     }
 
     /// Appends one whole notification; `message` must be one compact JSON value.
-    public static func append(
+    package static func append(
         prefix: [UInt8], seq: Int64, direction: Direction, connection: UInt64, message: UnsafeRawBufferPointer,
         to buffer: inout [UInt8]
     ) {

@@ -7,7 +7,7 @@ public enum VMClosedNotification {
     public static let name = "vm.closed"
 
     /// Appends the notification; `reason` is a `CloseReason` raw value ("destroyed", …).
-    public static func append(instance: String, subscription: String, reason: String, to buffer: inout [UInt8]) {
+    package static func append(instance: String, subscription: String, reason: String, to buffer: inout [UInt8]) {
         JSONRPCEncoder.appendNotification(method: name, to: &buffer) { params in
             params.member("instance", string: instance)
             params.member("subscription", string: subscription)

@@ -8,7 +8,7 @@ public enum VMErrorNotification {
 
     /// Appends the notification. `instance`, `input` and `action` are copied from the failed
     /// call's params when it had them.
-    public static func append(
+    package static func append(
         method: String, instance: String?, input: String?, action: String?, error: WireError, to buffer: inout [UInt8]
     ) {
         JSONRPCEncoder.appendNotification(method: name, to: &buffer) { params in

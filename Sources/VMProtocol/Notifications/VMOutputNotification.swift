@@ -13,7 +13,7 @@ public enum VMOutputNotification {
     public static let name = "vm.output"
 
     /// `{"jsonrpc":"2.0","method":"vm.output","params":{"subscription":…,"instance":…,"output":…,"seq":`
-    public static func prefix(subscription: String, instance: String, output: String) -> [UInt8] {
+    package static func prefix(subscription: String, instance: String, output: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.append(contentsOf: #"{"jsonrpc":"2.0","method":"vm.output","params":{"subscription":"#.utf8)
         JSONSerializer.appendString(subscription, to: &bytes)
@@ -28,7 +28,7 @@ public enum VMOutputNotification {
     /// The most bytes ``write(prefix:seq:encodedValue:replay:into:)`` writes for a prefix of
     /// `prefixBytes` and a value (or patch) of `valueBytes`.
     @inlinable
-    public static func maximumByteCount(prefixBytes: Int, valueBytes: Int) -> Int {
+    package static func maximumByteCount(prefixBytes: Int, valueBytes: Int) -> Int {
         // The replay tail is the longest tail.
         prefixBytes + JSONByteWriter.maximumDigitsByteCount + valueKey.utf8CodeUnitCount + valueBytes + replayTail.utf8CodeUnitCount
     }
@@ -37,7 +37,7 @@ public enum VMOutputNotification {
     /// bytes long): `prefix`, `seq`, the encoded `value`, and `replay` when true. Returns the
     /// number of bytes written.
     @inlinable
-    public static func write(
+    package static func write(
         prefix: [UInt8], seq: Int64, encodedValue: [UInt8], replay: Bool, into buffer: UnsafeMutableRawBufferPointer
     ) -> Int {
         write(prefix: prefix, seq: seq, key: valueKey, body: encodedValue, tail: replay ? replayTail : tail, into: buffer)
@@ -46,7 +46,7 @@ public enum VMOutputNotification {
     /// The most bytes ``write(prefix:seq:integerValue:replay:into:)`` writes for a prefix of
     /// `prefixBytes`.
     @inlinable
-    public static func maximumIntegerByteCount(prefixBytes: Int) -> Int {
+    package static func maximumIntegerByteCount(prefixBytes: Int) -> Int {
         maximumByteCount(prefixBytes: prefixBytes, valueBytes: JSONByteWriter.maximumDigitsByteCount)
     }
 
@@ -55,7 +55,7 @@ public enum VMOutputNotification {
     /// encoding, without encoding it first. `buffer` holds at least
     /// ``maximumIntegerByteCount(prefixBytes:)`` bytes. Returns the number of bytes written.
     @inlinable
-    public static func write(
+    package static func write(
         prefix: [UInt8], seq: Int64, integerValue value: Int64, replay: Bool, into buffer: UnsafeMutableRawBufferPointer
     ) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
@@ -72,7 +72,7 @@ public enum VMOutputNotification {
     /// a value: `prefix`, `seq`, `,"patch":` and the patch. Never marked `replay`. Returns the
     /// number of bytes written.
     @inlinable
-    public static func write(
+    package static func write(
         prefix: [UInt8], seq: Int64, encodedPatch: [UInt8], into buffer: UnsafeMutableRawBufferPointer
     ) -> Int {
         write(prefix: prefix, seq: seq, key: patchKey, body: encodedPatch, tail: tail, into: buffer)
@@ -81,7 +81,7 @@ public enum VMOutputNotification {
     /// Appends one whole notification: `prefix`, `seq`, the encoded `value`, and `replay`
     /// when true (the bytes of ``write(prefix:seq:encodedValue:replay:into:)``).
     @inlinable
-    public static func append(
+    package static func append(
         prefix: [UInt8], seq: Int64, encodedValue: [UInt8], replay: Bool, to buffer: inout [UInt8]
     ) {
         let capacity = maximumByteCount(prefixBytes: prefix.count, valueBytes: encodedValue.count)
@@ -94,7 +94,7 @@ public enum VMOutputNotification {
     /// Appends one whole notification carrying an RFC 6902 `patch` (the bytes of
     /// ``write(prefix:seq:encodedPatch:into:)``).
     @inlinable
-    public static func append(prefix: [UInt8], seq: Int64, encodedPatch: [UInt8], to buffer: inout [UInt8]) {
+    package static func append(prefix: [UInt8], seq: Int64, encodedPatch: [UInt8], to buffer: inout [UInt8]) {
         let capacity = maximumByteCount(prefixBytes: prefix.count, valueBytes: encodedPatch.count)
         withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { raw in
             let count = write(prefix: prefix, seq: seq, encodedPatch: encodedPatch, into: raw)

@@ -7,7 +7,7 @@ import JSONRPC
 public enum VMOverflowNotification {
     public static let name = "vm.overflow"
 
-    public static func append(subscription: String, instance: String, from: Int64, to: Int64, to buffer: inout [UInt8]) {
+    package static func append(subscription: String, instance: String, from: Int64, to: Int64, to buffer: inout [UInt8]) {
         JSONRPCEncoder.appendNotification(method: name, to: &buffer) { params in
             params.member("subscription", string: subscription)
             params.member("instance", string: instance)

@@ -9,7 +9,7 @@ public enum VMProgressNotification {
 
     /// Appends the notification. `completed` and `total` are written as integers when they
     /// are whole numbers (byte counts, percentages), else as decimals.
-    public static func append(
+    package static func append(
         request: RequestID, instance: String, action: String,
         completed: Double, total: Double?, message: String?, to buffer: inout [UInt8]
     ) {
@@ -19,7 +19,7 @@ public enum VMProgressNotification {
 
     /// The bytes every `vm.progress` of one request starts with, through `"completed":`: made
     /// once per request, so each notification writes only what changes (the daemon's path).
-    public static func prefix(request: RequestID, instance: String, action: String) -> [UInt8] {
+    package static func prefix(request: RequestID, instance: String, action: String) -> [UInt8] {
         var buffer: [UInt8] = []
         JSONRPCEncoder.appendNotification(method: name, to: &buffer) { params in
             params.key(ascii: "request")
@@ -34,7 +34,7 @@ public enum VMProgressNotification {
     }
 
     /// Appends one notification after its request's ``prefix(request:instance:action:)``.
-    public static func append(prefix: [UInt8], completed: Double, total: Double?, message: String?, to buffer: inout [UInt8]) {
+    package static func append(prefix: [UInt8], completed: Double, total: Double?, message: String?, to buffer: inout [UInt8]) {
         buffer.append(contentsOf: prefix)
         appendNumber(completed, to: &buffer)
         if let total {

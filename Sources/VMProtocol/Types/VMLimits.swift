@@ -3,7 +3,7 @@ import JSONCore
 /// Every limit in force, as `daemon.info` reports them under `limits` (PROTOCOL.md §11): the one
 /// type the daemon's settings, its transport and the server share, with the contract's defaults.
 ///
-/// The transport (VMDaemon) enforces ``maxFrameBytes``, ``maxConnections`` and
+/// The transport (VMTransport) enforces ``maxFrameBytes``, ``maxConnections`` and
 /// ``maxOutboundBytes`` (when a reader is too slow, and what happens to it); the server
 /// enforces the others per message.
 public struct VMLimits: Sendable, Hashable {

@@ -4,9 +4,9 @@
 /// A route stays valid for as long as its instance lives; a destroyed instance throws
 /// ``ViewModelError/unknownInstance(instance:)`` as it does for any call. A class, so that
 /// holding and passing one costs a single reference count, not one per member.
-public final class InputRoute: Sendable {
+package final class InputRoute: Sendable {
     /// The input's wire name.
-    public let name: String
+    package let name: String
     /// The type the route was resolved in (a route only fits instances of that type).
     let registered: RegisteredType
     let slot: RegisteredType.Slot

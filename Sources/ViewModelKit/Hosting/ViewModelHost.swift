@@ -22,26 +22,26 @@ import ReactiveCore
 /// creator does, the host delivers them at the scheduler's next turn at the latest, so a
 /// parent that watches a child it created in reaction to an input sees the child's `init`
 /// events, and nothing stays queued when nobody watches (they are dropped).
-public final class ViewModelHost {
+package final class ViewModelHost {
     /// The types this host creates.
-    public let registry: ViewModelRegistry
+    package let registry: ViewModelRegistry
     /// The thread everything runs on, given to every instance.
-    public let scheduler: any SerialScheduler
+    package let scheduler: any SerialScheduler
     /// `vm.create` fails with `limitReached` once this many instances (children included) live.
-    public var maxInstances: Int
+    package var maxInstances: Int
     // Unchecked exclusivity: read once per destroyed instance, the closure copied out before
     // it is called; assigned by the code serving the host, never while it runs.
     /// Called once per destroyed instance, children before their parent, after the instance
     /// was torn down (nothing it emits reaches observers any more).
-    @exclusivity(unchecked) public var onClose: ((ViewModelInstance, CloseReason) -> Void)?
+    @exclusivity(unchecked) package var onClose: ((ViewModelInstance, CloseReason) -> Void)?
     /// Where new instances get their saved state (the server sets it for durable instances).
-    public var savedStates: SavedStateSource?
+    package var savedStates: SavedStateSource?
     /// Every registered description, sorted by name (computed once).
-    public let types: [ViewModelTypeDescription]
+    package let types: [ViewModelTypeDescription]
     /// The ids a view model may give the children it creates (`createChild(..., id:)`): what
     /// an invalid one is told was expected, and the test. A server sets the rule its clients'
     /// ids follow; by default any non-empty id.
-    public var childIDRule: (expected: String, accepts: (String) -> Bool) = ("a non-empty string", { !$0.isEmpty })
+    package var childIDRule: (expected: String, accepts: (String) -> Bool) = ("a non-empty string", { !$0.isEmpty })
 
     // Unchecked exclusivity, on `live`, `nextSequence`, `nextNumber` and `pendingHeldEvents`:
     // every access is one read, assignment or collection call on the host's thread that runs
@@ -68,7 +68,7 @@ public final class ViewModelHost {
     package var serviceClock: ServiceClock = .continuous
 
     /// A host creating `registry`'s types on `scheduler`'s thread.
-    public init(registry: ViewModelRegistry, scheduler: any SerialScheduler, maxInstances: Int = 100_000) {
+    package init(registry: ViewModelRegistry, scheduler: any SerialScheduler, maxInstances: Int = 100_000) {
         self.registry = registry
         self.scheduler = scheduler
         self.maxInstances = maxInstances
@@ -77,21 +77,21 @@ public final class ViewModelHost {
     }
 
     /// The description of type `name` (`vm.types {type}`).
-    public func type(named name: String) throws(ViewModelError) -> ViewModelTypeDescription {
+    package func type(named name: String) throws(ViewModelError) -> ViewModelTypeDescription {
         guard let description = registry.type(named: name) else { throw .unknownType(type: name, known: registry.names) }
         return description
     }
 
     /// The live instances in creation order (`vm.list`).
-    public var instances: [ViewModelInstance] {
+    package var instances: [ViewModelInstance] {
         live.values.sorted { $0.sequence < $1.sequence }
     }
 
     /// How many instances live.
-    public var count: Int { live.count }
+    package var count: Int { live.count }
 
     /// The live instance `id`.
-    public func instance(_ id: String) throws(ViewModelError) -> ViewModelInstance {
+    package func instance(_ id: String) throws(ViewModelError) -> ViewModelInstance {
         guard let instance = live[id] else { throw .unknownInstance(instance: id) }
         return instance
     }
@@ -116,7 +116,7 @@ public final class ViewModelHost {
     /// Events the view model emits during its `init` wait for ``deliverHeldEvents()`` (at
     /// the latest the scheduler's next turn): attach observers first, then deliver.
     @discardableResult
-    public func create(type: String, id: String? = nil, args: JSONValue? = nil, parent: String? = nil) throws(ViewModelError) -> ViewModelInstance {
+    package func create(type: String, id: String? = nil, args: JSONValue? = nil, parent: String? = nil) throws(ViewModelError) -> ViewModelInstance {
         try create(type: type, id: id, args: args, parent: parent, keepingPorts: false)
     }
 
@@ -187,7 +187,7 @@ public final class ViewModelHost {
     /// them where nobody does. Call it after attaching the observers of a creation (the
     /// server does, after `vm.create`'s replay); the host calls it itself at the scheduler's
     /// next turn otherwise.
-    public func deliverHeldEvents() {
+    package func deliverHeldEvents() {
         while !pendingHeldEvents.isEmpty {
             let pending = pendingHeldEvents
             pendingHeldEvents = []
@@ -204,14 +204,14 @@ public final class ViewModelHost {
 
     /// Destroys instance `id` and, first, its children (reason ``CloseReason/parentDestroyed``).
     /// ``onClose`` reports each one.
-    public func destroy(_ id: String, reason: CloseReason = .destroyed) throws(ViewModelError) {
+    package func destroy(_ id: String, reason: CloseReason = .destroyed) throws(ViewModelError) {
         guard let instance = live[id] else { throw .unknownInstance(instance: id) }
         tearDown(instance, reason: reason, childReason: .parentDestroyed)
     }
 
     /// Destroys every instance, each with `reason` (at shutdown, children too are closed
     /// with `shutdown`, not `parentDestroyed`).
-    public func destroyAll(reason: CloseReason = .shutdown) {
+    package func destroyAll(reason: CloseReason = .shutdown) {
         // Creation order puts parents before their children, which go with them.
         for instance in instances where live[instance.id] != nil {
             tearDown(instance, reason: reason, childReason: reason)

@@ -7,19 +7,19 @@ import ReactiveCore
 /// returns (an input's whole chain, an action's synchronous start), so calls on one instance
 /// are processed one at a time, in order. After the instance was destroyed every call
 /// throws ``ViewModelError/unknownInstance(instance:)``.
-public final class ViewModelInstance {
+package final class ViewModelInstance {
     /// The instance id (`"counter-1"`).
-    public let id: String
+    package let id: String
     /// Its type's description (the registry's, shared by every instance of the type: an
     /// instance keeps no copy of its own).
-    public var type: ViewModelTypeDescription { registered.description }
+    package var type: ViewModelTypeDescription { registered.description }
     /// The id of the instance that created it, if any.
-    public var parent: String? { relations?.parent }
+    package var parent: String? { relations?.parent }
     /// Its live children, in creation order.
-    public var children: [String] { relations?.children ?? [] }
+    package var children: [String] { relations?.children ?? [] }
     /// `false` once destroyed. (Unchecked exclusivity, like `runtime`: read on every call,
     /// written once in a single statement, never held across a call.)
-    @exclusivity(unchecked) public private(set) var isAlive = true
+    @exclusivity(unchecked) package private(set) var isAlive = true
     /// Whether ``runtime`` is set (calls before it throw `unknownInstance`, as after
     /// teardown). Unchecked exclusivity as for ``ports``. Declared next to ``isAlive`` so
     /// that the two flags share one word of the object (a word of every instance).
@@ -27,7 +27,7 @@ public final class ViewModelInstance {
     /// What the code serving the instance keeps beside it (the server: its scope, owner and
     /// subscriptions), so that the host's table is the only table of instances. The kit never
     /// reads it; it goes with the instance.
-    public var attachment: AnyObject?
+    package var attachment: AnyObject?
     /// Creation order within the host.
     let sequence: UInt64
     let registered: RegisteredType
@@ -79,15 +79,15 @@ public final class ViewModelInstance {
     }
 
     /// The type's name (`"Counter"`).
-    public var typeName: String { type.name }
+    package var typeName: String { type.name }
 
     /// The names of its outputs of `kind` (all when `nil`), in declaration order.
-    public func outputNames(_ kind: OutputKind? = nil) -> [String] {
+    package func outputNames(_ kind: OutputKind? = nil) -> [String] {
         type.outputNames(kind)
     }
 
     /// The kind of output `output`.
-    public func outputKind(_ output: String) throws(ViewModelError) -> OutputKind {
+    package func outputKind(_ output: String) throws(ViewModelError) -> OutputKind {
         guard let description = type.outputs.first(where: { $0.name == output }) else {
             throw .unknownOutput(type: typeName, instance: id, output: output, known: type.outputNames())
         }
@@ -97,13 +97,13 @@ public final class ViewModelInstance {
     /// Pushes `value` into input `input` (`vm.send`); `nil` means omitted: the input's
     /// schema default, else `null`. Everything the input causes synchronously has happened
     /// when this returns.
-    public func send(input: String, value: JSONValue? = nil) throws(ViewModelError) {
+    package func send(input: String, value: JSONValue? = nil) throws(ViewModelError) {
         try send(inputRoute(input), value: value)
     }
 
     /// Input `input`, looked up once for repeated ``send(_:value:)`` calls.
     /// - Throws: `unknownInstance` once destroyed, `unknownInput` for a name the type lacks.
-    public func inputRoute(_ input: String) throws(ViewModelError) -> InputRoute {
+    package func inputRoute(_ input: String) throws(ViewModelError) -> InputRoute {
         try checkLive()
         guard let slot = registered.inputs[input] else {
             throw .unknownInput(type: typeName, instance: id, input: input, known: type.inputs.map(\.name))
@@ -113,7 +113,7 @@ public final class ViewModelInstance {
 
     /// ``send(input:value:)`` through a route from ``inputRoute(_:)`` (of any instance of
     /// the same type; a route of another type is looked up again by its name).
-    public func send(_ route: InputRoute, value: JSONValue? = nil) throws(ViewModelError) {
+    package func send(_ route: InputRoute, value: JSONValue? = nil) throws(ViewModelError) {
         guard route.registered === registered else { return try send(inputRoute(route.name), value: value) }
         try checkLive()
         guard let port = input(at: route.slot.index) else {
@@ -144,7 +144,7 @@ public final class ViewModelInstance {
     ///
     /// Disposing the returned disposable cancels the execution (its `Task` too) and
     /// re-enables the action; `completion` is then never called.
-    public func execute(
+    package func execute(
         action: String,
         value: JSONValue? = nil,
         progress: ((ActionProgress) -> Void)? = nil,
@@ -179,7 +179,7 @@ public final class ViewModelInstance {
     }
 
     /// The current value of state output `output`, encoded (`vm.get`).
-    public func currentValue(output: String) throws(ViewModelError) -> JSONValue {
+    package func currentValue(output: String) throws(ViewModelError) -> JSONValue {
         let port = try outputPort(output)
         guard let value = port.currentJSON else { throw .notStateOutput(instance: id, output: output) }
         return value
@@ -190,12 +190,12 @@ public final class ViewModelInstance {
     /// however many handlers watch; all handlers see the same values in the same order.
     /// Nothing is delivered after the returned disposable is disposed or the instance is
     /// destroyed.
-    public func observe(output: String, _ handler: @escaping (JSONValue) -> Void) throws(ViewModelError) -> any Disposable {
+    package func observe(output: String, _ handler: @escaping (JSONValue) -> Void) throws(ViewModelError) -> any Disposable {
         try outputPort(output).observeJSON(handler)
     }
 
     /// The view model itself (for tests and tools that know its type).
-    public var viewModel: Any? { runtime?.viewModel }
+    package var viewModel: Any? { runtime?.viewModel }
 
     // MARK: Internals
 

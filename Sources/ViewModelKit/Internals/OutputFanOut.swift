@@ -10,7 +10,7 @@ import ReactiveCore
 /// subscriptions); each subscription takes the next seq, or coalesces the value while the
 /// transport says its connection is full (`vm.overflow` follows the drain); and `Outbox` has
 /// `VMOutputNotification`, the one encoder of `vm.output`, write the notification straight into
-/// the connection's outbound queue of pooled chunks, which VMDaemon sends once per loop turn.
+/// the connection's outbound queue of pooled chunks, which VMTransport sends once per loop turn.
 ///
 /// The view model's chain is subscribed once (by the port's `bind`); every value goes
 /// through ``emit(_:encode:)``, which encodes it at most once and only when someone watches the

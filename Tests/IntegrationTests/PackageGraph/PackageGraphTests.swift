@@ -26,7 +26,7 @@ struct PackageGraphTests {
         let audit = try Self.repositoryAudit()
         // A reader that found nothing would find no difference either.
         #expect(audit.manifest.targets.count >= 20, "read only \(audit.manifest.targets.map(\.name))")
-        #expect(audit.imports["VMDaemon"]?.modules["VMServer"] != nil, "no import of VMServer read from Sources/VMDaemon")
+        #expect(audit.imports["VMTransport"]?.modules["VMServer"] != nil, "no import of VMServer read from Sources/VMTransport")
         let problems = audit.declarationProblems()
         #expect(problems.isEmpty, "\n\(problems.joined(separator: "\n"))")
     }

@@ -52,8 +52,8 @@ enum UncheckedIdiomHomes {
             checkedBy: ["HostTests", "PortWiringTests", "FanOutTests", "JSONObserverTests", "CounterTests"]),
         Home(
             files: [
-                "VMServer/Outbox.swift", "VMServer/OutputChannel.swift", "VMServer/Server.swift",
-                "VMServer/Session.swift", "VMServer/Subscription.swift",
+                "VMServer/Delivery/Outbox.swift", "VMServer/Delivery/OutputChannel.swift", "VMServer/Server.swift",
+                "VMServer/Sessions/Session.swift", "VMServer/Delivery/Subscription.swift",
             ],
             idioms: [.exclusivityUnchecked],
             invariant: """
@@ -64,8 +64,8 @@ enum UncheckedIdiomHomes {
             checkedBy: ["SubscriptionTests", "OverflowTests", "SendFastPathTests", "ServerOverSocketTests"]),
         Home(
             files: [
-                "Posix/EventLoop.swift", "VMDaemon/Daemon.swift", "VMDaemon/Connection.swift",
-                "VMDaemon/OutboundChunk.swift", "VMDaemon/OutboundChunkPool.swift",
+                "Posix/EventLoop.swift", "VMTransport/Daemon.swift", "VMTransport/Connections/Connection.swift",
+                "VMTransport/Connections/OutboundChunk.swift", "VMTransport/Connections/OutboundChunkPool.swift",
             ],
             idioms: [.exclusivityUnchecked],
             invariant: """
@@ -120,7 +120,7 @@ enum UncheckedIdiomHomes {
 
         // MARK: Unmanaged outside the kit
         Home(
-            files: ["ReactiveCore/Subjects/ObserverHub.swift", "VMDaemon/Connection.swift", "Posix/PosixThread.swift"],
+            files: ["ReactiveCore/Subjects/ObserverHub.swift", "VMTransport/Connections/Connection.swift", "Posix/PosixThread.swift"],
             idioms: [.unmanaged],
             invariant: """
                 An entry reads its unretained hub only while not disposed, and the hub clears every entry it \
@@ -136,7 +136,7 @@ enum UncheckedIdiomHomes {
             files: [
                 "JSONCore/JSONByteWriter.swift", "JSONCore/JSONParser.swift", "JSONCore/ParseStack.swift",
                 "JSONRPC/JSONRPCEncoder.swift", "JSONRPC/LineFramer.swift",
-                "VMServer/RequestFrame.swift", "VMServer/SendFrame.swift", "VMServer/SendRoute.swift",
+                "VMServer/Inbound/RequestFrame.swift", "VMServer/Inbound/SendFrame.swift", "VMServer/Inbound/SendRoute.swift",
             ],
             idioms: [.memoryReinterpretation],
             invariant: """
@@ -172,7 +172,7 @@ enum UncheckedIdiomHomes {
         // MARK: sendability the compiler cannot see
         Home(
             files: [
-                "ReactiveCore/Schedulers/GraphConfined.swift", "VMDaemon/LoopConfined.swift",
+                "ReactiveCore/Schedulers/GraphConfined.swift", "VMTransport/Loop/LoopConfined.swift",
                 "ReactiveTesting/TestScheduler.swift",
             ],
             idioms: [.uncheckedSendable],

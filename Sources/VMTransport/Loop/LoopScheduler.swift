@@ -8,35 +8,35 @@ import ReactiveCore
 /// `schedule` runs the action after the current loop callback (never inline), in FIFO order;
 /// `schedule(after:)` uses the loop's timer heap (monotonic clock). Both are called on the
 /// loop thread, as the reactive core's contract requires of every `Scheduler` call.
-public final class LoopScheduler: SerialScheduler {
+package final class LoopScheduler: SerialScheduler {
     private let loop: LoopConfined<EventLoop>
     private let handle: EventLoopHandle
 
     /// A scheduler on `loop`; create it on the loop's thread.
-    public init(loop: EventLoop) {
+    package init(loop: EventLoop) {
         let handle = loop.handle
         self.handle = handle
         self.loop = LoopConfined(loop, isOnLoopThread: { handle.isInLoopThread })
     }
 
-    public var now: SchedulerTime { .monotonicNow() }
+    package var now: SchedulerTime { .monotonicNow() }
 
     @discardableResult
-    public func schedule(_ action: @escaping () -> Void) -> any Disposable {
+    package func schedule(_ action: @escaping () -> Void) -> any Disposable {
         let job = ScheduledJob(action)
         loop.value.enqueue { job.run() }
         return job
     }
 
     @discardableResult
-    public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
+    package func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
         guard delay > .zero else { return schedule(action) }
         let eventLoop = loop.value
         let timer = eventLoop.schedule(after: delay, action)
         return TimerDisposable(loop: eventLoop, timer: timer)
     }
 
-    public func enqueue(_ job: @escaping @Sendable () -> Void) {
+    package func enqueue(_ job: @escaping @Sendable () -> Void) {
         handle.execute(job)
     }
 }

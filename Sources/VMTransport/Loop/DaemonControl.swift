@@ -2,7 +2,7 @@ import Posix
 
 /// A Sendable remote control for a ``Daemon``, usable from any thread (tests, a service
 /// thread): requests are carried to the loop thread as jobs.
-public struct DaemonControl: Sendable {
+package struct DaemonControl: Sendable {
     private let daemon: LoopConfined<WeakDaemon>
     private let handle: EventLoopHandle
 
@@ -13,7 +13,7 @@ public struct DaemonControl: Sendable {
 
     /// Asks for a graceful stop, as SIGTERM does. Returns false when the loop is gone.
     @discardableResult
-    public func requestShutdown(reason: String) -> Bool {
+    package func requestShutdown(reason: String) -> Bool {
         let daemon = self.daemon
         return handle.execute { daemon.value.daemon?.shutdown(reason: reason) }
     }

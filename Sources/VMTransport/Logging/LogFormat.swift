@@ -1,5 +1,5 @@
 /// How log lines are spelled (`--log-format`).
-public enum LogFormat: String, Sendable, Hashable, CaseIterable {
+package enum LogFormat: String, Sendable, Hashable, CaseIterable {
     /// One line of text per event (with a `<N>` priority prefix instead of the timestamp when
     /// stderr is the journal, `JOURNAL_STREAM` set).
     case plain

@@ -7,7 +7,7 @@ import ViewModelKit
 /// `data.name` comes from the same table entry as the code.
 extension ViewModelError: WireErrorConvertible {
     /// The table entry of this error.
-    public var wireCode: VMErrorCode {
+    package var wireCode: VMErrorCode {
         switch self {
         case .unknownType: .unknownType
         case .unknownInstance: .unknownInstance
@@ -24,6 +24,8 @@ extension ViewModelError: WireErrorConvertible {
         }
     }
 
+    // Public although VMServer is no product's: the compiler requires a public witness when a
+    // public type (the kit's ViewModelError) conforms to a public protocol (VMProtocol's).
     public var wireError: WireError {
         WireError(code: wireCode, message: message, extra: data)
     }

@@ -3,7 +3,7 @@ extension Server {
     /// parents), before the daemon answers its first request. Returns how many came back;
     /// what could not is set aside by the store and logged.
     @discardableResult
-    public func restoreDurableInstances() -> Int {
+    package func restoreDurableInstances() -> Int {
         durability?.restore(into: host) ?? 0
     }
 }

@@ -1,9 +1,9 @@
 /// How important a log line is; the order is the order of severity (`--log-level`).
-public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
     case error, warning, notice, info, debug
 
     /// The syslog priority journald reads from a `<N>` line prefix.
-    public var syslogPriority: Int {
+    package var syslogPriority: Int {
         switch self {
         case .error: 3
         case .warning: 4
@@ -14,5 +14,5 @@ public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
     }
 
     /// `error < warning < ... < debug`: a line is written when its level is `<=` the threshold.
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.syslogPriority < rhs.syslogPriority }
+    package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.syslogPriority < rhs.syslogPriority }
 }

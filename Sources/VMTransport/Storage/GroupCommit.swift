@@ -4,7 +4,7 @@ import Posix
 /// written: the durable-instance store (``DurableInstanceStore``). The daemon starts a sync
 /// before it writes any connection's bytes and holds back each connection's bytes queued
 /// after the last completed sync began (Daemon+GroupCommit.swift).
-public protocol GroupCommit: AnyObject {
+package protocol GroupCommit: AnyObject {
     /// Whether changes wait for a sync.
     var hasPending: Bool { get }
     /// Whether a sync runs.

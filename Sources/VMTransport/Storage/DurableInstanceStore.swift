@@ -38,20 +38,20 @@ import VMServer
 ///
 /// Threading: the loop thread only; only the file's `write` and `fdatasync` (or a
 /// compaction's `replace`) run on a private serial queue, with the bytes handed over.
-public final class DurableInstanceStore: InstanceStore, GroupCommit {
+package final class DurableInstanceStore: InstanceStore, GroupCommit {
     /// The store's file name in the state directory.
-    public static let fileName = "instances.vmdlog"
+    package static let fileName = "instances.vmdlog"
     /// Where set-aside records and bytes go, in the same directory.
-    public static let setAsideFileName = "instances.set-aside"
+    package static let setAsideFileName = "instances.set-aside"
     /// The format this build writes and reads; a file with a higher version is set aside.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
     /// The file is never compacted below this size.
-    public static let compactionFloorBytes: Int64 = 1 << 20
+    package static let compactionFloorBytes: Int64 = 1 << 20
 
     /// The store's file.
-    public let path: String
+    package let path: String
     /// The set-aside file.
-    public let setAsidePath: String
+    package let setAsidePath: String
     private let directory: String
     private let log: DaemonLog
     /// `nil` until there is something to keep: a daemon that never creates a durable instance
@@ -67,14 +67,14 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
     /// Per instance, where in ``pendingRecords`` the pending save of each key is (since the
     /// instance's last pending `instance` or `destroy` record): a later save replaces it.
     private var pendingSaves: [String: [String: Int]] = [:]
-    public var changeCollector: (() -> Void)?
+    package var changeCollector: (() -> Void)?
     /// ``changesWaiting()`` was called since the last collection.
     private var hasChangesToCollect = false
     /// Serialized records not yet handed to a sync (a failed one leaves its batch here).
     private var unwritten: [UInt8] = []
     /// A sync runs on ``syncQueue``.
-    public private(set) var isSyncing = false
-    public private(set) var isHolding = false
+    package private(set) var isSyncing = false
+    package private(set) var isHolding = false
     /// The last sync failed: what it left is retried with the next change, not at once.
     private var lastSyncFailed = false
     private var syncCompletion: (() -> Void)?
@@ -84,7 +84,7 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
     private var compactedBytes: Int64 = 0
     /// Called when a turn's first record is pending: the daemon schedules ``commit()`` at the
     /// end of the turn, for changes that cause no reply.
-    public var onPending: (() -> Void)?
+    package var onPending: (() -> Void)?
 
     private enum PendingRecord {
         /// An `instance` or `destroy` record.
@@ -106,7 +106,7 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
     /// (which creates the directory, mode 0700, and the file, mode 0600). Throws only when
     /// the file cannot be used at all (then the daemon runs without durable instances and
     /// says so).
-    public init(directory: String, log: DaemonLog) throws {
+    package init(directory: String, log: DaemonLog) throws {
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         self.directory = directory
         path = base + Self.fileName
@@ -139,9 +139,9 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
 
     // MARK: InstanceStore
 
-    public func restorable() -> [StoredInstance] { opened }
+    package func restorable() -> [StoredInstance] { opened }
 
-    public func created(_ instance: StoredInstance) {
+    package func created(_ instance: StoredInstance) {
         let n = (kept[instance.id]?.n ?? 0) + 1
         let ordinal = kept[instance.id]?.ordinal ?? nextOrdinal
         if kept[instance.id] == nil { nextOrdinal += 1 }
@@ -150,7 +150,7 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
         append(.whole(["op": "instance", "n": .integer(n), "instance": instance.jsonValue]))
     }
 
-    public func saved(_ instance: String, key: String, entry: JSONValue) {
+    package func saved(_ instance: String, key: String, entry: JSONValue) {
         // In place (no copy of the instance's saved values per save).
         guard (kept[instance]?.instance.saved[key] = entry) != nil else { return }
         if let index = pendingSaves[instance]?[key], case .save(let id, let n, _, _) = pendingRecords[index] {
@@ -163,7 +163,7 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
         append(.save(id: instance, n: n, key: key, entry: entry))
     }
 
-    public func changesWaiting() {
+    package func changesWaiting() {
         let wasEmpty = !hasPending
         hasChangesToCollect = true
         lastSyncFailed = false
@@ -171,13 +171,13 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
         if wasEmpty { onPending?() }
     }
 
-    public func destroyed(_ instance: String) {
+    package func destroyed(_ instance: String) {
         guard let record = kept.removeValue(forKey: instance) else { return }
         pendingSaves[instance] = nil
         append(.whole(["op": "destroy", "id": .string(instance), "n": .integer(record.n + 1)]))
     }
 
-    public func setAside(_ instance: String, what: JSONValue, reason: String) {
+    package func setAside(_ instance: String, what: JSONValue, reason: String) {
         keepAside(["instance": .string(instance), "reason": .string(reason), "record": what])
         log.warning("durable instance \(instance): \(reason)", ["setAside": .string(setAsidePath)])
     }
@@ -185,7 +185,7 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
     // MARK: Writing
 
     /// Whether records wait for a sync.
-    public var hasPending: Bool { hasChangesToCollect || !pendingRecords.isEmpty || (!unwritten.isEmpty && !lastSyncFailed) }
+    package var hasPending: Bool { hasChangesToCollect || !pendingRecords.isEmpty || (!unwritten.isEmpty && !lastSyncFailed) }
 
     /// Hands every waiting record to one sync on a helper thread (the file's `write` and
     /// `fdatasync`, or a compaction when the file has grown past its bound); `completion`
@@ -193,7 +193,7 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
     /// its records are written again with the next change (the daemon does not wait for a
     /// disk that refuses them: it logs, and goes on). Does nothing while a sync runs or when
     /// nothing waits.
-    public func startSync(on handle: EventLoopHandle, completion: @escaping () -> Void) {
+    package func startSync(on handle: EventLoopHandle, completion: @escaping () -> Void) {
         guard !isSyncing, hasPending else { return }
         serializePending()
         let file: DurableFile
@@ -246,7 +246,7 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
 
     /// Waits for a running sync, then writes what waits on this thread: at the daemon's end,
     /// and after a restore, before anything is served.
-    public func drain() {
+    package func drain() {
         if isSyncing {
             syncQueue.sync {}
             // Its completion is queued on the loop; what it wrote is on disk already.
@@ -260,7 +260,7 @@ public final class DurableInstanceStore: InstanceStore, GroupCommit {
 
     /// Writes every waiting record with one `write` and one `fdatasync` (or compacts), on
     /// this thread. A failure is logged and the records are kept for the next write.
-    public func commit() {
+    package func commit() {
         guard !isSyncing, hasPending || !unwritten.isEmpty else { return }
         serializePending()
         do {

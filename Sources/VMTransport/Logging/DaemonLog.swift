@@ -8,15 +8,15 @@ import Posix
 /// timestamp and turns the prefix into the entry's priority); one JSON object per line with
 /// `--log-format json`. Each line is written with a single `write`, so lines from the loop
 /// thread and from other threads never interleave mid-line.
-public struct DaemonLog: Sendable {
-    public let threshold: LogLevel
-    public let format: LogFormat
+package struct DaemonLog: Sendable {
+    package let threshold: LogLevel
+    package let format: LogFormat
     /// Prefix lines with `<N>` (journald's stream protocol) instead of a timestamp.
-    public let journalPrefixes: Bool
+    package let journalPrefixes: Bool
     private let write: @Sendable (String) -> Void
 
     /// A log writing to `write` (standard error by default).
-    public init(
+    package init(
         threshold: LogLevel = .info, format: LogFormat = .plain, journalPrefixes: Bool = false,
         write: @escaping @Sendable (String) -> Void = { CurrentProcess.writeToStandardError($0) }
     ) {
@@ -28,22 +28,22 @@ public struct DaemonLog: Sendable {
 
     /// The log `vmd` uses: journald prefixes when `JOURNAL_STREAM` is set (systemd sets it when
     /// stderr is connected to the journal).
-    public static func forProcess(threshold: LogLevel, format: LogFormat, environment: [String: String]) -> DaemonLog {
+    package static func forProcess(threshold: LogLevel, format: LogFormat, environment: [String: String]) -> DaemonLog {
         let journal = !(environment["JOURNAL_STREAM"] ?? "").isEmpty
         return DaemonLog(threshold: threshold, format: format, journalPrefixes: journal)
     }
 
     /// Whether lines of `level` are written (check before building expensive fields).
-    public func isEnabled(_ level: LogLevel) -> Bool { level <= threshold }
+    package func isEnabled(_ level: LogLevel) -> Bool { level <= threshold }
 
-    public func error(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.error, message, fields) }
-    public func warning(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.warning, message, fields) }
-    public func notice(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.notice, message, fields) }
-    public func info(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.info, message, fields) }
-    public func debug(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.debug, message, fields) }
+    package func error(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.error, message, fields) }
+    package func warning(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.warning, message, fields) }
+    package func notice(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.notice, message, fields) }
+    package func info(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.info, message, fields) }
+    package func debug(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.debug, message, fields) }
 
     /// Writes one line when `level` passes the threshold.
-    public func log(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
+    package func log(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
         guard isEnabled(level) else { return }
         write(render(level, message, fields, time: WallClock.nanosecondsSinceEpoch()))
     }

@@ -6,24 +6,30 @@ import VMServer
 /// accepts and vets connections, frames their bytes, writes their output in batches, applies
 /// the transport limits, and runs the lifecycle (ready, idle exit, graceful shutdown).
 ///
+/// The module's entry type. VMTransport carries the server's bytes and runs the process around
+/// it; its folders by job: `Loop/` (the loop as a scheduler, what a handler may ask of the
+/// daemon, remote control), `Connections/` (accept, read, frame, queue and write),
+/// `Process/` (start-up, descriptor budget, heap trimming), `Logging/` and `Storage/` (the
+/// durable-instance file and its group commit).
+///
 /// Threading: create it, start it and call it on the loop's thread; it is not Sendable. From
 /// other threads use ``control``. There is no thread and no task per connection: every
 /// connection is a registration on the one loop (measured: an epoll loop in Swift matches C).
-public final class Daemon {
+package final class Daemon {
     /// Where the daemon is in its life.
-    public enum State: Equatable, Sendable {
+    package enum State: Equatable, Sendable {
         case created, running, stopping, stopped
     }
 
-    public let configuration: DaemonConfiguration
-    public let log: DaemonLog
+    package let configuration: DaemonConfiguration
+    package let log: DaemonLog
     /// The socket path served (for a socket-activated daemon, the path the rule names).
-    public let socketPath: String
+    package let socketPath: String
     /// The listening socket came from systemd socket activation (its file is never unlinked).
-    public let isSocketActivated: Bool
-    public private(set) var state = State.created
+    package let isSocketActivated: Bool
+    package private(set) var state = State.created
     /// Called once, on the loop thread, when the daemon has stopped; `vmd` stops the loop here.
-    public var onStopped: (() -> Void)?
+    package var onStopped: (() -> Void)?
     /// The durable-instance store's group commit (``DaemonContext/commitBeforeWriting(_:)``,
     /// Daemon+GroupCommit.swift).
     var durability: (any GroupCommit)?
@@ -72,7 +78,7 @@ public final class Daemon {
     let readBuffer: UnsafeMutableRawBufferPointer
 
     /// A daemon on `listener` (see ``ListenerSetup``); call ``start(serving:handlesSignals:)`` next.
-    public init(
+    package init(
         configuration: DaemonConfiguration, listener: UnixListener, isSocketActivated: Bool,
         loop: EventLoop, log: DaemonLog, notifier: ServiceNotifier? = nil
     ) {
@@ -101,19 +107,19 @@ public final class Daemon {
     }
 
     /// The number of open connections.
-    public var connectionCount: Int { connections.count }
+    package var connectionCount: Int { connections.count }
 
     /// What a handler may know of and ask of the daemon (made before the handler exists).
-    public lazy var context = DaemonContext(daemon: self, scheduler: LoopScheduler(loop: loop))
+    package lazy var context = DaemonContext(daemon: self, scheduler: LoopScheduler(loop: loop))
 
     /// A Sendable remote control, for other threads.
-    public var control: DaemonControl { DaemonControl(daemon: self, handle: loop.handle) }
+    package var control: DaemonControl { DaemonControl(daemon: self, handle: loop.handle) }
 
     // MARK: Lifecycle
 
     /// Starts accepting connections for `handler`, installs SIGTERM/SIGINT handling when asked,
     /// and tells the service manager the daemon is ready.
-    public func start(serving handler: any ConnectionHandler, handlesSignals: Bool) throws {
+    package func start(serving handler: any ConnectionHandler, handlesSignals: Bool) throws {
         precondition(state == .created, "Daemon.start called twice")
         self.handler = handler
         openSpareDescriptor()
@@ -140,7 +146,7 @@ public final class Daemon {
     /// Stops gracefully: stop accepting (removing the socket file unless systemd owns it), let
     /// the handler tell subscribers, flush every connection within the grace period, close all,
     /// then ``onStopped``. Later calls do nothing.
-    public func shutdown(reason: String) {
+    package func shutdown(reason: String) {
         guard state == .running else { return }
         state = .stopping
         log.info("stopping", ["reason": .string(reason), "connections": LogValue(connections.count)])

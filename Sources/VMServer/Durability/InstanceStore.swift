@@ -2,10 +2,10 @@ import JSONCore
 import ViewModelKit
 
 /// Where a server keeps its durable instances (`vm.create {durable: true}`) between runs: the
-/// daemon's is a crash-safe file (VMDaemon's `DurableInstanceStore`). The server calls it on
+/// daemon's is a crash-safe file (VMTransport's `DurableInstanceStore`). The server calls it on
 /// its thread; what it is told in one loop turn must reach stable storage before that turn's
 /// replies and notifications are written (PROTOCOL.md, "Durable instances").
-public protocol InstanceStore: AnyObject {
+package protocol InstanceStore: AnyObject {
     /// The durable instances the last run left, in the order they were created.
     func restorable() -> [StoredInstance]
     /// A durable instance was created (or restored with different saved values): `instance`
@@ -27,16 +27,16 @@ public protocol InstanceStore: AnyObject {
 }
 
 /// A durable instance as stored: what recreates it, and its saved values.
-public struct StoredInstance: Sendable, Equatable {
-    public var id: String
-    public var type: String
+package struct StoredInstance: Sendable, Equatable {
+    package var id: String
+    package var type: String
     /// Its creation arguments, as checked when it was first created.
-    public var args: JSONValue
-    public var parent: String?
+    package var args: JSONValue
+    package var parent: String?
     /// Its saved values, by key, each `{"version", "value"}`.
-    public var saved: JSONObject
+    package var saved: JSONObject
 
-    public init(id: String, type: String, args: JSONValue, parent: String?, saved: JSONObject) {
+    package init(id: String, type: String, args: JSONValue, parent: String?, saved: JSONObject) {
         self.id = id
         self.type = type
         self.args = args
@@ -46,7 +46,7 @@ public struct StoredInstance: Sendable, Equatable {
 
     /// `{"id", "type", "args", "parent"?, "saved": {key: {"version", "value"}}}`: the form a
     /// store writes, and what is set aside when the instance cannot be restored.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var object: JSONObject = ["id": .string(id), "type": .string(type), "args": args]
         if let parent { object["parent"] = .string(parent) }
         object["saved"] = .object(saved)
@@ -54,7 +54,7 @@ public struct StoredInstance: Sendable, Equatable {
     }
 
     /// Reads ``jsonValue``'s form.
-    public init(json: JSONValue) throws(JSONDecodingError) {
+    package init(json: JSONValue) throws(JSONDecodingError) {
         let members = try JSONObjectDecoder(json)
         id = try members.decode("id")
         type = try members.decode("type")

@@ -3,21 +3,21 @@ import VMServer
 
 /// Runs a daemon as the process's main job, for `ViewModelDaemon`'s entry point: process set-up, listener,
 /// loop on the calling thread, graceful stop, exit status.
-public enum DaemonRunner {
+package enum DaemonRunner {
     /// Exit statuses of `vmd` (documented in its help).
-    public enum ExitStatus {
+    package enum ExitStatus {
         /// Stopped normally (SIGTERM, SIGINT, `daemon.shutdown`, idle exit).
-        public static let success: Int32 = 0
+        package static let success: Int32 = 0
         /// Could not start: socket path unusable, or a live daemon already owns it.
-        public static let startFailed: Int32 = 1
+        package static let startFailed: Int32 = 1
         /// Bad command line or configuration.
-        public static let usage: Int32 = 2
+        package static let usage: Int32 = 2
     }
 
     /// Sets up the process (SIGPIPE ignored, open-file limit raised), opens the listener, builds
     /// the handler with `makeHandler` on this thread, and runs the event loop here until the
     /// daemon stops. Returns the exit status; start-up failures are logged first.
-    public static func run(
+    package static func run(
         configuration: DaemonConfiguration, environment: [String: String],
         makeHandler: (DaemonContext) throws -> any ConnectionHandler
     ) -> Int32 {

@@ -2,15 +2,15 @@
 ///
 /// Made by the daemon before the handler exists (the handler's initializer takes it), used on
 /// the loop thread only.
-public final class DaemonContext {
+package final class DaemonContext {
     /// The loop as the reactive core's scheduler: the server's graph runs on it.
-    public let scheduler: LoopScheduler
+    package let scheduler: LoopScheduler
     /// The daemon's configuration (limits, slow-client policy, version).
-    public let configuration: DaemonConfiguration
+    package let configuration: DaemonConfiguration
     /// The socket path served, for `daemon.info`.
-    public let socketPath: String
+    package let socketPath: String
     /// The daemon's log, for events only the handler sees (overflow, for example).
-    public let log: DaemonLog
+    package let log: DaemonLog
     private weak var daemon: Daemon?
 
     init(daemon: Daemon, scheduler: LoopScheduler) {
@@ -22,12 +22,12 @@ public final class DaemonContext {
     }
 
     /// Open connections, for `daemon.info`.
-    public var connectionCount: Int { daemon?.connectionCount ?? 0 }
+    package var connectionCount: Int { daemon?.connectionCount ?? 0 }
 
     /// Has the daemon write each reply and notification only once `store` has synced the
     /// changes made before it was queued (every write goes through this), so what a client
     /// is told about is on disk first (Daemon+GroupCommit.swift).
-    public func commitBeforeWriting(_ store: any GroupCommit) {
+    package func commitBeforeWriting(_ store: any GroupCommit) {
         guard let daemon else { return }
         daemon.durability = store
         store.onPending = { [weak daemon] in daemon?.loop.enqueue { [weak daemon] in daemon?.startDurableSync() } }
@@ -35,7 +35,7 @@ public final class DaemonContext {
 
     /// Asks for a graceful stop (`daemon.shutdown`). It begins after the current callback, so
     /// the reply that caused it is queued first and flushed like everything else.
-    public func requestShutdown(reason: String = "daemon.shutdown") {
+    package func requestShutdown(reason: String = "daemon.shutdown") {
         guard let daemon else { return }
         daemon.loop.enqueue { [weak daemon] in daemon?.shutdown(reason: reason) }
     }

@@ -3,49 +3,49 @@ import VMProtocol
 
 /// Everything the daemon needs to run, already resolved (vmd turns flags, environment and the
 /// config file into one of these; tests build one directly).
-public struct DaemonConfiguration: Sendable {
+package struct DaemonConfiguration: Sendable {
     /// The socket path chosen by the socket-path rule.
-    public var socketPath: String
+    package var socketPath: String
     /// Which rule chose ``socketPath`` (`--socket`, `VMD_SOCKET`, ...), for the start-up log.
-    public var socketPathSource: String
+    package var socketPathSource: String
     /// The limits in force.
-    public var limits: VMLimits
+    package var limits: VMLimits
     /// What to do with slow readers.
-    public var slowClient: SlowClientMode
+    package var slowClient: SlowClientMode
     /// Peer uids admitted besides the daemon's own (`--allow-uid`).
-    public var allowedUIDs: Set<UInt32>
+    package var allowedUIDs: Set<UInt32>
     /// Log verbosity and format.
-    public var logLevel: LogLevel
-    public var logFormat: LogFormat
+    package var logLevel: LogLevel
+    package var logFormat: LogFormat
     /// Exit (as on SIGTERM) after this long without any connection; `nil` never.
-    public var exitWhenIdle: Duration?
+    package var exitWhenIdle: Duration?
     /// How long shutdown waits for outbound buffers to drain before closing anyway.
-    public var shutdownGrace: Duration
+    package var shutdownGrace: Duration
     /// How long a connection being closed may take to write what is queued for it.
-    public var closeLinger: Duration
+    package var closeLinger: Duration
     /// Use a socket passed by systemd socket activation (`LISTEN_FDS`) when there is one.
-    public var acceptsSocketActivation: Bool
+    package var acceptsSocketActivation: Bool
     /// Send `READY=1`/`STOPPING=1` to `NOTIFY_SOCKET` when it is set.
-    public var notifiesServiceManager: Bool
+    package var notifiesServiceManager: Bool
     /// The daemon's version, for the start-up log line.
-    public var version: String
+    package var version: String
     /// The daemon's name (the executable's: `vmd`, or an app's), for the start-up log line.
-    public var name: String
+    package var name: String
     /// The readiness backend of the daemon's event loop.
-    public var eventLoop: EventLoopBackend
+    package var eventLoop: EventLoopBackend
     /// After a burst, how long without a frame before freed heap is given back to the kernel
     /// (see `HeapTrimmer`); `nil` never trims. While set, the heap's growth is also populated
     /// ahead of the loop by a helper thread (`Heap.startPrefaulting()`, started in Daemon.swift).
-    public var trimsHeapAfterIdle: Duration? = .seconds(1)
+    package var trimsHeapAfterIdle: Duration? = .seconds(1)
     /// Whether every instance is recorded from its creation, as with `vm.create {record: true}`
     /// (`--record-all`, for development: each costs up to `Tape.maxRecordedBytes` of tape).
-    public var recordsEveryInstance = false
+    package var recordsEveryInstance = false
     /// The uid the peer check treats as the daemon's own, instead of the process's: a test
     /// seam, so a test can see how a peer of another user is refused without a second user.
-    @_spi(Testing) public var ownUIDOverride: UInt32?
+    package var ownUIDOverride: UInt32?
 
     /// A configuration with the contract's defaults on `socketPath`.
-    public init(
+    package init(
         socketPath: String, socketPathSource: String = "--socket", limits: VMLimits = VMLimits(),
         slowClient: SlowClientMode = .coalesce, allowedUIDs: Set<UInt32> = [],
         logLevel: LogLevel = .info, logFormat: LogFormat = .plain, exitWhenIdle: Duration? = nil,

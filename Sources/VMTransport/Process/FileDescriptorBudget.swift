@@ -9,20 +9,20 @@ import VMProtocol
 /// files view models open (SendList's store, for one). A `--max-connections` larger than the
 /// limit allows would let accepting exhaust descriptors, and then the first thing that needs
 /// one fails (libdispatch traps when it cannot make its epoll descriptor).
-public enum FileDescriptorBudget {
+package enum FileDescriptorBudget {
     /// Descriptors kept out of the connections' share.
-    public static let reserve: UInt64 = 64
+    package static let reserve: UInt64 = 64
 
     /// The most connections `openFileLimit` (the soft `RLIMIT_NOFILE`) allows: the limit
     /// minus ``reserve``, at least 1.
-    public static func maxConnections(openFileLimit: UInt64) -> Int {
+    package static func maxConnections(openFileLimit: UInt64) -> Int {
         guard openFileLimit > reserve + 1 else { return 1 }
         return Int(clamping: openFileLimit - reserve)
     }
 
     /// `limits` with `maxConnections` lowered to what `openFileLimit` allows, or `nil` when
     /// it already fits.
-    public static func clamp(_ limits: VMLimits, openFileLimit: UInt64) -> VMLimits? {
+    package static func clamp(_ limits: VMLimits, openFileLimit: UInt64) -> VMLimits? {
         let allowed = maxConnections(openFileLimit: openFileLimit)
         guard limits.maxConnections > allowed else { return nil }
         var clamped = limits

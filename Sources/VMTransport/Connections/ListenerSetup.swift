@@ -2,21 +2,21 @@ import Posix
 
 /// Opens the daemon's listening socket: the one systemd passed (socket activation), else a new
 /// one at the configured path after the start-up safety checks (PROTOCOL.md §12).
-public enum ListenerSetup {
+package enum ListenerSetup {
     /// An open listener and how it was obtained.
-    public struct Opened {
-        public let listener: UnixListener
+    package struct Opened {
+        package let listener: UnixListener
         /// Passed by systemd; its file belongs to systemd and is never unlinked.
-        public let isSocketActivated: Bool
+        package let isSocketActivated: Bool
         /// A socket file nobody answered on was found and replaced.
-        public let replacedStaleSocket: Bool
+        package let replacedStaleSocket: Bool
     }
 
     /// Adopts an activated socket when `acceptsSocketActivation` and one was passed; otherwise
     /// checks the directory (0700, ours, not a symlink; created when missing), refuses a path
     /// that is too long, a live daemon or a file that is not a socket, replaces a stale socket,
     /// and binds a new 0600 socket.
-    public static func open(socketPath: String, acceptsSocketActivation: Bool) throws(StartupError) -> Opened {
+    package static func open(socketPath: String, acceptsSocketActivation: Bool) throws(StartupError) -> Opened {
         do {
             if acceptsSocketActivation,
                let listener = try SocketActivation.takeListener(address: try? UnixSocketAddress(path: socketPath))
