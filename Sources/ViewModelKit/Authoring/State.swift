@@ -156,8 +156,8 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
         return encoded
     }
 
-    func observeJSON(_ handler: @escaping (JSONValue) -> Void) -> any Disposable {
-        madeFanOut().observeJSON(handler)
+    func observeJSON(_ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?) -> any Disposable {
+        madeFanOut().observeJSON(handler, patches: patches)
     }
 
     /// Nothing to close when nobody ever observed the state: JSON observers come only through
