@@ -171,7 +171,7 @@ extension IdentifiedList: RandomAccessCollection {
 }
 
 extension IdentifiedList: ExpressibleByArrayLiteral {
-    /// A list of the literal's elements (see ``init(_:)-(Sequence<Element>)``).
+    /// A list of the literal's elements; a later element whose id an earlier one has is left out.
     public init(arrayLiteral elements: Element...) {
         self.init(elements)
     }
