@@ -107,11 +107,10 @@ import ReactiveCore
                 state.storedValue = value
                 cachedJSON = nil
             }
-        } else if let pending = pendingPatch, let state {
-            pendingPatch = nil
-            state.storedValue = value
-            cachedJSON = nil
-            deliverPatch(pending.patch, valueBytesAtLeast: pending.valueBytesAtLeast, of: state)
+        } else if pendingPatch != nil {
+            // Out of line: this inlined path stays as small as before lists had patches
+            // (the `send` workload of .ci/instructions).
+            deliverPendingPatch(value)
         } else {
             let encoded = encode(value)
             if let state {
@@ -138,6 +137,15 @@ import ReactiveCore
             return
         }
         for watcher in json { watcher.handler?(value) }
+    }
+
+    /// Delivers `value`, the state's new value, with ``pendingPatch`` (taken).
+    @usableFromInline func deliverPendingPatch(_ value: Value) {
+        guard let pending = pendingPatch, let state else { return }
+        pendingPatch = nil
+        state.storedValue = value
+        cachedJSON = nil
+        deliverPatch(pending.patch, valueBytesAtLeast: pending.valueBytesAtLeast, of: state)
     }
 
     /// Calls every JSON watcher with the state's new value as `patch`: a watcher that takes
