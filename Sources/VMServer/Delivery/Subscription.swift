@@ -111,13 +111,13 @@ final class Subscription {
     }
 
     /// Delivers one new state value as `patch` (encoded), which turns the value this slot
-    /// holds into the value of `generation` (`encodedValue`, kept in case it is lost: a lost
-    /// value is coalesced and later written whole, as for any subscription).
-    func deliver(slot: Int, encodedPatch: [UInt8], encodedValue: [UInt8], generation: UInt64) {
+    /// holds into the value of `generation` (`encodedValue`, asked for only when the patch is
+    /// lost: a lost value is coalesced and later written whole, as for any subscription).
+    func deliver(slot: Int, encodedPatch: [UInt8], generation: UInt64, encodedValue: () -> [UInt8]) {
         guard isOpen else { return }
         seq += 1
         if lostFrom != 0 || outbox.isFull(session) {
-            lose(slot: slot, encodedValue: encodedValue, generation: generation)
+            lose(slot: slot, encodedValue: encodedValue(), generation: generation)
             return
         }
         outbox.sendOutput(to: session, prefix: slots[slot].prefix, seq: seq, encoded: encodedPatch, isPatch: true)

@@ -2,9 +2,10 @@ import JSONCore
 
 /// One entry of a ``TodoList``: `{"id": 1, "title": "Buy milk", "done": false}` on the wire.
 ///
-/// Hand-written `JSONConvertible` rather than `Codable`: the list is encoded whole on every
-/// change for value subscribers, and a 10,000-item list is the benchmark's case.
-public struct TodoItem: JSONConvertible, Sendable, Hashable {
+/// Hand-written `JSONConvertible` rather than `Codable`: a whole-value subscriber has the
+/// list encoded whole on every change, and a 10,000-item list is the benchmark's case.
+/// `Identifiable` by `id`, so it lives in an `IdentifiedList`.
+public struct TodoItem: JSONConvertible, Sendable, Hashable, Identifiable {
     /// Assigned by the list, never reused within one instance.
     public var id: Int
     /// What to do.

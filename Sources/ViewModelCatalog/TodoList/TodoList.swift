@@ -5,11 +5,13 @@ import ViewModelKit
 /// A to-do list: the catalog's long list, the case RFC 6902 patch subscriptions are for
 /// (PROTOCOL.md, "Patches"). Toggling one item of 10,000 changes one member of `items`.
 ///
-/// Every change is one `scan` over a ``Model``; ids come from a counter inside it, so an id
-/// is never handed out twice in one instance, even after its item is removed. `toggle`,
-/// `remove` and `rename` check their id against the current `items` while decoding, so an
-/// unknown id is answered `invalidValue` (`"expected": "the id of an item"`) and nothing
-/// changes.
+/// `items` is a `State<IdentifiedList<TodoItem>>`: every change is an edit of the list made
+/// in place (`bind(_:update:)`), so a patch subscriber is sent the edit's patch and the daemon
+/// never encodes or compares the whole list for it; finding an item by id takes constant time.
+/// Ids come from a counter, so an id is never handed out twice in one instance, even after
+/// its item is removed. `toggle`, `remove` and `rename` check their id against the current
+/// `items` while decoding, so an unknown id is answered `invalidValue`
+/// (`"expected": "the id of an item"`) and nothing changes.
 public struct TodoList: ViewModel {
     public static let summary = "A to-do list: add, toggle, rename and remove items."
 
@@ -48,7 +50,7 @@ public struct TodoList: ViewModel {
         public let remove: Input<Int>
         public let rename: Input<TodoRename>
         public let clearDone: Input<Void>
-        public let items: State<[TodoItem]>
+        public let items: State<IdentifiedList<TodoItem>>
         public let remaining: State<Int>
 
         /// Fresh ports for one instance.
@@ -60,7 +62,7 @@ public struct TodoList: ViewModel {
             remove = Input<Int>("Delete the item with this id.", codec: current.idCodec)
             rename = Input<TodoRename>("Give the item `id` the title `title`.", codec: current.renameCodec)
             clearDone = Input<Void>("Delete every done item.")
-            items = State<[TodoItem]>("Every item, in order.", initial: [])
+            items = State<IdentifiedList<TodoItem>>("Every item, in order.", initial: [])
             remaining = State<Int>("How many items are not done.", initial: 0)
             current.items = items
         }
@@ -68,14 +70,10 @@ public struct TodoList: ViewModel {
 
     /// Lets the id inputs' codecs see the list they validate against.
     final class IDLookup {
-        weak var items: State<[TodoItem]>?
-
-        func contains(_ id: Int) -> Bool {
-            items?.value.contains { $0.id == id } ?? false
-        }
+        weak var items: State<IdentifiedList<TodoItem>>?
 
         func check(_ id: Int, at path: JSONPath) throws(JSONDecodingError) {
-            guard contains(id) else {
+            guard items?.value.contains(id: id) == true else {
                 throw JSONDecodingError(path: path, expected: "the id of an item", got: String(id), detail: "no item has id \(id)")
             }
         }
@@ -103,35 +101,32 @@ public struct TodoList: ViewModel {
         }
     }
 
-    /// The list and the next id to hand out.
-    struct Model {
-        var items: [TodoItem]
+    /// What the list cannot tell by itself: the next id to hand out and how many items are
+    /// not done (kept as the list changes, so no change counts the whole list).
+    struct Tally {
         var nextID: Int
+        var remaining: Int
 
-        /// Applies `change`; `false` when it changes nothing (renaming to the same title,
-        /// clearing when nothing is done).
-        mutating func apply(_ change: Change) -> Bool {
+        /// Applies `change` to `items`; a change that changes nothing (renaming to the same
+        /// title, clearing when nothing is done) edits nothing, so nothing is published.
+        mutating func apply(_ change: Change, to items: inout IdentifiedList<TodoItem>) {
             switch change {
             case .add(let title):
                 items.append(TodoItem(id: nextID, title: title))
                 nextID += 1
-                return true
+                remaining += 1
             case .toggle(let id):
-                guard let index = items.firstIndex(where: { $0.id == id }) else { return false }
-                items[index].done.toggle()
-                return true
+                items.update(id: id) { item in
+                    item.done.toggle()
+                    remaining += item.done ? -1 : 1
+                }
             case .remove(let id):
-                guard let index = items.firstIndex(where: { $0.id == id }) else { return false }
-                items.remove(at: index)
-                return true
+                if let removed = items.remove(id: id), !removed.done { remaining -= 1 }
             case .rename(let rename):
-                guard let index = items.firstIndex(where: { $0.id == rename.id }), items[index].title != rename.title else { return false }
-                items[index].title = rename.title
-                return true
+                guard let item = items[id: rename.id], item.title != rename.title else { return }
+                items.update(id: rename.id) { $0.title = rename.title }
             case .clearDone:
-                let before = items.count
                 items.removeAll { $0.done }
-                return items.count != before
             }
         }
     }
@@ -144,7 +139,7 @@ public struct TodoList: ViewModel {
         case clearDone
     }
 
-    /// Folds every change into the list; `items` and `remaining` follow it.
+    /// Every change edits the list in place; `remaining` follows it.
     public init(ports: Ports, context: Context) {
         let seeds = context.args.items
         // A durable instance comes back with its items and its next id (so an id is never
@@ -152,23 +147,23 @@ public struct TodoList: ViewModel {
         let savedItems = context.saved(
             "items", default: seeds.enumerated().map { TodoItem(id: $0.offset + 1, title: $0.element.title, done: $0.element.done ?? false) })
         let savedNextID = context.saved("nextID", default: seeds.count + 1)
-        let start = Model(items: savedItems.value, nextID: max(savedNextID.value, (savedItems.value.map(\.id).max() ?? 0) + 1))
+        let start = IdentifiedList(savedItems.value)
+        var tally = Tally(
+            nextID: max(savedNextID.value, (start.map(\.id).max() ?? 0) + 1), remaining: start.reduce(0) { $1.done ? $0 : $0 + 1 })
+        ports.items.accept(start)
         let changes = Observable.merge(
             ports.add.map(Change.add),
             ports.toggle.map(Change.toggle),
             ports.remove.map(Change.remove),
             ports.rename.map(Change.rename),
             ports.clearDone.map { Change.clearDone })
-        // (model, changed): a change that changes nothing publishes nothing.
-        let lists = changes
-            .scan(into: (start, true)) { state, change in state.1 = state.0.apply(change) }
-            .filter { $0.1 }
-            .do(onNext: { state in if savedNextID.value != state.0.nextID { savedNextID.value = state.0.nextID } })
-            .map { $0.0.items }
-            .startWith(start.items)
-        let shared = lists.share(replay: 1)
-        ports.items.bind(shared)
-        savedItems.save(shared)
-        ports.remaining.bind(shared.map { $0.reduce(0) { $1.done ? $0 : $0 + 1 } }.distinctUntilChanged())
+        ports.items.bind(changes) { items, change in
+            tally.apply(change, to: &items)
+            if savedNextID.value != tally.nextID { savedNextID.value = tally.nextID }
+        }
+        // The saved form is the plain array (what earlier versions saved); saving happens only
+        // in a durable instance.
+        savedItems.save(ports.items.map(\.elements))
+        ports.remaining.bind(ports.items.map { _ in tally.remaining })
     }
 }

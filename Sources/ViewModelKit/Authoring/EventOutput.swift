@@ -112,7 +112,7 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
 
     var currentJSON: JSONValue? { nil }
 
-    func observeJSON(_ handler: @escaping (JSONValue) -> Void) -> any Disposable {
+    func observeJSON(_ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?) -> any Disposable {
         fanOut.observeJSON(handler)
     }
 

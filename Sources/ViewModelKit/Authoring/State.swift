@@ -22,6 +22,10 @@ import ReactiveCore
 /// bound to it expects. Which `bind`/`accept` applies is chosen where they are called, by
 /// the port's declared type: the unconstrained ones, used where `Value` is not known to be
 /// `Equatable`, send every value.
+///
+/// A list of identified elements is a `State<IdentifiedList<Element>>`: its ``update(_:)``
+/// and ``bind(_:update:)`` edit the list in place, and patch subscribers get the edits as
+/// RFC 6902 operations instead of the list (see ``IdentifiedList``).
 public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     public typealias Element = Value
 
@@ -156,8 +160,8 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
         return encoded
     }
 
-    func observeJSON(_ handler: @escaping (JSONValue) -> Void) -> any Disposable {
-        madeFanOut().observeJSON(handler)
+    func observeJSON(_ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?) -> any Disposable {
+        madeFanOut().observeJSON(handler, patches: patches)
     }
 
     /// Nothing to close when nobody ever observed the state: JSON observers come only through

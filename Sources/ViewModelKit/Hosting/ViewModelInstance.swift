@@ -191,7 +191,19 @@ package final class ViewModelInstance {
     /// Nothing is delivered after the returned disposable is disposed or the instance is
     /// destroyed.
     package func observe(output: String, _ handler: @escaping (JSONValue) -> Void) throws(ViewModelError) -> any Disposable {
-        try outputPort(output).observeJSON(handler)
+        try outputPort(output).observeJSON(handler, patches: nil)
+    }
+
+    /// ``observe(output:_:)``, but a change the output can say as an RFC 6902 patch from its
+    /// previous value (a `State<IdentifiedList<…>>` changed through `update`) goes to
+    /// `patches` instead of `handler`, without the value being encoded, with a lower bound
+    /// of the new value's encoded length in bytes (so a caller can tell a patch is shorter
+    /// without encoding the value); read the new value with ``currentValue(output:)`` when
+    /// it is needed (encoded once per change, then cached).
+    package func observe(
+        output: String, _ handler: @escaping (JSONValue) -> Void, patches: @escaping (_ patch: JSONPatch, _ valueBytesAtLeast: Int) -> Void
+    ) throws(ViewModelError) -> any Disposable {
+        try outputPort(output).observeJSON(handler, patches: patches)
     }
 
     /// The view model itself (for tests and tools that know its type).

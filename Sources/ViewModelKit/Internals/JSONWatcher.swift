@@ -14,10 +14,16 @@ import ReactiveCore
     /// ``dispose()`` and `OutputFanOut.closeJSON()`; no access spans a call. The dynamic check
     /// ran on every `vm.send` → `vm.output`: ViewModelDaemon.docc/Performance.md.)
     @exclusivity(unchecked) @usableFromInline var handler: ((JSONValue) -> Void)?
+    /// Called instead of ``handler`` with a state's change as an RFC 6902 patch from its
+    /// previous value and a lower bound of the new value's encoded length, when the state
+    /// knows them (State+IdentifiedList.swift); `nil` for a watcher of whole values only.
+    /// Only called while ``handler`` is set.
+    @usableFromInline let patchHandler: ((JSONPatch, Int) -> Void)?
     private let onDispose: (JSONWatcher) -> Void
 
-    init(handler: @escaping (JSONValue) -> Void, onDispose: @escaping (JSONWatcher) -> Void) {
+    init(handler: @escaping (JSONValue) -> Void, patchHandler: ((JSONPatch, Int) -> Void)?, onDispose: @escaping (JSONWatcher) -> Void) {
         self.handler = handler
+        self.patchHandler = patchHandler
         self.onDispose = onDispose
     }
 

@@ -60,13 +60,22 @@ import ReactiveCore
     /// single assignments in ``deliver(_:encode:)`` and the state's `currentJSON`, read in
     /// single expressions; no access spans a call.)
     @exclusivity(unchecked) @usableFromInline var cachedJSON: JSONValue?
+    /// The RFC 6902 patch from the state's current value to the value being emitted, when its
+    /// edits say it (State+IdentifiedList.swift), with a lower bound of the value's encoded
+    /// length: set just before that emission, taken by its delivery. (Unchecked exclusivity:
+    /// single assignments and reads; no access spans a call.)
+    @exclusivity(unchecked) @usableFromInline var pendingPatch: (patch: JSONPatch, valueBytesAtLeast: Int)?
 
     /// A fan-out with no observers. The encoding is not kept here: the output passes its own
     /// with each value (smaller watched outputs).
     @inlinable init() {
         self.state = nil
         self.cachedJSON = nil
+        self.pendingPatch = nil
     }
+
+    /// Whether anyone watches the JSON side (only then is a patch worth computing).
+    var hasJSONWatchers: Bool { !json.isEmpty }
 
     @inlinable func emit(_ value: Value, encode: (Value) -> JSONValue) {
         guard !isEmitting else {
@@ -98,6 +107,10 @@ import ReactiveCore
                 state.storedValue = value
                 cachedJSON = nil
             }
+        } else if pendingPatch != nil {
+            // Out of line: this inlined path stays as small as before lists had patches
+            // (the `send` workload of .ci/instructions).
+            deliverPendingPatch(value)
         } else {
             let encoded = encode(value)
             if let state {
@@ -126,9 +139,32 @@ import ReactiveCore
         for watcher in json { watcher.handler?(value) }
     }
 
-    func observeJSON(_ handler: @escaping (JSONValue) -> Void) -> any Disposable {
+    /// Delivers `value`, the state's new value, with ``pendingPatch`` (taken).
+    @usableFromInline func deliverPendingPatch(_ value: Value) {
+        guard let pending = pendingPatch, let state else { return }
+        pendingPatch = nil
+        state.storedValue = value
+        cachedJSON = nil
+        deliverPatch(pending.patch, valueBytesAtLeast: pending.valueBytesAtLeast, of: state)
+    }
+
+    /// Calls every JSON watcher with the state's new value as `patch`: a watcher that takes
+    /// patches gets it; any other the whole value, encoded once for all of them (and cached
+    /// as the state's encoding).
+    @usableFromInline func deliverPatch(_ patch: JSONPatch, valueBytesAtLeast: Int, of state: State<Value>) {
+        for watcher in json {
+            guard let handler = watcher.handler else { continue }
+            if let patchHandler = watcher.patchHandler {
+                patchHandler(patch, valueBytesAtLeast)
+            } else {
+                handler(state.currentJSON ?? .null)
+            }
+        }
+    }
+
+    func observeJSON(_ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)? = nil) -> any Disposable {
         if isJSONClosed { return Disposables.create() }
-        let watcher = JSONWatcher(handler: handler) { [weak self] watcher in
+        let watcher = JSONWatcher(handler: handler, patchHandler: patches) { [weak self] watcher in
             self?.json.removeAll { $0 === watcher }
         }
         json.append(watcher)

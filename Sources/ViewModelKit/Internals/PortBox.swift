@@ -58,8 +58,9 @@ protocol InputPortBox: PortBox {
 protocol OutputPortBox: PortBox {
     /// The current value, encoded (state outputs only; `nil` for events).
     var currentJSON: JSONValue? { get }
-    /// Live values, encoded once per value however many handlers watch.
-    func observeJSON(_ handler: @escaping (JSONValue) -> Void) -> any Disposable
+    /// Live values, encoded once per value however many handlers watch; a change the output
+    /// says as a patch goes to `patches` when given (see ``JSONWatcher/patchHandler``).
+    func observeJSON(_ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?) -> any Disposable
     /// Drops every JSON observer (the instance is going away).
     func closeJSON()
 }

@@ -43,7 +43,7 @@ public struct Inbox: ViewModel {
         public let markRead = Input<String>("Mark the message with this id as read (through its row).")
         public let archive = Input<String>("Archive the message with this id (through its row).")
         public let markAllRead = Input<Void>("Mark every listed message as read.")
-        public let messages = State<[Message]>("The listed messages, newest first.", initial: [])
+        public let messages = State<IdentifiedList<Message>>("The listed messages, newest first.", initial: [])
         public let rows = State<[MessageRowLink]>("The MessageRow instance of each listed message, in list order.", initial: [])
         public let unreadCount = State<Int>("How many listed messages are unread.", initial: 0)
         public let isSyncing = State<Bool>("sync is running.", initial: false)
@@ -64,29 +64,27 @@ public struct Inbox: ViewModel {
             try await mail.messages(in: folder, limit: pageSize)
         }
 
-        // The list is derived from syncs and from what the rows report; the rows are derived
-        // from the list, so their reports come back through this subject (the one cycle).
+        // The list is edited in place by syncs and by what the rows report (so a patch
+        // subscriber is sent each edit, not the list); the rows follow the list, so their
+        // reports come back through this subject (the one cycle).
         let rowReports = PublishSubject<Change>()
         let readMarks = context.saved("read", default: [String]())
         let archiveMarks = context.saved("archived", default: [String]())
-        let folders = Observable.merge(sync.elements.map(Change.synced), rowReports.asObservable())
-            .scan(Folder(read: Set(readMarks.value), archived: Set(archiveMarks.value))) { state, change in state.applying(change) }
-            .share(replay: 1)
-        readMarks.save(folders.map { $0.read.sorted() }.distinctUntilChanged())
-        archiveMarks.save(folders.map { $0.archived.sorted() }.distinctUntilChanged())
-        let list = folders
-            .map(\.messages)
-            .startWith([])
-            .distinctUntilChanged()
-            .share(replay: 1)
-        let rows = list
-            .scan(RowTable()) { table, messages in table.updated(to: messages, context: context) }
+        var marks = Marks(read: Set(readMarks.value), archived: Set(archiveMarks.value))
+        ports.messages.bind(Observable.merge(sync.elements.map(Change.synced), rowReports.asObservable())) { messages, change in
+            marks.apply(change, to: &messages)
+            // Saved only in a durable inbox; a write that changes nothing is skipped.
+            let read = marks.read.sorted(), archived = marks.archived.sorted()
+            if readMarks.value != read { readMarks.value = read }
+            if archiveMarks.value != archived { archiveMarks.value = archived }
+        }
+        let rows = ports.messages
+            .scan(RowTable()) { table, messages in table.updated(to: messages.elements, context: context) }
             .distinctUntilChanged { $0.links == $1.links }
             .share(replay: 1)
 
-        ports.messages.bind(list)
         ports.rows.bind(rows.map(\.links))
-        ports.unreadCount.bind(list.map { messages in messages.filter { !$0.isRead }.count }.distinctUntilChanged())
+        ports.unreadCount.bind(ports.messages.map { messages in messages.filter { !$0.isRead }.count }.distinctUntilChanged())
         ports.isSyncing.bind(sync.executing)
         ports.syncFailure.bind(sync.errors.compactMap { Self.failureMessage($0, timeoutSeconds: timeoutSeconds) })
         ports.sync.bind(sync)
@@ -123,6 +121,8 @@ public struct Inbox: ViewModel {
     }
 }
 
+extension Message: Identifiable {}
+
 extension Inbox {
     /// One change to the list.
     enum Change {
@@ -134,21 +134,21 @@ extension Inbox {
         case archived(id: String)
     }
 
-    /// What the list is made of: the last sync, corrected by what the rows reported.
-    struct Folder {
-        var messages: [Message] = []
+    /// What the inbox remembers beside the list: the messages read or archived here.
+    struct Marks {
         /// Read here (of the listed messages, or saved before the first sync), so read in
         /// later syncs.
         var read: Set<String> = []
         /// Archived here, so kept out of later syncs.
         var archived: Set<String> = []
 
-        func applying(_ change: Change) -> Folder {
-            var next = self
+        /// Applies `change` to `messages` as edits: a read mark is one `replace`, an archive
+        /// one `remove`; a sync replaces the list only when it differs.
+        mutating func apply(_ change: Change, to messages: inout IdentifiedList<Message>) {
             switch change {
             case .synced(let fetched):
                 // Read stays read: a row read here is not unread by a server that lags.
-                next.messages = fetched
+                let listed = fetched
                     .filter { !archived.contains($0.id) }
                     .map { message in
                         var message = message
@@ -156,20 +156,16 @@ extension Inbox {
                         return message
                     }
                 // Only listed messages' marks are kept: the set stays as small as the page.
-                next.read = Set(next.messages.filter(\.isRead).map(\.id))
+                read = Set(listed.filter(\.isRead).map(\.id))
+                if messages.elements != listed { messages.replaceAll(with: listed) }
             case .read(let id, let isRead):
-                if isRead { next.read.insert(id) }
-                next.messages = messages.map { message in
-                    guard message.id == id, isRead else { return message }
-                    var read = message
-                    read.isRead = true
-                    return read
-                }
+                guard isRead else { return }
+                read.insert(id)
+                if messages[id: id]?.isRead == false { messages.update(id: id) { $0.isRead = true } }
             case .archived(let id):
-                next.archived.insert(id)
-                next.messages = messages.filter { $0.id != id }
+                archived.insert(id)
+                messages.remove(id: id)
             }
-            return next
         }
     }
 

@@ -31,7 +31,7 @@ struct InboxTests {
 
         #expect(sync.values == [sampleMessages])
         #expect(sync.isCompleted)
-        #expect(messages.values == [[], sampleMessages])
+        #expect(messages.values.map(\.elements) == [[], sampleMessages])
         #expect(unread.values == [0, 2])
         #expect(syncing.values == [false, true, false])
         #expect(rows.last?.map(\.message) == ["m3", "m2", "m1"])
