@@ -13,7 +13,10 @@ import ReactiveCore
     /// closure out before calling it, and written only by single assignments to `nil` in
     /// ``dispose()`` and `OutputFanOut.closeJSON()`; no access spans a call. The dynamic check
     /// ran on every `vm.send` → `vm.output`: ViewModelDaemon.docc/Performance.md.)
-    @exclusivity(unchecked) @usableFromInline var handler: ((JSONValue) -> Void)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var handler: ((JSONValue) -> Void)?
     private let onDispose: (JSONWatcher) -> Void
 
     init(handler: @escaping (JSONValue) -> Void, onDispose: @escaping (JSONWatcher) -> Void) {
