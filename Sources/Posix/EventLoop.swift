@@ -42,7 +42,10 @@ package final class EventLoop {
     /// Unchecked exclusivity: read on every dispatched event. Safe for the same reason as the
     /// properties below (`dispatch` copies the slot out before calling its handler, and
     /// registering or deregistering is a single assignment).
-    @exclusivity(unchecked) private var slots: [Slot?] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var slots: [Slot?] = []
     private var nextGeneration: UInt32 = 0
     // Unchecked exclusivity on `timers`, `deferred`, `spareDeferred` and `ready`: each loop
     // iteration touches them several times, and the runtime's dynamic access checks
@@ -52,18 +55,30 @@ package final class EventLoop {
     // callback before it is called, `runDeferred` swaps the batch into a local before running
     // it, `runOnce` dispatches from a copy of `ready` after the poller (which calls nothing
     // back) has filled it, and `enqueue`/`schedule`/`cancel` are single appends or removals.
-    @exclusivity(unchecked) private var timers = TimerQueue()
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var timers = TimerQueue()
     /// A closure wrapped in a struct: an array of bare closures stores them behind a
     /// reabstraction thunk, one allocation per queued closure; a struct field stores it as is.
     private struct Work {
         let run: () -> Void
     }
 
-    @exclusivity(unchecked) private var deferred: [Work] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var deferred: [Work] = []
     /// An empty array with capacity that `runDeferred` trades for the queued batch, so that
     /// queueing deferred work allocates nothing once the loop is warm.
-    @exclusivity(unchecked) private var spareDeferred: [Work] = []
-    @exclusivity(unchecked) private var ready: [ReadyDescriptor] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var spareDeferred: [Work] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var ready: [ReadyDescriptor] = []
     private var signalPipe: (read: FileDescriptor, write: FileDescriptor)?
     private var signalHandlers: [Int32: () -> Void] = [:]
     private var isRunning = false

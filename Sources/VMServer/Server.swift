@@ -48,12 +48,18 @@ package final class Server: ConnectionHandler {
     /// (Unchecked exclusivity: looked up once per frame; every access is one statement on
     /// the server's thread that calls out to nothing.) Any change to the table forgets
     /// ``lastSession``: a connection may now map to another session (`session.resume`).
-    @exclusivity(unchecked) var sessions: [ConnectionID: Session] = [:] {
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var sessions: [ConnectionID: Session] = [:] {
         didSet { lastSession = nil }
     }
     /// The session of the last frame received (``frameReceived(_:on:)``), valid until the
     /// table changes. (Unchecked exclusivity, like ``sessions``.)
-    @exclusivity(unchecked) var lastSession: Session?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var lastSession: Session?
     /// Resumable sessions, and the detached ones (PROTOCOL.md §18).
     var sessionBook = SessionBook()
     var nextSubscription: UInt64 = 0
@@ -63,11 +69,17 @@ package final class Server: ConnectionHandler {
     /// The last plain `vm.send`'s instance and input (Server+SendFastPath.swift). (Unchecked
     /// exclusivity: read and written only on the server's thread, each access one statement
     /// that calls no code that could reach the server again.)
-    @exclusivity(unchecked) var sendRoute = SendRoute()
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var sendRoute = SendRoute()
     /// Whether the last frame was a plain `vm.send`: the typed reader then goes first
     /// (`Server.receive`, Server+Frames.swift). (Unchecked exclusivity: read and written
     /// only on the server's thread, each access one statement that calls no other code.)
-    @exclusivity(unchecked) var expectsPlainSend = true
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var expectsPlainSend = true
     /// Whether every instance `vm.create` makes is recorded from its creation, as with
     /// `record: true` (`vmd --record-all`, for development; Server+Tapes.swift).
     package var recordsEveryInstance = false

@@ -69,9 +69,18 @@ package final class Daemon {
     // progress while other code runs: `queueFlush` only sets a flag, appends and enqueues,
     // and `flushQueued` swaps the list out before flushing the connections in it (a flush may
     // queue a connection again: that appends to the other, now empty, list).
-    @exclusivity(unchecked) var flushQueue: [Connection] = []
-    @exclusivity(unchecked) var spareFlushQueue: [Connection] = []
-    @exclusivity(unchecked) var isFlushScheduled = false
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var flushQueue: [Connection] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var spareFlushQueue: [Connection] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var isFlushScheduled = false
     private var idleTimer: TimerID?
     private var shutdownTimer: TimerID?
     /// One read buffer for every connection: reads happen one at a time on this thread.

@@ -62,18 +62,39 @@ public final class Action<Input, Element> {
     // them per created action). Safe for the reason given on `Sink`: every access is a single
     // read or assignment that runs no other code; a subject is loaded into a temporary before
     // it is sent to, so no access spans a call that could re-enter the action.
-    @exclusivity(unchecked) @usableFromInline var errorsSubject: PublishSubject<ActionError>?
-    @exclusivity(unchecked) @usableFromInline var executingSubject: BehaviorSubject<Bool>?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var errorsSubject: PublishSubject<ActionError>?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var executingSubject: BehaviorSubject<Bool>?
     /// `enabled` and `executionObservables`, behind one reference (see ActionRareSubjects.swift).
-    @exclusivity(unchecked) @usableFromInline var rareSubjects: ActionRareSubjects?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var rareSubjects: ActionRareSubjects?
     /// The subscriber itself, not an existential: one word instead of five keeps the action
     /// in a smaller malloc size class.
-    @exclusivity(unchecked) @usableFromInline var enabledIfSubscription: ClosureSubscriber<Bool>?
-    @exclusivity(unchecked) @usableFromInline var current: Execution<Element>?
-    @exclusivity(unchecked) @usableFromInline var enabledIfValue: Bool
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var enabledIfSubscription: ClosureSubscriber<Bool>?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var current: Execution<Element>?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var enabledIfValue: Bool
     /// The last value sent to the `enabled` subject; the subject's own `value` lags behind while a
     /// re-entrant send is queued, so it cannot be used to decide whether to send.
-    @exclusivity(unchecked) @usableFromInline var lastEnabledSent: Bool
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var lastEnabledSent: Bool
 
     /// Executes the action for each element received; the executions run to their end.
     /// Terminal events are ignored.

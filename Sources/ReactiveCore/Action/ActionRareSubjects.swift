@@ -13,8 +13,14 @@
 /// Exclusivity unchecked, for the reason given on `Action`: each access is a single read or
 /// assignment, the subject loaded into a local before it is sent to.
 @usableFromInline final class ActionRareSubjects {
-    @exclusivity(unchecked) @usableFromInline var enabled: BehaviorSubject<Bool>?
-    @exclusivity(unchecked) @usableFromInline var executions: AnyObject?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var enabled: BehaviorSubject<Bool>?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var executions: AnyObject?
     /// Checked exclusivity: read only by actions whose work reports progress.
     @usableFromInline var progress: PublishSubject<ActionProgress>?
     /// The action's `ActionLanes<Element>` (see `Action.lanes`); checked exclusivity, read

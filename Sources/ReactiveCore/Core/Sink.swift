@@ -30,7 +30,10 @@
 /// properties are `@usableFromInline` (internal, not public) for the same reason.
 @usableFromInline class Sink<Output>: DisposableBase, Cancelable {
     @usableFromInline final let observer: AnyObserver<Output>
-    @exclusivity(unchecked) @usableFromInline final var upstream: DisposableBase?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline final var upstream: DisposableBase?
 
     @inlinable init(_ observer: AnyObserver<Output>) {
         self.observer = observer

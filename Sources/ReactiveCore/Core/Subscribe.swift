@@ -37,13 +37,34 @@ extension ObservableType {
 /// Unchecked exclusivity, safe for the reason given on `Sink`: closures are copied into
 /// locals before they are called, so no access spans a call.
 @usableFromInline final class ClosureSubscriber<Element>: DisposableBase, Cancelable {
-    @exclusivity(unchecked) @usableFromInline var onNext: ((Element) -> Void)?
-    @exclusivity(unchecked) @usableFromInline var onError: ((any Error) -> Void)?
-    @exclusivity(unchecked) @usableFromInline var onCompleted: (() -> Void)?
-    @exclusivity(unchecked) @usableFromInline var onDisposed: (() -> Void)?
-    @exclusivity(unchecked) @usableFromInline var upstream: DisposableBase?
-    @exclusivity(unchecked) @usableFromInline var isDisposed = false
-    @exclusivity(unchecked) @usableFromInline var isStopped = false
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var onNext: ((Element) -> Void)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var onError: ((any Error) -> Void)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var onCompleted: (() -> Void)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var onDisposed: (() -> Void)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var upstream: DisposableBase?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var isDisposed = false
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var isStopped = false
 
     @inlinable init(
         onNext: ((Element) -> Void)?,

@@ -8,8 +8,14 @@ public final class DisposeBag {
     // no other code) or disposes its argument without touching the bag; `dispose` and
     // `deinit` move the array into a local before disposing anything, so a disposable that
     // inserts into or disposes this bag while being disposed overlaps no access.
-    @exclusivity(unchecked) private var disposables: [any Disposable] = []
-    @exclusivity(unchecked) private var isDisposed = false
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var disposables: [any Disposable] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var isDisposed = false
 
     /// An empty bag.
     public init() {}

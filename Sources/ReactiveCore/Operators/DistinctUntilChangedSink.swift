@@ -2,7 +2,10 @@
 @usableFromInline final class DistinctUntilChangedSink<Element>: Sink<Element> {
     @usableFromInline let areEqual: (Element, Element) throws -> Bool
     // Unchecked exclusivity: read into a local and assigned; never accessed across a call.
-    @exclusivity(unchecked) @usableFromInline var previous: Element?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var previous: Element?
 
     @inlinable init(_ observer: AnyObserver<Element>, _ areEqual: @escaping (Element, Element) throws -> Bool) {
         self.areEqual = areEqual

@@ -22,7 +22,10 @@
 /// previous one.
 @usableFromInline final class EquatableDistinctSink<Element: Equatable>: Sink<Element> {
     // Unchecked exclusivity: read into a local and assigned; never accessed across a call.
-    @exclusivity(unchecked) @usableFromInline var previous: Element?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var previous: Element?
 
     @inlinable override init(_ observer: AnyObserver<Element>) {
         previous = nil

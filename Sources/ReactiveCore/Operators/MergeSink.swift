@@ -18,14 +18,26 @@
     /// `dispose` is reached through the `Disposable` witness, so it runs unspecialized, and
     /// walking a generic class there looked its metadata up at run time for every merge
     /// disposed.
-    @exclusivity(unchecked) @usableFromInline var first: MergeSubscription?
-    @exclusivity(unchecked) @usableFromInline var last: MergeSubscription?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var first: MergeSubscription?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var last: MergeSubscription?
     /// Sources not completed yet, plus one while `run` is still subscribing them (so a
     /// source that completes at once cannot end the merge before the next one starts).
     /// 32 bits, beside `isDisposed` in one word: no merge has two billion sources.
-    @exclusivity(unchecked) @usableFromInline var running: Int32
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var running: Int32
     /// Last, so that it takes one byte instead of a padded word.
-    @exclusivity(unchecked) @usableFromInline var isDisposed: Bool
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var isDisposed: Bool
 
     @inlinable init(_ observer: AnyObserver<Element>) {
         self.observer = observer

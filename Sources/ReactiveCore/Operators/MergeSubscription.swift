@@ -11,9 +11,15 @@
 /// Without a separate flag, and with `subscription` a ``DisposableBase`` (one word), a
 /// `MergeSource` and a ``MergeMapSource`` each fit a smaller malloc chunk.
 @usableFromInline class MergeSubscription: DisposableBase {
-    @exclusivity(unchecked) @usableFromInline final var subscription: DisposableBase?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline final var subscription: DisposableBase?
     /// The merge's next source (see `MergeSink`), until the merge is disposed.
-    @exclusivity(unchecked) @usableFromInline final var next: MergeSubscription?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline final var next: MergeSubscription?
 
     @inlinable override init() {
         subscription = nil

@@ -4,13 +4,19 @@
 /// Re-entrant events are trampolined and ``value`` changes on delivery (see ``PublishSubject``).
 public final class BehaviorSubject<Element>: ObserverHub<Element>, ObservableType, ObserverType {
     // Unchecked exclusivity: only read or assigned in place, never across a call.
-    @exclusivity(unchecked) @usableFromInline var terminal: Event<Element>?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var terminal: Event<Element>?
 
     /// The last element delivered (or the initial one); still readable after the end.
     @inlinable public var value: Element { current }
     // Stored apart from `value` so that the inlinable `on(_:)` can assign it while `value`
     // stays read-only to clients. Unchecked exclusivity, same reason as `terminal`.
-    @exclusivity(unchecked) @usableFromInline var current: Element
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var current: Element
 
     /// A subject whose current value is `value`.
     @inlinable public init(value: Element) {

@@ -36,7 +36,10 @@ public class ObserverHub<Element> {
         /// same unowned(unsafe) reference, because testing an optional `unowned(unsafe)`
         /// property for `nil` retains and releases it (on every delivery's check of each
         /// observer).
-        @exclusivity(unchecked) @usableFromInline final var hub: Unmanaged<ObserverHub>?
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline final var hub: Unmanaged<ObserverHub>?
 
         @inlinable init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
             self.observer = observer
@@ -64,9 +67,18 @@ public class ObserverHub<Element> {
     ///
     /// Exclusivity unchecked, as on the hub's own fields (see the type).
     @usableFromInline final class Overflow {
-        @exclusivity(unchecked) @usableFromInline var rest: ContiguousArray<Entry>
-        @exclusivity(unchecked) @usableFromInline var pending: [Event<Element>]
-        @exclusivity(unchecked) @usableFromInline var terminal: StopEvent?
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var rest: ContiguousArray<Entry>
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var pending: [Event<Element>]
+        #if !DEBUG
+        @exclusivity(unchecked)
+        #endif
+        @usableFromInline var terminal: StopEvent?
 
         @inlinable init() {
             rest = []
@@ -84,14 +96,23 @@ public class ObserverHub<Element> {
     // exactly one observer for their whole life; keeping it in `first` spares each of them an
     // array buffer and the overflow object. A new observer goes to `first` only when there is
     // no other, so the order of delivery stays the order of subscription.
-    @exclusivity(unchecked) @usableFromInline final var first: Entry?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline final var first: Entry?
     /// Made on first need, never replaced or dropped once made (so a local copy of it stays
     /// the hub's). The `deinit` tests it for `nil` instead of touching `rest`: a `deinit`
     /// never specializes, and any call on the array there looks the metadata of the array
     /// and of `Entry` up at run time for every subject freed (`.ci/instructions`, `create`),
     /// for the array most subjects never use.
-    @exclusivity(unchecked) @usableFromInline final var overflow: Overflow?
-    @exclusivity(unchecked) @usableFromInline final var isDelivering: Bool
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline final var overflow: Overflow?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline final var isDelivering: Bool
 
     /// A hub with no observers.
     @inlinable init() {

@@ -19,7 +19,10 @@ final class Outbox {
     let log: (ServerLogEvent) -> Void
     /// Open monitors, in opening order. (Unchecked exclusivity: read on every message; edited
     /// only by whole-statement appends and removals, and iterated through a copy.)
-    @exclusivity(unchecked) var monitors: [Monitor] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var monitors: [Monitor] = []
     /// Set by the server: a copy of a message with its session tokens redacted, `nil` when it
     /// holds none; monitors see that copy (PROTOCOL.md §18).
     var redactor: ((UnsafeRawBufferPointer) -> [UInt8]?)?

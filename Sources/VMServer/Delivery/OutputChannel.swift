@@ -28,7 +28,10 @@ final class OutputChannel {
     let kind: OutputKind
     /// (Unchecked exclusivity: edited only by single statements in `add`, `remove` and `stop`,
     /// whose only closure compares identities; `deliver` reads it once into a copy.)
-    @exclusivity(unchecked) private(set) var taps: [Tap] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private(set) var taps: [Tap] = []
     /// How many taps belong to patch subscriptions.
     private var patchTaps = 0
     /// The number of the latest value seen (1 before the first).
@@ -43,7 +46,10 @@ final class OutputChannel {
     private var instance: ViewModelInstance?
     /// The encoded value, reused from value to value. (Unchecked exclusivity: only touched in
     /// `deliver`, which copies it to a local before any call that could re-enter.)
-    @exclusivity(unchecked) private var encoded: [UInt8] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var encoded: [UInt8] = []
 
     init(output: String, kind: OutputKind) {
         self.output = output

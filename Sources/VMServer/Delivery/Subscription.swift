@@ -36,14 +36,26 @@ final class Subscription {
     // statement, never across a call that could re-enter (the dynamic checks were a sizeable
     // part of a fan-out delivery: ViewModelDaemon.docc/Performance.md).
     /// The last seq consumed (written or lost).
-    @exclusivity(unchecked) private(set) var seq: Int64 = 0
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private(set) var seq: Int64 = 0
     /// First and last lost seq while losing values; `lostFrom == 0` when nothing is lost.
-    @exclusivity(unchecked) private var lostFrom: Int64 = 0
-    @exclusivity(unchecked) private var lostTo: Int64 = 0
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var lostFrom: Int64 = 0
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var lostTo: Int64 = 0
     /// Per slot: the newest value of a state output that was not written (coalescing).
     private var coalesced: [[UInt8]?]
     /// `false` once unsubscribed, closed or its connection gone: nothing is delivered after.
-    @exclusivity(unchecked) private(set) var isOpen = true
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private(set) var isOpen = true
 
     init(
         id: String, session: Session, record: InstanceRecord, outputs: [(name: String, index: Int, kind: OutputKind)], outbox: Outbox,

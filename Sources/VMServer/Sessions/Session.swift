@@ -15,7 +15,10 @@ final class Session {
     /// Where its messages go: the connection's sink, or a ``DetachedSink`` while detached.
     /// (Unchecked exclusivity: read on every delivery; replaced only in single statements by
     /// `Server+Sessions.swift`, never during a delivery.)
-    @exclusivity(unchecked) var sink: any ConnectionSink
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var sink: any ConnectionSink
     /// Set by `session.open` until `session.close`: the session's name and token.
     var ticket: SessionTicket?
     /// Open subscriptions by id.
@@ -36,7 +39,10 @@ final class Session {
     var framesReceived = 0
     /// `false` once the transport reported the connection closed. (Unchecked exclusivity: a
     /// flag read on every delivery and written in single statements.)
-    @exclusivity(unchecked) var isOpen = true
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var isOpen = true
 
     init(id: ConnectionID, peer: PeerIdentity, sink: any ConnectionSink) {
         self.id = id

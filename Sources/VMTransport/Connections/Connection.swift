@@ -66,7 +66,10 @@ final class Connection: ConnectionSink {
     var interest: IOInterest = .readable
     /// (Unchecked exclusivity: used once per frame on the loop thread; `nextFrame()` and
     /// `append` run to their end without calling out, so no access can overlap another.)
-    @exclusivity(unchecked) var framer: FramingDetector
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var framer: FramingDetector
     var state = State.open(paused: false)
     /// The last `send` hit `EAGAIN`: wait for writability before the next one. (A fact about
     /// the socket, not the connection's life: it holds in any state but `closed`.)
@@ -105,7 +108,10 @@ final class Connection: ConnectionSink {
     // handler or anything else) while an access to it is in progress (the `write` closure of
     // `enqueue(maximumBytes:_:)` only writes into the bytes it is given), so accesses never
     // overlap.
-    @exclusivity(unchecked) private var outbound: OutboundQueue
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var outbound: OutboundQueue
     /// The daemon serving this connection, held without reference counting: the daemon holds
     /// every open connection (`Daemon.connections`) and outlives them, so a use after it is
     /// gone would already be a bug (a plain `unowned` traps there). Not `unowned`: every read

@@ -24,7 +24,10 @@ final class OutboundChunk {
     /// appends, pops and uniqueness checks.
     /// (Unchecked exclusivity: only the queue and the pool touch it, on the loop thread, each
     /// access a single load or store that calls out to nothing.)
-    @exclusivity(unchecked) var next: OutboundChunk?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var next: OutboundChunk?
 
     init(capacity: Int) {
         self.capacity = capacity

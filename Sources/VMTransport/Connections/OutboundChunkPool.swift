@@ -17,9 +17,15 @@ final class OutboundChunkPool {
     // private, and every access is a single load or store that calls out to nothing while it
     // is in progress.
     /// The spare chunks, linked through ``OutboundChunk/next`` (the latest given first).
-    @exclusivity(unchecked) private var firstSpare: OutboundChunk?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var firstSpare: OutboundChunk?
     /// Spare chunks held now.
-    @exclusivity(unchecked) private(set) var spareCount = 0
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private(set) var spareCount = 0
 
     init() {}
 

@@ -21,7 +21,10 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     /// instances (see PortFacts.swift), or its own when made outside an instance.
     /// (Unchecked exclusivity: assigned only by `attach`, in one assignment, and otherwise
     /// read in single expressions; no access spans a call.)
-    @exclusivity(unchecked) @usableFromInline var facts: PortFacts
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var facts: PortFacts
     /// The input codec's decoding and the output codec's encoding (the halves an action port
     /// calls; the schemas are in ``facts``).
     @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value

@@ -26,7 +26,10 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     /// instances (see PortFacts.swift), or its own when made outside an instance.
     /// (Unchecked exclusivity: assigned only by `attach`, in one assignment, and otherwise
     /// read in single expressions; no access spans a call.)
-    @exclusivity(unchecked) @usableFromInline var facts: PortFacts
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var facts: PortFacts
     /// The encoding of its codec (an output never decodes; its schema is in ``facts``).
     @usableFromInline let encode: (Value) -> JSONValue
     @usableFromInline var bindings = BindingStore()

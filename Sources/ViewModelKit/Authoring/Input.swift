@@ -26,7 +26,10 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     /// when replaced and by `deinit`.
     /// (Unchecked exclusivity: assigned only by `init` and `attach`, in one assignment, and
     /// otherwise read in single expressions; no access spans a call.)
-    @exclusivity(unchecked) @usableFromInline var heldFacts: HeldInputFacts
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var heldFacts: HeldInputFacts
     /// The decoding of its codec (an input never encodes after `init`; its schema is in
     /// ``facts``).
     @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value

@@ -33,7 +33,10 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// instances (see PortFacts.swift), or its own when made outside an instance.
     /// (Unchecked exclusivity: assigned only by `attach`, in one assignment, and otherwise
     /// read in single expressions; no access spans a call.)
-    @exclusivity(unchecked) @usableFromInline var facts: PortFacts
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var facts: PortFacts
     /// The current value.
     public var value: Value { storedValue }
     /// Backs ``value``; written by ``emit(_:)`` while nobody observes the state, then by
@@ -43,7 +46,10 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// calls no observer, and read in single expressions; no access spans a call that could
     /// re-enter. The dynamic checks ran on every `vm.send` → `vm.output`; their cost is in
     /// ViewModelDaemon.docc/Performance.md.)
-    @exclusivity(unchecked) @usableFromInline var storedValue: Value
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var storedValue: Value
     @usableFromInline var bindings = BindingStore()
     /// The encoding of its codec (its schema is in ``facts``).
     @usableFromInline let encode: (Value) -> JSONValue
@@ -56,7 +62,10 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     /// Held without reference counting (see HeldFanOut.swift): retained once when made and
     /// released by `deinit`; it lives exactly as long as the state, which every caller of
     /// ``emit(_:)`` holds (its `accept`, its `bind` closure).
-    @exclusivity(unchecked) @usableFromInline var fanOut: HeldFanOut<Value>?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var fanOut: HeldFanOut<Value>?
 
     /// A state output encoded with `codec`, holding `initial` until its source says otherwise.
     ///

@@ -33,7 +33,10 @@ package final class ViewModelHost {
     // it is called; assigned by the code serving the host, never while it runs.
     /// Called once per destroyed instance, children before their parent, after the instance
     /// was torn down (nothing it emits reaches observers any more).
-    @exclusivity(unchecked) package var onClose: ((ViewModelInstance, CloseReason) -> Void)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    package var onClose: ((ViewModelInstance, CloseReason) -> Void)?
     /// Where new instances get their saved state (the server sets it for durable instances).
     package var savedStates: SavedStateSource?
     /// Every registered description, sorted by name (computed once).
@@ -49,17 +52,32 @@ package final class ViewModelHost {
     // deinit runs inside the access; `deliverHeldEvents` releases held events from a copy),
     // so no access spans another. The dynamic checks ran about ten times per `vm.create` and
     // its teardown (their cost: ViewModelDaemon.docc/Performance.md).
-    @exclusivity(unchecked) private var live: [String: ViewModelInstance] = [:]
-    @exclusivity(unchecked) private var nextSequence: UInt64 = 0
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var live: [String: ViewModelInstance] = [:]
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var nextSequence: UInt64 = 0
     /// Per registered type (by its ``RegisteredType/ordinal``), the next number its
     /// generated ids try.
-    @exclusivity(unchecked) private var nextNumber: [Int]
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var nextNumber: [Int]
     /// The held `init` events of instances created since the last delivery, in creation order.
-    @exclusivity(unchecked) private var pendingHeldEvents: [HeldEvents] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var pendingHeldEvents: [HeldEvents] = []
     /// The type the last `create` named: a client creating many instances names the same
     /// type again and again, and comparing the name is cheaper than hashing it. (Unchecked
     /// exclusivity as for `live`: single reads and assignments.)
-    @exclusivity(unchecked) private var lastCreated: (name: String, type: RegisteredType)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var lastCreated: (name: String, type: RegisteredType)?
     /// What every instance's context creates children with.
     private lazy var childOpener = HostChildOpener(host: self)
     /// The clock every instance's `context.clock` is, and who watches their service calls:

@@ -19,11 +19,17 @@ package final class ViewModelInstance {
     package var children: [String] { relations?.children ?? [] }
     /// `false` once destroyed. (Unchecked exclusivity, like `runtime`: read on every call,
     /// written once in a single statement, never held across a call.)
-    @exclusivity(unchecked) package private(set) var isAlive = true
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    package private(set) var isAlive = true
     /// Whether ``runtime`` is set (calls before it throw `unknownInstance`, as after
     /// teardown). Unchecked exclusivity as for ``ports``. Declared next to ``isAlive`` so
     /// that the two flags share one word of the object (a word of every instance).
-    @exclusivity(unchecked) private var isBuilt = false
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var isBuilt = false
     /// What the code serving the instance keeps beside it (the server: its scope, owner and
     /// subscriptions), so that the host's table is the only table of instances. The kit never
     /// reads it; it goes with the instance.
@@ -34,18 +40,27 @@ package final class ViewModelInstance {
     /// What was built; `nil` while the view model's `init` runs and once torn down.
     /// (Unchecked exclusivity: set once by `install`, moved out once by `close` before the
     /// runtime is torn down, read by single expressions; no access spans a call.)
-    @exclusivity(unchecked) private(set) var runtime: InstanceRuntime?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private(set) var runtime: InstanceRuntime?
     /// Its ports, in declaration order (the list the factory built, kept beside the runtime),
     /// read on every call without going through the optional runtime; empty until built and
     /// once torn down. (Unchecked exclusivity: read on every `send`, each read one statement
     /// that copies an element out; written only when built and when torn down, on the host's
     /// thread.)
-    @exclusivity(unchecked) private var ports: [TypedPort] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var ports: [TypedPort] = []
     /// Its parent, children, running executions and the events its `init` emitted (until
     /// delivered), made when it first has one of them: most instances never do, and the
     /// fields were paid by every instance (`vmd-bench create`, RSS per idle Counter). (Unchecked exclusivity: assigned once, when made, and read in
     /// single expressions.)
-    @exclusivity(unchecked) private var relations: InstanceRelations?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    private var relations: InstanceRelations?
 
     init(id: String, registered: RegisteredType, parent: String?, sequence: UInt64) {
         self.id = id
@@ -310,11 +325,26 @@ package final class ViewModelInstance {
 /// call that runs no other code (an execution removed from `executions` is still held by its
 /// caller, so no deinit runs inside the access).
 private final class InstanceRelations {
-    @exclusivity(unchecked) var parent: String?
-    @exclusivity(unchecked) var children: [String] = []
-    @exclusivity(unchecked) var executions: [UInt64: RunningExecution] = [:]
-    @exclusivity(unchecked) var nextExecution: UInt64 = 0
-    @exclusivity(unchecked) var heldEvents: HeldEvents?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var parent: String?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var children: [String] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var executions: [UInt64: RunningExecution] = [:]
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var nextExecution: UInt64 = 0
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    var heldEvents: HeldEvents?
 }
 
 /// One `execute` in flight: answers its completion exactly once, unless disposed first.

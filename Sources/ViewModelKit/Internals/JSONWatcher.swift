@@ -13,7 +13,10 @@ import ReactiveCore
     /// closure out before calling it, and written only by single assignments to `nil` in
     /// ``dispose()`` and `OutputFanOut.closeJSON()`; no access spans a call. The dynamic check
     /// ran on every `vm.send` → `vm.output`: ViewModelDaemon.docc/Performance.md.)
-    @exclusivity(unchecked) @usableFromInline var handler: ((JSONValue) -> Void)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var handler: ((JSONValue) -> Void)?
     /// Called instead of ``handler`` with a state's change as an RFC 6902 patch from its
     /// previous value and a lower bound of the new value's encoded length, when the state
     /// knows them (State+IdentifiedList.swift); `nil` for a watcher of whole values only.

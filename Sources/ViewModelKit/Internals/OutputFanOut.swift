@@ -36,15 +36,27 @@ import ReactiveCore
 /// that call it are inlined into the app's module; exposing it lets that module specialize
 /// it for the concrete `Value` instead of going through generic metadata per value.
 @usableFromInline final class OutputFanOut<Value> {
-    @exclusivity(unchecked) @usableFromInline var typed: PublishSubject<Value>?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var typed: PublishSubject<Value>?
     /// The JSON observers, in subscription order.
-    @exclusivity(unchecked) @usableFromInline var json: [JSONWatcher] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var json: [JSONWatcher] = []
     /// Set by ``closeJSON()`` when no JSON subject existed: later JSON observers get nothing.
     @usableFromInline var isJSONClosed = false
     /// Declared next to ``isJSONClosed``: the two flags share one word (one malloc size class
     /// down per fan-out).
-    @exclusivity(unchecked) @usableFromInline var isEmitting = false
-    @exclusivity(unchecked) @usableFromInline var queue: [Value] = []
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var isEmitting = false
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var queue: [Value] = []
     /// The state output this fans out, if it is one: each value becomes its current value
     /// before any observer sees it, and the JSON encoded for watchers its cached encoding.
     /// Unowned, without reference counting (`unowned(unsafe)`): the state owns this fan-out
@@ -54,17 +66,26 @@ import ReactiveCore
     /// paid a strong retain and release of the state per value. Set once, by the state's
     /// `init` right after making this fan-out (unchecked exclusivity: that one assignment
     /// and single-expression reads; no access spans a call).
-    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var state: State<Value>?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline unowned(unsafe) var state: State<Value>?
     /// A state's current value encoded, once encoded (for its JSON watchers or a read), until
     /// the next value; always `nil` for an event output. (Unchecked exclusivity: written by
     /// single assignments in ``deliver(_:encode:)`` and the state's `currentJSON`, read in
     /// single expressions; no access spans a call.)
-    @exclusivity(unchecked) @usableFromInline var cachedJSON: JSONValue?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var cachedJSON: JSONValue?
     /// The RFC 6902 patch from the state's current value to the value being emitted, when its
     /// edits say it (State+IdentifiedList.swift), with a lower bound of the value's encoded
     /// length: set just before that emission, taken by its delivery. (Unchecked exclusivity:
     /// single assignments and reads; no access spans a call.)
-    @exclusivity(unchecked) @usableFromInline var pendingPatch: (patch: JSONPatch, valueBytesAtLeast: Int)?
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
+    @usableFromInline var pendingPatch: (patch: JSONPatch, valueBytesAtLeast: Int)?
 
     /// A fan-out with no observers. The encoding is not kept here: the output passes its own
     /// with each value (smaller watched outputs).

@@ -4,8 +4,18 @@
 /// (or of a kind) not listed here, and when an entry lists one the file no longer uses.
 ///
 /// Adding an entry is a review decision: write the invariant as a reader can check it, name a
-/// test that would fail if it broke, and measure what the idiom buys (README "Performance").
-/// Author-facing files (ViewModelKit/Authoring) may have none.
+/// test that would fail if it broke, and measure what the idiom buys (the table "Unchecked
+/// idioms: what each buys" in ViewModelDaemon.docc/Performance.md; an idiom that buys less
+/// than ~1% on every workload there is not kept). Author-facing files (ViewModelKit/Authoring,
+/// ReactiveCore's public operator files) have none.
+///
+/// Release builds only: `@exclusivity(unchecked)` is written alone between `#if !DEBUG` and
+/// `#endif` before its declaration (`UncheckedIdiomsTests` checks the form), so a debug build,
+/// and with it every test run, checks each of those accesses dynamically: a broken invariant
+/// traps in the suites listed below instead of passing unnoticed. The invariant is what
+/// makes the release build, which skips the check, sound. `unsafeDowncast` checks its cast
+/// in debug builds by itself; `Unmanaged`, raw memory, `@unchecked Sendable`,
+/// `nonisolated(unsafe)` and the C thread-local have no debug check to keep.
 enum UncheckedIdiomHomes {
     struct Home {
         /// Paths under Sources/.

@@ -41,6 +41,20 @@ enum UncheckedIdiom: String, CaseIterable, Sendable {
         return found
     }
 
+    /// The lines of `source` whose `@exclusivity(unchecked)` is not written as the release-only
+    /// attribute: alone on its line, between a `#if !DEBUG` line and an `#endif` line, so that
+    /// the declaration after them keeps its dynamic exclusivity checks in debug builds.
+    static func exclusivityOutsideReleaseOnlyBlocks(in source: String) -> [Int] {
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        return occurrences(in: source).filter { $0.idiom == .exclusivityUnchecked }.map(\.line).filter { line in
+            let index = line - 1
+            return !(index > 0 && index + 1 < lines.count
+                && lines[index - 1] == "#if !DEBUG" && lines[index] == "@exclusivity(unchecked)"
+                && lines[index + 1] == "#endif")
+        }
+    }
+
     /// `line` without its comments (`//…`, `/* … */`, possibly continuing a block comment).
     static func codeOnly(_ line: String, inBlockComment: inout Bool) -> String {
         var code = ""
@@ -163,6 +177,21 @@ struct UncheckedIdiomsTests {
         #expect(problems.isEmpty, "\n\(problems.joined(separator: "\n"))")
     }
 
+    @Test("every @exclusivity(unchecked) is compiled in release builds only, so debug builds check each access")
+    func exclusivityIsCheckedInDebugBuilds() throws {
+        var problems: [String] = []
+        for (path, idioms) in try Self.scanSources() where idioms.contains(.exclusivityUnchecked) {
+            let source = try String(contentsOf: Self.sources.appendingPathComponent(path), encoding: .utf8)
+            for line in UncheckedIdiom.exclusivityOutsideReleaseOnlyBlocks(in: source) {
+                problems.append("Sources/\(path):\(line)")
+            }
+        }
+        #expect(problems.isEmpty, """
+            not wrapped as `#if !DEBUG` / `@exclusivity(unchecked)` / `#endif` before its declaration:
+            \(problems.joined(separator: "\n"))
+            """)
+    }
+
     // The scanner itself, on small made-up sources.
 
     @Test("the scanner finds each idiom in code and none in comments")
@@ -186,5 +215,26 @@ struct UncheckedIdiomsTests {
             .exclusivityUnchecked, .unsafeCast, .unmanaged, .memoryReinterpretation,
             .nonisolatedUnsafe, .uncheckedSendable, .cThreadLocal,
         ])
+    }
+
+    @Test("the release-only check accepts the attribute alone between #if !DEBUG and #endif, and nothing else")
+    func releaseOnlyCheckFindsUnwrappedAttributes() {
+        let source = """
+            final class C {
+                #if !DEBUG
+                @exclusivity(unchecked)
+                #endif
+                var wrapped = 0
+                @exclusivity(unchecked) var bare = 0
+                #if DEBUG
+                @exclusivity(unchecked)
+                #endif
+                var inverted = 0
+                #if !DEBUG
+                @exclusivity(unchecked) var sameLine = 0
+                #endif
+            }
+            """
+        #expect(UncheckedIdiom.exclusivityOutsideReleaseOnlyBlocks(in: source) == [6, 8, 12])
     }
 }
