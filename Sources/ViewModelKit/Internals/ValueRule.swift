@@ -5,8 +5,9 @@ import JSONCore
 struct ValueRule: Sendable {
     let schema: JSONSchema
     let omitted: JSONValue
-    /// The schema as a plain type test when that is all it checks (most inputs: `Int`,
-    /// `String`, `Bool`, `Void`): valid values skip the schema interpreter.
+    /// The schema compiled once into plain tests when its keywords allow (`Int`, `String`,
+    /// `Bool`, `Void`, and records of them, `Codable` or hand-written): valid values skip the
+    /// schema interpreter.
     let typeCheck: JSONSchemaTypeCheck?
 
     init(schema document: JSONValue) throws(JSONSchemaError) {

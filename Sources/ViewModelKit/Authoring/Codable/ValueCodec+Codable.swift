@@ -14,9 +14,16 @@ extension ValueCodec where Value: Codable & Sendable {
     public static var codable: ValueCodec<Value> {
         let decoder = JSONValueDecoder()
         let encoder = JSONValueEncoder()
+        // Asked once per codec rather than on every value (JSONValueDecoder.usesOwnCoding).
+        guard JSONValueDecoder.usesOwnCoding(Value.self) else {
+            return ValueCodec(
+                schema: JSONSchemaBuilder.schema(for: Value.self),
+                decode: { json throws(JSONDecodingError) in try decoder.decode(Value.self, from: json) },
+                encode: { value in (try? encoder.encode(value)) ?? .null })
+        }
         return ValueCodec(
             schema: JSONSchemaBuilder.schema(for: Value.self),
-            decode: { json throws(JSONDecodingError) in try decoder.decode(Value.self, from: json) },
-            encode: { value in (try? encoder.encode(value)) ?? .null })
+            decode: { json throws(JSONDecodingError) in try decoder.decodeThroughCodable(Value.self, from: json) },
+            encode: { value in (try? encoder.encodeThroughCodable(value)) ?? .null })
     }
 }

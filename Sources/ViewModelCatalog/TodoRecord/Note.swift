@@ -1,4 +1,4 @@
-/// One note of an ``Editor``: `{"id": 1, "title": "Buy milk", "done": false}` on the wire,
+/// The record of a ``TodoRecord``: `{"id": 1, "title": "Buy milk", "done": false}` on the wire,
 /// exactly as a ``TodoItem`` reads, but `Codable`: its schema is derived and its values go
 /// through the kit's `Codable` coders, the way the README teaches authors to write records.
 public struct Note: Codable, Sendable, Equatable {

@@ -6,7 +6,7 @@ import ViewModelKit
 /// the hand-written `JSONConvertible` ``TodoItem`` (`editItem` → `item`), so the cost of an
 /// object value on the send path can be compared between the two (`.ci/instructions`,
 /// workloads `sendCodable` and `sendObject`).
-public struct Editor: ViewModel {
+public struct TodoRecord: ViewModel {
     public static let summary = "A record edited as a whole, as a Codable note and as a hand-written item."
 
     /// The ports, in wire order: each property's name is its wire name, its first argument
