@@ -15,15 +15,14 @@ extension ValueCodec where Value: Codable & Sendable {
         let decoder = JSONValueDecoder()
         let encoder = JSONValueEncoder()
         // Asked once per codec rather than on every value (JSONValueDecoder.usesOwnCoding).
-        guard JSONValueDecoder.usesOwnCoding(Value.self) else {
-            return ValueCodec(
-                schema: JSONSchemaBuilder.schema(for: Value.self),
-                decode: { json throws(JSONDecodingError) in try decoder.decode(Value.self, from: json) },
-                encode: { value in (try? encoder.encode(value)) ?? .null })
-        }
+        let ownCoding = JSONValueDecoder.usesOwnCoding(Value.self)
         return ValueCodec(
             schema: JSONSchemaBuilder.schema(for: Value.self),
-            decode: { json throws(JSONDecodingError) in try decoder.decodeThroughCodable(Value.self, from: json) },
-            encode: { value in (try? encoder.encodeThroughCodable(value)) ?? .null })
+            decode: { json throws(JSONDecodingError) in
+                ownCoding ? try decoder.decodeThroughCodable(Value.self, from: json) : try decoder.decode(Value.self, from: json)
+            },
+            encode: { value in
+                (try? ownCoding ? encoder.encodeThroughCodable(value) : encoder.encode(value)) ?? .null
+            })
     }
 }
