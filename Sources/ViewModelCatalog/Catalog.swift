@@ -17,9 +17,10 @@ import ViewModelKit
 /// | ``SendHistory`` | the store read back (each upload once, also after a crash) |
 /// | ``Search`` | search as you type: a debounced query, the `latest` strategy |
 /// | ``TodoList`` | a long list whose changes patch subscribers receive as RFC 6902 patches |
+/// | ``TodoRecord`` | a record replaced as a whole, `Codable` and hand-written side by side |
 public enum Catalog {
     /// The wire names of the catalog's types, in `vm.types` order.
-    public static let typeNames = ["Counter", "Follow", "Login", "Search", "SendHistory", "SendList", "SendReceipt", "TextField", "TodoList"]
+    public static let typeNames = ["Counter", "Follow", "Login", "Search", "SendHistory", "SendList", "SendReceipt", "TextField", "TodoList", "TodoRecord"]
 
     /// Registers every catalog type into `registry`, with the configuration's services.
     ///
@@ -35,6 +36,7 @@ public enum Catalog {
         try registry.register(Follow.self, services: services.follow)
         try registry.register(TextField.self)
         try registry.register(TodoList.self)
+        try registry.register(TodoRecord.self)
         try registry.register(Search.self, services: services.search)
         // One store shared by the types that use it (one file, one writer).
         let sendStore = configuration.sendStore

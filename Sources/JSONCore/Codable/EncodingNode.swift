@@ -43,8 +43,13 @@ final class EncodingNode {
     /// Sets member `key` to a finished value (replacing whatever it held).
     func set(_ key: String, _ value: JSONValue) {
         var (object, pending) = takeObject()
-        object[key] = value
-        if let position = object.position(of: key) { pending[position] = nil }
+        // One search: a new member (the usual case) is appended, a repeated one replaced.
+        if let position = object.position(of: key) {
+            object[key] = value
+            pending[position] = nil
+        } else {
+            object.append(uniqueKey: key, value)
+        }
         content = .object(object, pending: pending)
     }
 

@@ -10,10 +10,12 @@ import JSONRPC
 /// `jsonrpc` (`"2.0"`), `method` (`"vm.send"`), `params` and optionally `id` (a string, an
 /// integer of at most 18 digits, or `null`), in any order, each at most once; `params` an
 /// object with `instance` and `input` (strings, `input` non-empty) and optionally `value`
-/// (`null`, `true`, `false`, an integer of at most 18 digits, or a string). Strings must hold
-/// no escapes and be valid UTF-8 (`instance` and `input` are checked by
-/// whoever turns them into strings). Anything else — another member, a duplicate, a fraction,
-/// an exponent, `-0`, a nested value, an escape, bad syntax — gives `nil`.
+/// (any JSON value). `instance` and `input` must hold no escapes and be valid UTF-8 (checked by
+/// whoever turns them into strings). `null`, `true`, `false`, an integer of at most 18 digits
+/// and a string without escapes are read here; any other value (an object, an array, a
+/// fraction, an escaped string) is read by the general parser with the server's options, as
+/// the general path would read it, and any error it finds gives `nil`. Anything else —
+/// another member, a duplicate, bad syntax — gives `nil`.
 ///
 /// Noncopyable: read once and used in place. As a copyable type, destroying the `SendFrame?`
 /// each read returns went through its metadata's value witness on every send; now the
@@ -28,14 +30,16 @@ struct SendFrame: ~Copyable {
     /// `nil` when omitted.
     var value: JSONValue?
 
-    /// The deepest nesting the frame has (the params object), for the parser's `maxDepth`.
+    /// The nesting of the params object, for the parser's `maxDepth` (a container `value` is
+    /// one deeper, and the general parser checks it against `maxDepth` as it reads it).
     static let depth = 2
 
-    /// The frame as a plain `vm.send`, or `nil` when the general path must read it.
-    static func read(_ frame: UnsafeRawBufferPointer) -> SendFrame? {
+    /// The frame as a plain `vm.send`, or `nil` when the general path must read it; `options`
+    /// are the general parser's, for a value only it reads.
+    static func read(_ frame: UnsafeRawBufferPointer, options: JSONParseOptions) -> SendFrame? {
         guard let base = frame.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var reader = Reader(base: base, end: frame.count)
-        return reader.readEnvelope()
+        return reader.readEnvelope(options: options)
     }
 
     /// The names and literals the reader matches, packed as ``Reader``'s `packed(_:_:)` does.
@@ -135,7 +139,7 @@ struct SendFrame: ~Copyable {
             }
         }
 
-        mutating func readEnvelope() -> SendFrame? {
+        mutating func readEnvelope(options: JSONParseOptions) -> SendFrame? {
             guard consume(UInt8(ascii: "{")) else { return nil }
             var id: RequestID?? = .none
             var sawVersion = false, sawMethod = false
@@ -153,7 +157,7 @@ struct SendFrame: ~Copyable {
                     guard case .none = id, let read = readID() else { return nil }
                     id = .some(read)
                 case .params:
-                    guard params == nil, let read = readParams() else { return nil }
+                    guard params == nil, let read = readParams(options: options) else { return nil }
                     params = read
                 default:
                     return nil
@@ -165,7 +169,7 @@ struct SendFrame: ~Copyable {
             return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: params.value)
         }
 
-        private mutating func readParams() -> (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: JSONValue?)? {
+        private mutating func readParams(options: JSONParseOptions) -> (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: JSONValue?)? {
             guard consume(UInt8(ascii: "{")) else { return nil }
             var instance: UnsafeBufferPointer<UInt8>?, input: UnsafeBufferPointer<UInt8>?, value: JSONValue?
             repeat {
@@ -178,7 +182,7 @@ struct SendFrame: ~Copyable {
                     guard input == nil, let bytes = readStringBytes(), !bytes.isEmpty else { return nil }
                     input = bytes
                 case .value:
-                    guard value == nil, let read = readScalar() else { return nil }
+                    guard value == nil, let read = readValue(options: options) else { return nil }
                     value = read
                 default:
                     return nil
@@ -263,15 +267,30 @@ struct SendFrame: ~Copyable {
             }
         }
 
-        private mutating func readScalar() -> JSONValue? {
+        /// The params' `value`: the common scalars read here, anything else by the general
+        /// parser from the same place (the params object's members are at depth 2, as when the
+        /// general path parses the whole frame).
+        private mutating func readValue(options: JSONParseOptions) -> JSONValue? {
             skipWhitespace()
             guard position < end else { return nil }
+            let start = position
+            let quick: JSONValue?
             switch base[position] {
-            case UInt8(ascii: "\""): return readString().map(JSONValue.string)
-            case UInt8(ascii: "n"): return matchLiteral(Packed.null, count: 4) ? .null : nil
-            case UInt8(ascii: "t"): return matchLiteral(Packed.true, count: 4) ? .bool(true) : nil
-            case UInt8(ascii: "f"): return matchLiteral(Packed.false, count: 5) ? .bool(false) : nil
-            default: return readInteger().map(JSONValue.integer)
+            case UInt8(ascii: "\""): quick = readString().map(JSONValue.string)
+            case UInt8(ascii: "n"): quick = matchLiteral(Packed.null, count: 4) ? .null : nil
+            case UInt8(ascii: "t"): quick = matchLiteral(Packed.true, count: 4) ? .bool(true) : nil
+            case UInt8(ascii: "f"): quick = matchLiteral(Packed.false, count: 5) ? .bool(false) : nil
+            case UInt8(ascii: "{"), UInt8(ascii: "["): quick = nil
+            default: quick = readInteger().map(JSONValue.integer)
+            }
+            if let quick { return quick }
+            do {
+                let read = try JSONParser.parseMember(
+                    in: UnsafeRawBufferPointer(start: base, count: end), at: start, depth: 2, options: options)
+                position = read.end
+                return read.value
+            } catch {
+                return nil
             }
         }
 

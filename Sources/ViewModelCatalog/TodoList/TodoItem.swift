@@ -23,11 +23,15 @@ public struct TodoItem: JSONConvertible, Sendable, Hashable, Identifiable {
     /// Reads `{"id", "title", "done"?}`; other members are refused.
     public init(json: JSONValue) throws(JSONDecodingError) {
         let members = try JSONObjectDecoder(json)
-        try members.rejectUnknownMembers(allowed: ["id", "title", "done"])
+        try members.rejectUnknownMembers(allowed: Self.memberNames)
         id = try members.decode("id")
         title = try members.decode("title")
         done = try members.decode("done", default: false)
     }
+
+    /// The members an item has: built once, not on every read (building the set cost ~1,900
+    /// instructions per `vm.send` in callgrind, `.ci/instructions` `sendObject`).
+    private static let memberNames: Set<String> = ["id", "title", "done"]
 
     /// `{"id", "title", "done"}`, in that order.
     public var jsonValue: JSONValue {

@@ -1039,3 +1039,69 @@ public struct TodoList: Sendable {
         try await client.destroy(instance)
     }
 }
+
+/// A value of one of TodoRecord's outputs, from its subscription.
+public enum TodoRecordOutput: Sendable {
+    /// The current note.
+    case note(TodoListItemsItem)
+    /// The current item.
+    case item(TodoListItemsItem)
+
+    /// The typed value of `event`, or `nil` for an output this file does not know.
+    public init?(_ event: VMOutputEvent) throws(JSONDecodingError) {
+        switch event.output {
+        case "note": self = .note(try TodoListItemsItem(json: event.value))
+        case "item": self = .item(try TodoListItemsItem(json: event.value))
+        default: return nil
+        }
+    }
+}
+
+/// TodoRecord: A record edited as a whole, as a Codable note and as a hand-written item.
+public struct TodoRecord: Sendable {
+    public static let typeName = "TodoRecord"
+    public let client: VMClient
+    public let instance: String
+
+    /// An instance that exists already.
+    public init(client: VMClient, instance: String) {
+        self.client = client
+        self.instance = instance
+    }
+
+    /// `vm.create`: a new instance.
+    public static func create(on client: VMClient, id: String? = nil, scope: InstanceScope = .daemon) async throws -> TodoRecord {
+        let created = try await client.create(type: typeName, id: id, args: nil, scope: scope)
+        return TodoRecord(client: client, instance: created.instance)
+    }
+
+    /// `vm.send` to `edit`: Replace the note.
+    public func sendEdit(_ value: TodoListItemsItem) async throws {
+        try await client.send(instance: instance, input: "edit", value: value.jsonValue)
+    }
+
+    /// `vm.send` to `editItem`: Replace the item.
+    public func sendEditItem(_ value: TodoListItemsItem) async throws {
+        try await client.send(instance: instance, input: "editItem", value: value.jsonValue)
+    }
+
+    /// `vm.get` of `note`: The current note.
+    public func getNote() async throws -> TodoListItemsItem {
+        try TodoListItemsItem(json: try await client.get(instance: instance, output: "note"))
+    }
+
+    /// `vm.get` of `item`: The current item.
+    public func getItem() async throws -> TodoListItemsItem {
+        try TodoListItemsItem(json: try await client.get(instance: instance, output: "item"))
+    }
+
+    /// `vm.subscribe`; read its outputs with `TodoRecordOutput(event)`.
+    public func subscribe(_ options: SubscribeOptions = SubscribeOptions()) async throws -> VMSubscription {
+        try await client.subscribe(instance: instance, options: options)
+    }
+
+    /// `vm.destroy`.
+    public func destroy() async throws {
+        try await client.destroy(instance)
+    }
+}

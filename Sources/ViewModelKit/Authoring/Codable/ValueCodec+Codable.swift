@@ -14,9 +14,15 @@ extension ValueCodec where Value: Codable & Sendable {
     public static var codable: ValueCodec<Value> {
         let decoder = JSONValueDecoder()
         let encoder = JSONValueEncoder()
+        // Asked once per codec rather than on every value (JSONValueDecoder.usesOwnCoding).
+        let ownCoding = JSONValueDecoder.usesOwnCoding(Value.self)
         return ValueCodec(
             schema: JSONSchemaBuilder.schema(for: Value.self),
-            decode: { json throws(JSONDecodingError) in try decoder.decode(Value.self, from: json) },
-            encode: { value in (try? encoder.encode(value)) ?? .null })
+            decode: { json throws(JSONDecodingError) in
+                ownCoding ? try decoder.decodeThroughCodable(Value.self, from: json) : try decoder.decode(Value.self, from: json)
+            },
+            encode: { value in
+                (try? ownCoding ? encoder.encodeThroughCodable(value) : encoder.encode(value)) ?? .null
+            })
     }
 }
