@@ -13,18 +13,18 @@
 /// (as this tree, the Int `send` cost ~400 instructions more in callgrind, `.ci/instructions`).
 /// A class: as a struct around the private node class, copying and destroying an optional
 /// one went through the runtime's generic value witnesses.
-public final class JSONSchemaShapeCheck: Sendable {
+package final class JSONSchemaShapeCheck: Sendable {
     private let root: Node
 
     /// The check `schema` compiles to, or `nil` when it uses a keyword the check does not cover.
-    public init?(_ schema: JSONSchema) {
+    package init?(_ schema: JSONSchema) {
         guard let root = Node(schema.root) else { return nil }
         self.root = root
     }
 
     /// Whether `value` satisfies the schema: the same answer as ``JSONSchema/isValid(_:)``,
     /// with the same type rules (an integral `2.0` is an integer; every integer is a number).
-    public func admits(_ value: JSONValue) -> Bool {
+    package func admits(_ value: JSONValue) -> Bool {
         root.admits(value)
     }
 

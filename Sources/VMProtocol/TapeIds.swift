@@ -19,11 +19,11 @@ import JSONCore
 /// recorded id in its place. (Steps are sent as taped: a recorded id is often a plain word.)
 ///
 /// A reference: the replayer learns as the values arrive, in the order they arrive.
-public final class TapeIds {
+package final class TapeIds {
     /// The header member that lists the places.
-    public static let headerMember = "ids"
+    package static let headerMember = "ids"
     /// The schema annotation that marks a value a run makes up.
-    public static let schemaKeyword = JSONSchemaBuilder.runIdKeyword
+    package static let schemaKeyword = JSONSchemaBuilder.runIdKeyword
 
     /// Per output or action, the places (JSON Pointer tokens; empty: the whole value).
     private let places: [String: [[String]]]
@@ -37,7 +37,7 @@ public final class TapeIds {
 
     /// The places `tape`'s header lists (none for tapes of version 2 and older), for a replay
     /// whose instance is `replayInstance` (`nil`: created under the tape's id).
-    public init(tape: Tape, replayInstance: String? = nil) {
+    package init(tape: Tape, replayInstance: String? = nil) {
         var places: [String: [[String]]] = [:]
         for (port, pointers) in tape.header[Self.headerMember]?.objectValue ?? [:] {
             places[port] = (pointers.arrayValue ?? []).compactMap(\.stringValue).map(Self.tokens)
@@ -52,12 +52,12 @@ public final class TapeIds {
     }
 
     /// Whether the tape has any id to match.
-    public var isEmpty: Bool { places.values.allSatisfy(\.isEmpty) && instance == nil }
+    package var isEmpty: Bool { places.values.allSatisfy(\.isEmpty) && instance == nil }
 
     /// `got`, what `port` emitted or returned in the replay, with each replayed id at one of
     /// its places read as the recorded id it is bound to; an id met for the first time is bound
     /// to the one at the same place in `expected` (the tape's value), if that one is free.
-    public func recorded(_ got: JSONValue, port: String, expected: JSONValue?) -> JSONValue {
+    package func recorded(_ got: JSONValue, port: String, expected: JSONValue?) -> JSONValue {
         let got = instance.map { Self.renaming(got, from: $0.replayed, to: $0.recorded) } ?? got
         guard let places = places[port] else { return got }
         var value = got
@@ -76,7 +76,7 @@ public final class TapeIds {
 
     /// The next value `output` emitted in the replay, its ids read as the tape's: matched with
     /// the tape's value at the same place in the output's sequence.
-    public func recorded(output: String, value: JSONValue) -> JSONValue {
+    package func recorded(output: String, value: JSONValue) -> JSONValue {
         guard places[output] != nil else { return recorded(value, port: output, expected: nil) }
         let index = emitted[output, default: 0]
         emitted[output] = index + 1
@@ -86,7 +86,7 @@ public final class TapeIds {
 
     /// A step's value from the tape with every string that is a bound recorded id replaced by
     /// its replayed id (a later input naming the child scene the replay opened).
-    public func replayed(_ value: JSONValue) -> JSONValue {
+    package func replayed(_ value: JSONValue) -> JSONValue {
         guard !replayedFor.isEmpty else { return value }
         switch value {
         case .string:
@@ -124,7 +124,7 @@ public final class TapeIds {
     /// The header's `ids` for a type: per output (`outputs`) and action (`actions`, their
     /// result schemas), the JSON Pointers of the members marked ``schemaKeyword``; `nil` when
     /// there is none.
-    public static func header(outputs: [(name: String, schema: JSONValue)], actions: [(name: String, schema: JSONValue)]) -> JSONValue? {
+    package static func header(outputs: [(name: String, schema: JSONValue)], actions: [(name: String, schema: JSONValue)]) -> JSONValue? {
         var ids: JSONObject = [:]
         for (name, schema) in outputs + actions {
             let pointers = places(in: schema, at: "")

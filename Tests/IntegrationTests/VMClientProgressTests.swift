@@ -9,7 +9,7 @@ import VMProtocol
 struct VMClientProgressTests {
     /// A SendList `s` ready to send, uploading for `uploadMs`.
     private func readySendList(_ client: VMClient, uploadMs: Int64) async throws {
-        try await client.create(type: "SendList", id: "s", args: ["uploadMs": .integer(uploadMs)])
+        _ = try await client.create(type: "SendList", id: "s", args: ["uploadMs": .integer(uploadMs)])
         try await client.send(instance: "s", input: "addRecipient", value: "ada@example.com")
         try await client.send(instance: "s", input: "message", value: "Hello")
     }
@@ -57,7 +57,7 @@ struct VMClientProgressTests {
         let connected = try await ConnectedDaemon.start()
         defer { connected.stop() }
         let client = connected.client
-        try await client.create(type: "Search", id: "q", args: ["latencyMs": 300])
+        _ = try await client.create(type: "Search", id: "q", args: ["latencyMs": 300])
         let first = client.startExecute(instance: "q", action: "search", value: "berry")
         // The first search must run before the second is sent: wait (bounded) until it does.
         var polls = 0

@@ -33,7 +33,7 @@ public struct JSONValueDecoder: Sendable {
     /// ``JSONValueEncoder/encodeThroughCodable(_:)`` do the same work without asking, on every
     /// value, which of the three the type is (casts that cost ~2,000 instructions per value
     /// in callgrind, `.ci/instructions` `sendCodable`); a codec asks once, when it is made.
-    public static func usesOwnCoding<T: Decodable>(_ type: T.Type) -> Bool {
+    package static func usesOwnCoding<T: Decodable>(_ type: T.Type) -> Bool {
         if type is any JSONConvertible.Type { return false }
         // A standard scalar throws its type mismatch for `null`; any other type is not one.
         do {
