@@ -57,7 +57,9 @@ struct VMClientProgressTests {
         let connected = try await ConnectedDaemon.start()
         defer { connected.stop() }
         let client = connected.client
-        _ = try await client.create(type: "Search", id: "q", args: ["latencyMs": 300])
+        // A search takes 3 s, so the first is still running when the second is sent even on a
+        // loaded machine (with 300 ms the first finished first under the full suite's load).
+        _ = try await client.create(type: "Search", id: "q", args: ["latencyMs": 3000])
         let first = client.startExecute(instance: "q", action: "search", value: "berry")
         // The first search must run before the second is sent: wait (bounded) until it does.
         var polls = 0

@@ -24,7 +24,7 @@ final class SchemaProbe {
     /// The schema of `T`, with `$defs` for nested recursive types; `T`'s own stated schema
     /// (if any) is not used, its members' are.
     func rootSchema<T: Decodable>(of type: T.Type) -> JSONValue {
-        memberPath = [String(describing: T.self)]
+        memberPath = [Self.name(of: T.self)]
         let schema = probe(T.self, root: true).schema
         guard !definitions.isEmpty, case .object(var object) = schema else { return schema }
         var defs = JSONObject(minimumCapacity: definitions.count)
@@ -46,7 +46,13 @@ final class SchemaProbe {
     /// the derivation does not know why (the member's own members are reported there).
     func problem<T>(member: String, of type: T.Type) -> SchemaDerivationProblem? {
         guard let reason = undescribable[ObjectIdentifier(T.self)] else { return nil }
-        return SchemaDerivationProblem(member: (memberPath + [member]).joined(), type: String(describing: T.self), reason: reason)
+        return SchemaDerivationProblem(member: (memberPath + [member]).joined(), type: Self.name(of: T.self), reason: reason)
+    }
+
+    /// `T`'s Swift name as `String(describing:)` prints it, without the protocol-conformance
+    /// casts that tries first (first-time scans at start-up; Performance.md, issue 27).
+    static func name<T>(of type: T.Type) -> String {
+        _typeName(T.self, qualified: false)
     }
 
     /// The schema of `T` and, when one could be made, a stand-in value of it.
@@ -118,7 +124,7 @@ final class SchemaProbe {
     private func definitionName<T>(of type: T.Type) -> String {
         let id = ObjectIdentifier(T.self)
         if let name = definitionNames[id] { return name }
-        let base = String(String(describing: T.self).map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        let base = String(Self.name(of: T.self).map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
         var name = base
         var suffix = 2
         while definitionNames.values.contains(name) {
