@@ -5,7 +5,7 @@ import ReactiveCore
 /// the declaration, without creating an instance) and a factory that builds instances with
 /// the services given at registration.
 ///
-/// Build it once at start-up (the catalog does), then hand it to a ``ViewModelHost``.
+/// Build it once at start-up (the catalog does), then hand it to a `ViewModelHost` (the server's).
 public struct ViewModelRegistry: Sendable {
     private var entries: [String: RegisteredType] = [:]
 
