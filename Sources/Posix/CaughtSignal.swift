@@ -4,12 +4,12 @@ import CPosix
 /// program (`vmctl exec` and Ctrl-C) can check between waits whether it arrived.
 ///
 /// Dispositions are process wide; the default action comes back when this is released.
-package final class CaughtSignal {
+public final class CaughtSignal {
     private let signal: UnixSignal
     private let pipe: (read: FileDescriptor, write: FileDescriptor)
 
     /// Starts catching `signal`.
-    package init(_ signal: UnixSignal) throws {
+    public init(_ signal: UnixSignal) throws {
         self.signal = signal
         pipe = try FileDescriptor.pipe(nonBlocking: true)
         let number = signal.rawValue
@@ -22,7 +22,7 @@ package final class CaughtSignal {
     }
 
     /// Whether the signal arrived since this was made (without waiting).
-    package var hasArrived: Bool {
+    public var hasArrived: Bool {
         guard let ready = try? pipe.read.wait(for: .readable, timeout: .zero) else { return false }
         return !ready.isEmpty
     }

@@ -6,11 +6,11 @@ import Darwin
 import CPosix
 
 /// How a child process ended.
-package enum Termination: Equatable, Sendable, CustomStringConvertible {
+public enum Termination: Equatable, Sendable, CustomStringConvertible {
     case exited(Int32)
     case signaled(UnixSignal)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .exited(let code): return "exited with status \(code)"
         case .signaled(let signal): return "killed by \(signal)"
@@ -22,10 +22,10 @@ package enum Termination: Equatable, Sendable, CustomStringConvertible {
 ///
 /// Children always start with default signal dispositions and an empty signal mask, so the
 /// SIGPIPE vmd ignores (and any blocked signal) does not leak into them.
-package struct ChildProcess: Hashable, Sendable {
-    package let pid: Int32
+public struct ChildProcess: Hashable, Sendable {
+    public let pid: Int32
 
-    package init(pid: Int32) { self.pid = pid }
+    public init(pid: Int32) { self.pid = pid }
 
     /// Spawns `executable` with `arguments` (not including argv[0], which is `executable`).
     ///
@@ -35,7 +35,7 @@ package struct ChildProcess: Hashable, Sendable {
     ///   - standardInput: a file opened read-only as fd 0 (`nil` inherits ours).
     ///   - outputPath: a file opened for appending (created 0600) as fd 1 and 2 (`nil` inherits).
     ///   - newSession: start a new session (`setsid`), detaching from our terminal.
-    package static func spawn(
+    public static func spawn(
         _ executable: String,
         arguments: [String] = [],
         environment: [String: String]? = nil,
@@ -62,7 +62,7 @@ package struct ChildProcess: Hashable, Sendable {
     /// Starts a background daemon: its own session (no controlling terminal, immune to the
     /// shell's SIGHUP), stdin from `/dev/null`, stdout and stderr appended to `logPath`.
     /// Returns once the process exists; whether it is *ready* is for the caller to probe.
-    package static func spawnDetached(
+    public static func spawnDetached(
         _ executable: String,
         arguments: [String] = [],
         environment: [String: String]? = nil,
@@ -73,7 +73,7 @@ package struct ChildProcess: Hashable, Sendable {
     }
 
     /// Blocks until the child ends and reaps it.
-    package func wait() throws -> Termination {
+    public func wait() throws -> Termination {
         guard let termination = try reap(blocking: true) else {
             throw SystemError(call: "waitpid(\(pid))", errno: ECHILD)
         }
@@ -81,20 +81,20 @@ package struct ChildProcess: Hashable, Sendable {
     }
 
     /// Reaps the child if it has ended; `nil` while it runs.
-    package func poll() throws -> Termination? { try reap(blocking: false) }
+    public func poll() throws -> Termination? { try reap(blocking: false) }
 
     /// Sends `signal` to the child.
-    package func send(_ signal: UnixSignal) throws { try Self.send(signal, to: pid) }
+    public func send(_ signal: UnixSignal) throws { try Self.send(signal, to: pid) }
 
     /// Sends `signal` to any process.
-    package static func send(_ signal: UnixSignal, to pid: Int32) throws {
+    public static func send(_ signal: UnixSignal, to pid: Int32) throws {
         let number = signal.rawValue
         try retryingOnInterrupt("kill(\(pid), \(signal))") { kill(pid, number) }
     }
 
     /// Whether a process with this pid exists (including a zombie not yet reaped). A process
     /// owned by another user counts as alive (`EPERM`).
-    package static func isAlive(_ pid: Int32) -> Bool {
+    public static func isAlive(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
         if kill(pid, 0) == 0 { return true }
         return cposix_errno() == EPERM

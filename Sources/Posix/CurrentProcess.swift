@@ -6,14 +6,14 @@ import Darwin
 import CPosix
 
 /// Facts about, and actions on, the running process, for modules that do not import libc.
-package enum CurrentProcess {
-    package static var uid: UInt32 { getuid() }
-    package static var gid: UInt32 { getgid() }
-    package static var pid: Int32 { getpid() }
-    package static var parentPID: Int32 { getppid() }
+public enum CurrentProcess {
+    public static var uid: UInt32 { getuid() }
+    public static var gid: UInt32 { getgid() }
+    public static var pid: Int32 { getpid() }
+    public static var parentPID: Int32 { getppid() }
 
     /// Blocks the calling thread for `duration` (resumed after a signal until it has passed).
-    package static func sleep(for duration: Duration) {
+    public static func sleep(for duration: Duration) {
         let (seconds, attoseconds) = duration.components
         guard seconds > 0 || attoseconds > 0 else { return }
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
@@ -22,7 +22,7 @@ package enum CurrentProcess {
     }
 
     /// The host name (`gethostname`), or `"localhost"` if it cannot be read.
-    package static var hostname: String {
+    public static var hostname: String {
         var buffer = [CChar](repeating: 0, count: 256)
         let result = buffer.withUnsafeMutableBufferPointer { storage in
             storage.baseAddress.map { gethostname($0, storage.count - 1) } ?? -1
@@ -32,7 +32,7 @@ package enum CurrentProcess {
     }
 
     /// The environment as a dictionary (the first occurrence of a repeated name wins, as `getenv`).
-    package static var environment: [String: String] {
+    public static var environment: [String: String] {
         var result: [String: String] = [:]
         guard var entry = cposix_environ() else { return result }
         while let pointer = entry.pointee {
@@ -47,18 +47,18 @@ package enum CurrentProcess {
     }
 
     /// `getenv`.
-    package static func environmentValue(_ name: String) -> String? {
+    public static func environmentValue(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 
     /// `setenv` (overwriting) or, with `nil`, `unsetenv`. Not thread-safe (no libc setenv is):
     /// call it at start-up, before other threads read the environment.
-    package static func setEnvironmentValue(_ name: String, _ value: String?) {
+    public static func setEnvironmentValue(_ name: String, _ value: String?) {
         if let value { setenv(name, value, 1) } else { unsetenv(name) }
     }
 
     /// The current working directory.
-    package static var workingDirectory: String? {
+    public static var workingDirectory: String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let ok = buffer.withUnsafeMutableBufferPointer { getcwd($0.baseAddress, $0.count) } != nil
         guard ok else { return nil }
@@ -66,13 +66,13 @@ package enum CurrentProcess {
     }
 
     /// Whether `fd` is a terminal (for colour and interactive output decisions).
-    package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// Ends the process now with `code` (stdio buffers are flushed, no Swift deinit runs).
-    package static func exit(_ code: Int32) -> Never { libcExit(code) }
+    public static func exit(_ code: Int32) -> Never { libcExit(code) }
 
     /// Writes all of `bytes` to standard error, ignoring failures (for last-resort messages).
-    package static func writeToStandardError(_ text: String) {
+    public static func writeToStandardError(_ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

@@ -15,25 +15,25 @@ import Synchronization
 ///   `fsync` the directory: readers see the old contents or the new, never a mix.
 ///
 /// Threading: Sendable; calls are serialized by a mutex (a record is never interleaved).
-package final class DurableFile: Sendable {
-    package let path: String
+public final class DurableFile: Sendable {
+    public let path: String
     private let permissions: UInt32
     private let descriptor: Mutex<FileDescriptor>
 
     /// Opens (creating with `permissions` if missing) the file at `path` for appending.
-    package init(path: String, permissions: UInt32 = 0o600) throws {
+    public init(path: String, permissions: UInt32 = 0o600) throws {
         self.path = path
         self.permissions = permissions
         descriptor = Mutex(try Self.openForAppend(path, permissions))
     }
 
     /// The file's current length in bytes.
-    package var size: Int64 {
+    public var size: Int64 {
         get throws { try descriptor.withLock { try FileSystem.info(of: $0).size } }
     }
 
     /// Appends `record` durably, or throws and leaves the file as it was.
-    package func append(_ record: [UInt8]) throws {
+    public func append(_ record: [UInt8]) throws {
         try append(record) { fd, bytes in
             try retryingOnInterrupt("write(\(path))") { libcWrite(fd, bytes.baseAddress, bytes.count) }
         }
@@ -64,13 +64,13 @@ package final class DurableFile: Sendable {
     }
 
     /// Reads the whole file.
-    package func readAll() throws -> [UInt8] {
+    public func readAll() throws -> [UInt8] {
         try descriptor.withLock { _ in try FileDescriptor.open(path, [.readOnly, .noFollow]).readToEnd() }
     }
 
     /// Atomically replaces the contents with `contents` (temp file, fsync, rename, fsync dir),
     /// then reopens for appending.
-    package func replace(with contents: [UInt8]) throws {
+    public func replace(with contents: [UInt8]) throws {
         try descriptor.withLock { file in
             let temporary = path + ".tmp"
             let staging = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate, .noFollow], mode: permissions)
@@ -95,7 +95,7 @@ package final class DurableFile: Sendable {
     }
 
     /// Closes the file; later calls fail with `EBADF`.
-    package func close() throws {
+    public func close() throws {
         try descriptor.withLock { try $0.close() }
     }
 

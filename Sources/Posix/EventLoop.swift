@@ -9,8 +9,8 @@ import CPosix
 ///
 /// The generation makes a stale token harmless: once a registration is removed, an event or a
 /// `modify` meant for it never reaches a newer registration that reused the descriptor number.
-package struct IORegistration: Hashable, Sendable {
-    package let fd: Int32
+public struct IORegistration: Hashable, Sendable {
+    public let fd: Int32
     let generation: UInt32
 }
 
@@ -25,9 +25,9 @@ package struct IORegistration: Hashable, Sendable {
 /// need no locks and may capture non-Sendable state. From other threads use ``handle``
 /// (``EventLoopHandle/execute(_:)``, ``EventLoopHandle/stop()``). Readiness is
 /// level-triggered: a handler that leaves bytes unread is called again.
-package final class EventLoop {
+public final class EventLoop {
     /// The Sendable entry point for other threads.
-    package let handle: EventLoopHandle
+    public let handle: EventLoopHandle
 
     private struct Slot {
         let generation: UInt32
@@ -37,7 +37,7 @@ package final class EventLoop {
     }
 
     /// The readiness backend this loop waits with.
-    package let backend: EventLoopBackend
+    public let backend: EventLoopBackend
     private let poller: any EventLoopPoller
     /// Unchecked exclusivity: read on every dispatched event. Safe for the same reason as the
     /// properties below (`dispatch` copies the slot out before calling its handler, and
@@ -85,7 +85,7 @@ package final class EventLoop {
 
     /// A loop waiting with `backend` (by default epoll on Linux, poll elsewhere).
     /// - Throws: ``SystemError`` (`ENOSYS` for epoll where the system has none).
-    package init(backend: EventLoopBackend = .platformDefault) throws {
+    public init(backend: EventLoopBackend = .platformDefault) throws {
         self.backend = backend
         poller = try backend.makePoller()
         handle = try EventLoopHandle()
@@ -101,24 +101,24 @@ package final class EventLoop {
     }
 
     /// True on the thread running the loop (or, before `run`, the thread that created it).
-    package var isInLoopThread: Bool { handle.isInLoopThread }
+    public var isInLoopThread: Bool { handle.isInLoopThread }
 
     /// Monotonic nanoseconds, the clock timers use.
-    package var now: UInt64 { MonotonicClock.nanoseconds() }
+    public var now: UInt64 { MonotonicClock.nanoseconds() }
 
     // MARK: Descriptors
 
     /// Calls `handler` on the loop thread whenever `descriptor` is ready for `interest`
     /// (hang-ups and errors are always reported). The loop keeps `descriptor` alive until
     /// ``deregister(_:)``; deregister before closing it.
-    package func register(
+    public func register(
         _ descriptor: FileDescriptor, interest: IOInterest, handler: @escaping (IOEvents) -> Void
     ) throws -> IORegistration {
         try addRegistration(fd: descriptor.rawValue, descriptor: descriptor, interest: interest, handler: handler)
     }
 
     /// Changes what a registration is interested in (e.g. add `.writable` while output is queued).
-    package func modify(_ registration: IORegistration, interest: IOInterest) throws {
+    public func modify(_ registration: IORegistration, interest: IOInterest) throws {
         guard isCurrent(registration) else {
             throw SystemError(call: "\(backend) modify(\(registration.fd))", errno: ENOENT)
         }
@@ -128,7 +128,7 @@ package final class EventLoop {
 
     /// Stops delivering events for `registration` and drops its handler. A stale or repeated
     /// call does nothing; an already closed descriptor is fine.
-    package func deregister(_ registration: IORegistration) {
+    public func deregister(_ registration: IORegistration) {
         guard isCurrent(registration) else { return }
         let fd = registration.fd
         slots[Int(fd)] = nil
@@ -136,39 +136,39 @@ package final class EventLoop {
     }
 
     /// The number of live descriptor registrations (the loop's own included).
-    package var registrationCount: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    public var registrationCount: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 
     // MARK: Timers
 
     /// Calls `callback` on the loop thread once `delay` has passed (monotonic clock).
     /// Timers due at the same time fire in the order they were scheduled.
     @discardableResult
-    package func schedule(after delay: Duration, _ callback: @escaping () -> Void) -> TimerID {
+    public func schedule(after delay: Duration, _ callback: @escaping () -> Void) -> TimerID {
         timers.schedule(at: now &+ delay.nanosecondsClamped, callback)
     }
 
     /// Calls `callback` once the monotonic clock reaches `deadline` (see ``MonotonicClock``).
     @discardableResult
-    package func schedule(atNanoseconds deadline: UInt64, _ callback: @escaping () -> Void) -> TimerID {
+    public func schedule(atNanoseconds deadline: UInt64, _ callback: @escaping () -> Void) -> TimerID {
         timers.schedule(at: deadline, callback)
     }
 
     /// Cancels a timer; returns false if it already fired or was cancelled.
     @discardableResult
-    package func cancel(_ timer: TimerID) -> Bool { timers.cancel(timer) }
+    public func cancel(_ timer: TimerID) -> Bool { timers.cancel(timer) }
 
     /// The number of pending timers.
-    package var timerCount: Int { timers.count }
+    public var timerCount: Int { timers.count }
 
     // MARK: Work
 
     /// Queues a job from any thread (see ``EventLoopHandle/execute(_:)``).
     @discardableResult
-    package func execute(_ job: @escaping @Sendable () -> Void) -> Bool { handle.execute(job) }
+    public func execute(_ job: @escaping @Sendable () -> Void) -> Bool { handle.execute(job) }
 
     /// Runs `work` on the loop thread after the current callback and the rest of this
     /// iteration's events, before the loop waits again. Loop thread only; not Sendable.
-    package func enqueue(_ work: @escaping () -> Void) { deferred.append(Work(run: work)) }
+    public func enqueue(_ work: @escaping () -> Void) { deferred.append(Work(run: work)) }
 
     // MARK: Signals
 
@@ -177,7 +177,7 @@ package final class EventLoop {
     /// A C handler writes the signal number into a pipe the loop watches (the self-pipe
     /// trick), so the signal may land on any thread of the process. Dispositions are process
     /// wide: the last loop to install a handler for a signal receives it.
-    package func onSignal(_ signal: UnixSignal, _ handler: @escaping () -> Void) throws {
+    public func onSignal(_ signal: UnixSignal, _ handler: @escaping () -> Void) throws {
         let pipe = try ensureSignalPipe()
         signalHandlers[signal.rawValue] = handler
         let number = signal.rawValue
@@ -186,7 +186,7 @@ package final class EventLoop {
     }
 
     /// Restores `signal`'s default action and forgets its handler.
-    package func removeSignalHandler(_ signal: UnixSignal) throws {
+    public func removeSignalHandler(_ signal: UnixSignal) throws {
         guard signalHandlers.removeValue(forKey: signal.rawValue) != nil else { return }
         let number = signal.rawValue
         try retryingOnInterrupt("sigaction(\(signal), SIG_DFL)") { cposix_forward_signal(number, -1) }
@@ -196,7 +196,7 @@ package final class EventLoop {
 
     /// Runs the loop on the calling thread until ``stop()`` (from any thread or a callback).
     /// A stop requested before `run` makes it return after one pass. Not reentrant.
-    package func run() throws {
+    public func run() throws {
         precondition(!isRunning, "EventLoop.run() is not reentrant")
         isRunning = true
         handle.claimCurrentThread()
@@ -210,12 +210,12 @@ package final class EventLoop {
     }
 
     /// Asks ``run()`` to return after the current iteration.
-    package func stop() { handle.stop() }
+    public func stop() { handle.stop() }
 
     /// One iteration: wait (unless `blocking` is false or work is pending) for events or the
     /// next timer, dispatch events, fire due timers, run deferred work. For tests and for
     /// embedding the loop in another one.
-    package func runOnce(blocking: Bool = true) throws {
+    public func runOnce(blocking: Bool = true) throws {
         let limit = blocking && deferred.isEmpty && !handle.isStopRequested ? waitLimit() : .immediately
         // Popped rather than `removeAll(keepingCapacity:)`: usually one event, and the
         // generic `replaceSubrange` behind that costs several times more.

@@ -4,14 +4,14 @@
 /// and errors always reported, a closed descriptor silently forgotten); they differ in cost:
 /// `epoll` keeps the interest set in the kernel, `poll` hands the whole set to the kernel on
 /// every wait, which is portable but grows with the number of descriptors.
-package enum EventLoopBackend: String, Sendable, CaseIterable, CustomStringConvertible {
+public enum EventLoopBackend: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Linux's `epoll(7)`; the default there.
     case epoll
     /// POSIX `poll(2)`, available on every system; the default where epoll does not exist.
     case poll
 
     /// `epoll` on Linux, `poll` elsewhere (Darwin has no epoll).
-    package static var platformDefault: EventLoopBackend {
+    public static var platformDefault: EventLoopBackend {
         #if os(Linux)
         .epoll
         #else
@@ -20,7 +20,7 @@ package enum EventLoopBackend: String, Sendable, CaseIterable, CustomStringConve
     }
 
     /// The backends this system offers, the default first.
-    package static var available: [EventLoopBackend] {
+    public static var available: [EventLoopBackend] {
         #if os(Linux)
         [.epoll, .poll]
         #else
@@ -28,5 +28,5 @@ package enum EventLoopBackend: String, Sendable, CaseIterable, CustomStringConve
         #endif
     }
 
-    package var description: String { rawValue }
+    public var description: String { rawValue }
 }

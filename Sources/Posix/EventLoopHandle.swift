@@ -12,7 +12,7 @@ import Darwin
 /// Jobs go into a `Mutex`-protected queue; only the job that finds the queue idle writes the
 /// loop's wakeup descriptor, so a burst of jobs from many threads costs the loop one wakeup. Jobs run
 /// on the loop thread in the order they were queued, between I/O callbacks.
-package final class EventLoopHandle: Sendable {
+public final class EventLoopHandle: Sendable {
     typealias Job = @Sendable (EventLoop) -> Void
 
     private struct Queue {
@@ -47,14 +47,14 @@ package final class EventLoopHandle: Sendable {
     /// Queues `job` to run on the loop thread. Returns false (and drops the job) if the loop
     /// has been destroyed.
     @discardableResult
-    package func execute(_ job: @escaping @Sendable () -> Void) -> Bool {
+    public func execute(_ job: @escaping @Sendable () -> Void) -> Bool {
         submit { _ in job() }
     }
 
     /// Like ``execute(_:)`` but the job receives the loop, so code holding only this Sendable
     /// handle can register descriptors or timers from inside the job.
     @discardableResult
-    package func submit(_ job: @escaping @Sendable (EventLoop) -> Void) -> Bool {
+    public func submit(_ job: @escaping @Sendable (EventLoop) -> Void) -> Bool {
         let mustWake: Bool? = queue.withLock { state in
             guard !state.closed else { return nil }
             state.jobs.append(job)
@@ -68,13 +68,13 @@ package final class EventLoopHandle: Sendable {
 
     /// Asks the loop to return from ``EventLoop/run()`` after the current iteration.
     /// Callable from any thread, before or during `run`.
-    package func stop() {
+    public func stop() {
         stopRequested.store(true, ordering: .releasing)
         wake()
     }
 
     /// True when called on the thread that runs (or created and will run) the loop.
-    package var isInLoopThread: Bool {
+    public var isInLoopThread: Bool {
         loopThread.load(ordering: .acquiring) == PosixThread.currentID
     }
 

@@ -3,8 +3,8 @@
 /// The loop is created on the calling thread, handed to the new thread (`sending`), set up
 /// there by `setup`, and run until ``stop()``. Only ``handle`` is visible from outside, which
 /// is what keeps the non-Sendable loop confined to its thread.
-package final class EventLoopThread: Sendable {
-    package let handle: EventLoopHandle
+public final class EventLoopThread: Sendable {
+    public let handle: EventLoopHandle
     private let thread: PosixThread
 
     private init(handle: EventLoopHandle, thread: PosixThread) {
@@ -15,7 +15,7 @@ package final class EventLoopThread: Sendable {
     /// Starts a loop thread. `setup` runs on it before the first iteration (register listeners,
     /// signals, timers there). A throwing `setup` or `run` stops the thread; the error is
     /// passed to `onError` (on the loop thread). `backend` is the loop's readiness backend.
-    package static func start(
+    public static func start(
         backend: EventLoopBackend = .platformDefault,
         setup: sending @escaping (EventLoop) throws -> Void,
         onError: @escaping @Sendable (any Error) -> Void = { _ in }
@@ -35,13 +35,13 @@ package final class EventLoopThread: Sendable {
     }
 
     /// Asks the loop to stop (any thread).
-    package func stop() { handle.stop() }
+    public func stop() { handle.stop() }
 
     /// Waits for the loop thread to end. Call at most once, never from the loop thread.
-    package func join() { thread.join() }
+    public func join() { thread.join() }
 
     /// ``stop()`` then ``join()``.
-    package func stopAndJoin() {
+    public func stopAndJoin() {
         stop()
         join()
     }

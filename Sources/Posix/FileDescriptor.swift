@@ -13,11 +13,11 @@ import Synchronization
 /// the number is a logic error (the number may be reused), as with any descriptor.
 /// Reads and writes return ``ReadResult/wouldBlock`` / ``WriteResult/wouldBlock`` instead of
 /// throwing on `EAGAIN`, so nonblocking callers need no error matching.
-package final class FileDescriptor: Sendable, CustomStringConvertible {
+public final class FileDescriptor: Sendable, CustomStringConvertible {
     private let storage: Atomic<Int32>
 
     /// Takes ownership of `rawValue`: it will be closed by this object.
-    package init(adopting rawValue: Int32) {
+    public init(adopting rawValue: Int32) {
         storage = Atomic(rawValue)
     }
 
@@ -27,17 +27,17 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     }
 
     /// The descriptor number, or -1 once closed or released.
-    package var rawValue: Int32 { storage.load(ordering: .acquiring) }
+    public var rawValue: Int32 { storage.load(ordering: .acquiring) }
 
-    package var isOpen: Bool { rawValue >= 0 }
+    public var isOpen: Bool { rawValue >= 0 }
 
-    package var description: String { "fd \(rawValue)" }
+    public var description: String { "fd \(rawValue)" }
 
     /// Closes the descriptor; later calls do nothing.
     ///
     /// `close` is deliberately not retried on `EINTR`: Linux releases the number even then,
     /// and a retry could close a descriptor another thread just opened.
-    package func close() throws {
+    public func close() throws {
         let value = storage.exchange(-1, ordering: .acquiringAndReleasing)
         guard value >= 0 else { return }
         if libcClose(value) != 0 {
@@ -47,30 +47,30 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     }
 
     /// Gives up ownership without closing; returns the number (or -1 if already closed).
-    package func release() -> Int32 {
+    public func release() -> Int32 {
         storage.exchange(-1, ordering: .acquiringAndReleasing)
     }
 
     // MARK: Flags
 
-    package func setNonBlocking(_ on: Bool = true) throws {
+    public func setNonBlocking(_ on: Bool = true) throws {
         let fd = rawValue
         try retryingOnInterrupt("fcntl(\(fd), O_NONBLOCK)") { cposix_set_nonblocking(fd, on ? 1 : 0) }
     }
 
-    package func setCloseOnExec(_ on: Bool = true) throws {
+    public func setCloseOnExec(_ on: Bool = true) throws {
         let fd = rawValue
         try retryingOnInterrupt("fcntl(\(fd), FD_CLOEXEC)") { cposix_set_cloexec(fd, on ? 1 : 0) }
     }
 
-    package var isNonBlocking: Bool {
+    public var isNonBlocking: Bool {
         get throws {
             let fd = rawValue
             return try retryingOnInterrupt("fcntl(\(fd), F_GETFL)") { cposix_get_nonblocking(fd) } == 1
         }
     }
 
-    package var isCloseOnExec: Bool {
+    public var isCloseOnExec: Bool {
         get throws {
             let fd = rawValue
             return try retryingOnInterrupt("fcntl(\(fd), F_GETFD)") { cposix_get_cloexec(fd) } == 1
@@ -80,7 +80,7 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     // MARK: I/O
 
     /// Reads into `buffer`; `EAGAIN` is ``ReadResult/wouldBlock``, 0 bytes is ``ReadResult/endOfFile``.
-    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> ReadResult {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> ReadResult {
         let fd = rawValue
         guard let count = try retryingOnInterruptUnlessWouldBlock("read(\(fd))", {
             libcRead(fd, buffer.baseAddress, buffer.count)
@@ -89,7 +89,7 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     }
 
     /// Writes from `bytes` with `write(2)` (may be short); `EAGAIN` is ``WriteResult/wouldBlock``.
-    package func write(_ bytes: UnsafeRawBufferPointer) throws -> WriteResult {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws -> WriteResult {
         let fd = rawValue
         guard let base = bytes.baseAddress, bytes.count > 0 else { return .bytes(0) }
         guard let count = try retryingOnInterruptUnlessWouldBlock("write(\(fd))", {
@@ -101,7 +101,7 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     /// Sends on a socket with `MSG_NOSIGNAL` (may be short): a vanished peer is an `EPIPE`
     /// error, never a SIGPIPE, even in a process that did not ignore the signal (a library
     /// client). `EAGAIN` is ``WriteResult/wouldBlock``.
-    package func send(_ bytes: UnsafeRawBufferPointer) throws -> WriteResult {
+    public func send(_ bytes: UnsafeRawBufferPointer) throws -> WriteResult {
         let fd = rawValue
         guard let base = bytes.baseAddress, bytes.count > 0 else { return .bytes(0) }
         guard let count = try retryingOnInterruptUnlessWouldBlock("send(\(fd))", {
@@ -111,7 +111,7 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     }
 
     /// Reads up to `maxBytes`; `[]` means end of file, `nil` means it would block.
-    package func read(upTo maxBytes: Int) throws -> [UInt8]? {
+    public func read(upTo maxBytes: Int) throws -> [UInt8]? {
         var result = [UInt8](repeating: 0, count: max(1, maxBytes))
         let outcome = try result.withUnsafeMutableBytes { buffer in try read(into: buffer) }
         switch outcome {
@@ -126,7 +126,7 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     /// Writes every byte, for blocking descriptors (files, pipes, a blocking client socket).
     /// On a nonblocking descriptor it waits for writability with `poll` between attempts.
     /// Sockets are written with `MSG_NOSIGNAL` (see ``send(_:)``).
-    package func writeAll(_ bytes: some Collection<UInt8>) throws {
+    public func writeAll(_ bytes: some Collection<UInt8>) throws {
         let array = Array(bytes)
         var offset = 0
         var useSend = true
@@ -149,7 +149,7 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     }
 
     /// Reads until end of file (blocking descriptors; waits with `poll` on nonblocking ones).
-    package func readToEnd(chunkSize: Int = 65536) throws -> [UInt8] {
+    public func readToEnd(chunkSize: Int = 65536) throws -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
@@ -164,7 +164,7 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
 
     /// Blocks the calling thread until the descriptor is ready or the timeout passes
     /// (`nil` waits forever). Returns what is ready; empty on timeout. For clients, not the loop.
-    package func wait(for interest: IOInterest, timeout: Duration?) throws -> IOEvents {
+    public func wait(for interest: IOInterest, timeout: Duration?) throws -> IOEvents {
         var events: Int16 = 0
         if interest.contains(.readable) { events |= Int16(POLLIN) }
         if interest.contains(.writable) { events |= Int16(POLLOUT) }
@@ -197,7 +197,7 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     // MARK: Opening
 
     /// Opens a file with `O_CLOEXEC` always added.
-    package static func open(
+    public static func open(
         _ path: String, _ flags: OpenFlags, mode: UInt32 = 0o600
     ) throws -> FileDescriptor {
         let raw = try retryingOnInterrupt("open(\(path))") {
@@ -207,7 +207,7 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     }
 
     /// A close-on-exec pipe.
-    package static func pipe(nonBlocking: Bool = false) throws -> (read: FileDescriptor, write: FileDescriptor) {
+    public static func pipe(nonBlocking: Bool = false) throws -> (read: FileDescriptor, write: FileDescriptor) {
         var readEnd: Int32 = -1
         var writeEnd: Int32 = -1
         try retryingOnInterrupt("pipe2") { cposix_pipe(&readEnd, &writeEnd, nonBlocking ? 1 : 0) }
@@ -215,9 +215,9 @@ package final class FileDescriptor: Sendable, CustomStringConvertible {
     }
 
     /// Standard input, output and error, not owned (never closed by these objects).
-    package static var standardInput: Int32 { 0 }
-    package static var standardOutput: Int32 { 1 }
-    package static var standardError: Int32 { 2 }
+    public static var standardInput: Int32 { 0 }
+    public static var standardOutput: Int32 { 1 }
+    public static var standardError: Int32 { 2 }
 }
 
 extension Duration {

@@ -6,14 +6,14 @@ import Darwin
 import CPosix
 
 /// What `lstat`/`stat` says about a path, reduced to what vmd checks.
-package struct FileInfo: Equatable, Sendable {
-    package enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, socket, other }
+public struct FileInfo: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case regular, directory, symbolicLink, socket, other }
 
-    package let kind: Kind
+    public let kind: Kind
     /// `st_mode & 0o7777`.
-    package let permissions: UInt32
-    package let owner: UInt32
-    package let size: Int64
+    public let permissions: UInt32
+    public let owner: UInt32
+    public let size: Int64
 
     init(_ info: cposix_file_info) {
         switch info.kind {
@@ -30,9 +30,9 @@ package struct FileInfo: Equatable, Sendable {
 }
 
 /// Small path operations, each one syscall through the chokepoint.
-package enum FileSystem {
+public enum FileSystem {
     /// `lstat` (or `stat` when `followingSymlinks`); `nil` when nothing exists at the path.
-    package static func info(_ path: String, followingSymlinks: Bool = false) throws -> FileInfo? {
+    public static func info(_ path: String, followingSymlinks: Bool = false) throws -> FileInfo? {
         var raw = cposix_file_info()
         do {
             try retryingOnInterrupt("\(followingSymlinks ? "stat" : "lstat")(\(path))") {
@@ -45,7 +45,7 @@ package enum FileSystem {
     }
 
     /// `fstat` on an open descriptor.
-    package static func info(of descriptor: FileDescriptor) throws -> FileInfo {
+    public static func info(of descriptor: FileDescriptor) throws -> FileInfo {
         var raw = cposix_file_info()
         let fd = descriptor.rawValue
         try retryingOnInterrupt("fstat(\(fd))") { cposix_fstat(fd, &raw) }
@@ -54,7 +54,7 @@ package enum FileSystem {
 
     /// `mkdir`; returns false (no error) when the path already exists.
     @discardableResult
-    package static func makeDirectory(_ path: String, permissions: UInt32 = 0o700) throws -> Bool {
+    public static func makeDirectory(_ path: String, permissions: UInt32 = 0o700) throws -> Bool {
         do {
             try retryingOnInterrupt("mkdir(\(path))") { mkdir(path, mode_t(permissions)) }
             return true
@@ -64,7 +64,7 @@ package enum FileSystem {
     }
 
     /// Creates `path` and any missing parents, each with `permissions`.
-    package static func makeDirectories(_ path: String, permissions: UInt32 = 0o700) throws {
+    public static func makeDirectories(_ path: String, permissions: UInt32 = 0o700) throws {
         if try info(path, followingSymlinks: true) != nil { return }
         if let parent = parentDirectory(of: path), parent != path {
             try makeDirectories(parent, permissions: permissions)
@@ -74,7 +74,7 @@ package enum FileSystem {
 
     /// `unlink`; returns false (no error) when nothing was there.
     @discardableResult
-    package static func remove(_ path: String) throws -> Bool {
+    public static func remove(_ path: String) throws -> Bool {
         do {
             try retryingOnInterrupt("unlink(\(path))") { unlink(path) }
             return true
@@ -84,27 +84,27 @@ package enum FileSystem {
     }
 
     /// `rmdir`.
-    package static func removeDirectory(_ path: String) throws {
+    public static func removeDirectory(_ path: String) throws {
         try retryingOnInterrupt("rmdir(\(path))") { rmdir(path) }
     }
 
     /// `rename`, atomic within one filesystem.
-    package static func rename(_ from: String, to: String) throws {
+    public static func rename(_ from: String, to: String) throws {
         try retryingOnInterrupt("rename(\(from), \(to))") { libcRename(from, to) }
     }
 
     /// `chmod`.
-    package static func setPermissions(_ path: String, _ permissions: UInt32) throws {
+    public static func setPermissions(_ path: String, _ permissions: UInt32) throws {
         try retryingOnInterrupt("chmod(\(path))") { chmod(path, mode_t(permissions)) }
     }
 
     /// `symlink(target, path)`.
-    package static func makeSymbolicLink(at path: String, pointingTo target: String) throws {
+    public static func makeSymbolicLink(at path: String, pointingTo target: String) throws {
         try retryingOnInterrupt("symlink(\(path))") { symlink(target, path) }
     }
 
     /// Makes a fresh private directory from a template ending in `XXXXXX` (`mkdtemp`, mode 0700).
-    package static func makeTemporaryDirectory(template: String = "/tmp/vmdt-XXXXXX") throws -> String {
+    public static func makeTemporaryDirectory(template: String = "/tmp/vmdt-XXXXXX") throws -> String {
         var bytes = Array(template.utf8CString)
         let made = bytes.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.flatMap { mkdtemp($0) }
@@ -114,7 +114,7 @@ package enum FileSystem {
     }
 
     /// Reads a whole file.
-    package static func readFile(_ path: String) throws -> [UInt8] {
+    public static func readFile(_ path: String) throws -> [UInt8] {
         let descriptor = try FileDescriptor.open(path, .readOnly)
         return try descriptor.readToEnd()
     }
@@ -126,7 +126,7 @@ package enum FileSystem {
     /// open, `/dev/zero` never ends), and again after (`fstat` on what was opened); a file
     /// that holds more than `maxBytes` is refused without reading more than one byte past it.
     /// - Throws: ``RegularFileError``, or ``SystemError`` when a call fails.
-    package static func readRegularFile(_ path: String, maxBytes: Int) throws -> (bytes: [UInt8], info: FileInfo) {
+    public static func readRegularFile(_ path: String, maxBytes: Int) throws -> (bytes: [UInt8], info: FileInfo) {
         guard let before = try info(path, followingSymlinks: true) else {
             throw SystemError(call: "stat(\(path))", errno: ENOENT)
         }
@@ -146,14 +146,14 @@ package enum FileSystem {
     }
 
     /// `fsync` on a directory, so a `rename` or `unlink` inside it survives a crash.
-    package static func syncDirectory(_ path: String) throws {
+    public static func syncDirectory(_ path: String) throws {
         let directory = try FileDescriptor.open(path, [.readOnly, .directory])
         let fd = directory.rawValue
         try retryingOnInterrupt("fsync(\(path))") { fsync(fd) }
     }
 
     /// The directory part of `path` (`"."` for a bare name, `"/"` for top-level entries).
-    package static func parentDirectory(of path: String) -> String? {
+    public static func parentDirectory(of path: String) -> String? {
         var bytes = Array(path.utf8)
         while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }

@@ -1,7 +1,7 @@
 import CPosix
 
 /// The C library's heap, as a whole.
-package enum Heap {
+public enum Heap {
     /// Gives freed heap memory back to the kernel (glibc's `malloc_trim(0)`): after a burst, a
     /// long-running process otherwise keeps its peak resident size forever, because freed
     /// blocks stay in the allocator's arenas. Returns whether anything was released; does
@@ -9,7 +9,7 @@ package enum Heap {
     ///
     /// It walks every arena, so call it rarely (the daemon does, once idle after a burst).
     @discardableResult
-    package static func trim() -> Bool {
+    public static func trim() -> Bool {
         cposix_trim_heap() == 1
     }
 
@@ -24,7 +24,7 @@ package enum Heap {
     /// runs: `false` where the C library or kernel lacks what it needs (it then also stops on
     /// its own on kernels older than Linux 5.14).
     @discardableResult
-    package static func startPrefaulting() -> Bool {
+    public static func startPrefaulting() -> Bool {
         cposix_heap_prefault_start() == 1
     }
 
@@ -32,7 +32,7 @@ package enum Heap {
     /// started; call it often from the thread that allocates (every few requests). Costs a
     /// comparison when the heap did not grow; does nothing when the thread does not run.
     @inlinable
-    package static func prefaultGrowth() {
+    public static func prefaultGrowth() {
         cposix_heap_prefault_poke()
     }
 

@@ -1,5 +1,5 @@
 /// What a read on a possibly nonblocking descriptor produced.
-package enum ReadResult: Equatable, Sendable {
+public enum ReadResult: Equatable, Sendable {
     /// This many bytes (at least one) were read.
     case bytes(Int)
     /// The peer closed its end (read returned 0).
@@ -9,7 +9,7 @@ package enum ReadResult: Equatable, Sendable {
 }
 
 /// What a write on a possibly nonblocking descriptor produced.
-package enum WriteResult: Equatable, Sendable {
+public enum WriteResult: Equatable, Sendable {
     /// This many bytes were written (possibly fewer than offered: a short write).
     case bytes(Int)
     /// The kernel buffer is full (`EAGAIN`); wait for writability.

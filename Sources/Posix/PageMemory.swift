@@ -8,9 +8,9 @@ import Darwin
 /// (`munmap`): for buffers whose peak must not outlive their use. Memory from `malloc` that is
 /// freed stays resident in the allocator until a heap trim; these pages leave the process the
 /// moment they are released.
-package enum PageMemory {
+public enum PageMemory {
     /// `byteCount` bytes of zeroed, private, read-write memory, or `nil` when the kernel has none.
-    package static func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
+    public static func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
         guard byteCount > 0 else { return nil }
         let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let address, address != MAP_FAILED else { return nil }
@@ -18,7 +18,7 @@ package enum PageMemory {
     }
 
     /// Gives back memory from ``allocate(byteCount:)`` (the same `byteCount`).
-    package static func release(_ address: UnsafeMutableRawPointer, byteCount: Int) {
+    public static func release(_ address: UnsafeMutableRawPointer, byteCount: Int) {
         _ = munmap(address, byteCount)
     }
 }

@@ -2,19 +2,19 @@ import CPosix
 
 /// Who is on the other end of a connected Unix socket, as the kernel recorded it at
 /// `connect` time (`SO_PEERCRED`): it cannot be forged by the peer.
-package struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
-    package let pid: Int32
-    package let uid: UInt32
-    package let gid: UInt32
+public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
+    public let pid: Int32
+    public let uid: UInt32
+    public let gid: UInt32
 
-    package init(pid: Int32, uid: UInt32, gid: UInt32) {
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
     }
 
     /// Reads the credentials of the peer of `socket`.
-    package init(of socket: FileDescriptor) throws {
+    public init(of socket: FileDescriptor) throws {
         let fd = socket.rawValue
         var pid: Int32 = 0
         var uid: UInt32 = 0
@@ -23,5 +23,5 @@ package struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
         self.init(pid: pid, uid: uid, gid: gid)
     }
 
-    package var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+    public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
 }

@@ -6,7 +6,7 @@ import Darwin
 
 /// A plain OS thread, for work that must block (an event loop) and so must stay off the
 /// Swift concurrency pool.
-package final class PosixThread: Sendable {
+public final class PosixThread: Sendable {
     #if canImport(Glibc)
     private let thread: pthread_t
     #else
@@ -24,7 +24,7 @@ package final class PosixThread: Sendable {
 
     /// Starts a thread running `body`. The closure is `sending`: the caller hands it (and
     /// whatever non-Sendable state it captures, such as an event loop) over for good.
-    package static func spawn(_ body: sending @escaping () -> Void) throws -> PosixThread {
+    public static func spawn(_ body: sending @escaping () -> Void) throws -> PosixThread {
         let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         #if canImport(Glibc)
         var thread = pthread_t()
@@ -50,7 +50,7 @@ package final class PosixThread: Sendable {
     }
 
     /// Waits for the thread to finish. Call at most once.
-    package func join() {
+    public func join() {
         #if canImport(Glibc)
         _ = pthread_join(thread, nil)
         #else
@@ -59,7 +59,7 @@ package final class PosixThread: Sendable {
     }
 
     /// An identifier for the calling thread (for "am I on the loop thread?" checks).
-    package static var currentID: UInt {
+    public static var currentID: UInt {
         #if canImport(Glibc)
         return UInt(pthread_self())
         #else

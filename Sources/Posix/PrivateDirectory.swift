@@ -6,9 +6,9 @@ import Darwin
 
 /// The directory a socket lives in must be ours alone: not a symlink, owned by our uid,
 /// and closed to group and others (mode 0700 or stricter).
-package enum PrivateDirectory {
+public enum PrivateDirectory {
     /// Checks `path`, first creating it (and missing parents) with mode 0700 if it is absent.
-    package static func ensure(_ path: String, uid: UInt32 = CurrentProcess.uid) throws {
+    public static func ensure(_ path: String, uid: UInt32 = CurrentProcess.uid) throws {
         if try FileSystem.info(path) == nil {
             try FileSystem.makeDirectories(path, permissions: 0o700)
         }
@@ -16,7 +16,7 @@ package enum PrivateDirectory {
     }
 
     /// Checks an existing directory without creating anything.
-    package static func check(_ path: String, uid: UInt32 = CurrentProcess.uid) throws {
+    public static func check(_ path: String, uid: UInt32 = CurrentProcess.uid) throws {
         guard let info = try FileSystem.info(path) else {
             throw SystemError(call: "lstat(\(path))", errno: ENOENT)
         }

@@ -1,22 +1,22 @@
 /// ``FileSystem/readRegularFile(_:maxBytes:)`` refused a file.
-package struct RegularFileError: Error, Equatable, CustomStringConvertible {
+public struct RegularFileError: Error, Equatable, CustomStringConvertible {
     /// Why.
-    package enum Reason: Equatable, Sendable {
+    public enum Reason: Equatable, Sendable {
         /// A directory, FIFO, device or socket.
         case notRegular(FileInfo.Kind)
         /// It holds more than `maxBytes` bytes.
         case tooLarge(maxBytes: Int)
     }
 
-    package let path: String
-    package let reason: Reason
+    public let path: String
+    public let reason: Reason
 
-    package init(path: String, reason: Reason) {
+    public init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
-    package var description: String {
+    public var description: String {
         switch reason {
         case .notRegular(let kind):
             let what = switch kind {

@@ -3,9 +3,9 @@
 ///
 /// Environment values that are empty count as unset; XDG directories that are not absolute
 /// are ignored, as the XDG Base Directory specification asks.
-package enum RuntimePaths {
+public enum RuntimePaths {
     /// Where a chosen path came from (for `--print-config` and error messages).
-    package enum Source: String, Equatable, Sendable {
+    public enum Source: String, Equatable, Sendable {
         case flag = "--socket"
         case vmdSocket = "VMD_SOCKET"
         case runtimeDirectory = "XDG_RUNTIME_DIR"
@@ -16,11 +16,11 @@ package enum RuntimePaths {
     }
 
     /// A path and the rule that produced it.
-    package struct Choice: Equatable, Sendable {
-        package let path: String
-        package let source: Source
+    public struct Choice: Equatable, Sendable {
+        public let path: String
+        public let source: Source
 
-        package init(path: String, source: Source) {
+        public init(path: String, source: Source) {
             self.path = path
             self.source = source
         }
@@ -30,7 +30,7 @@ package enum RuntimePaths {
     ///
     /// `fileName` is `vmd.sock` for vmd and its clients; a daemon built on vmd under another
     /// name may choose its own (`inboxd.sock`), in the same directories.
-    package static func socket(
+    public static func socket(
         flag: String?, environment: [String: String], uid: UInt32, fileName: String = "vmd.sock"
     ) -> Choice {
         if let flag, !flag.isEmpty { return Choice(path: flag, source: .flag) }
@@ -42,7 +42,7 @@ package enum RuntimePaths {
     }
 
     /// `$XDG_STATE_HOME/<name>`, else `$HOME/.local/state/<name>`; `nil` when neither is usable.
-    package static func stateDirectory(environment: [String: String], name: String = "vmd") -> Choice? {
+    public static func stateDirectory(environment: [String: String], name: String = "vmd") -> Choice? {
         if let state = absolute(environment["XDG_STATE_HOME"]) {
             return Choice(path: joined(state, name), source: .stateHome)
         }
@@ -53,7 +53,7 @@ package enum RuntimePaths {
     }
 
     /// `$XDG_CONFIG_HOME/<name>`, else `$HOME/.config/<name>`; `nil` when neither is usable.
-    package static func configDirectory(environment: [String: String], name: String = "vmd") -> Choice? {
+    public static func configDirectory(environment: [String: String], name: String = "vmd") -> Choice? {
         if let config = absolute(environment["XDG_CONFIG_HOME"]) {
             return Choice(path: joined(config, name), source: .configHome)
         }

@@ -3,17 +3,17 @@ import CPosix
 /// Sends `sd_notify`-style state changes (`READY=1`, `STOPPING=1`, `STATUS=…`) to the
 /// service manager's datagram socket named by `NOTIFY_SOCKET` (a path, or `@name` for an
 /// abstract socket). Without `NOTIFY_SOCKET` there is no notifier and nothing to do.
-package final class ServiceNotifier: Sendable {
-    package let address: UnixSocketAddress
+public final class ServiceNotifier: Sendable {
+    public let address: UnixSocketAddress
     private let socket: FileDescriptor
 
     /// A notifier for `NOTIFY_SOCKET` in `environment`, or `nil` when it is unset or empty.
-    package convenience init?(environment: [String: String]) throws {
+    public convenience init?(environment: [String: String]) throws {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty else { return nil }
         try self.init(address: try UnixSocketAddress(path: path))
     }
 
-    package init(address: UnixSocketAddress) throws {
+    public init(address: UnixSocketAddress) throws {
         self.address = address
         socket = FileDescriptor(adopting: try retryingOnInterrupt("socket(AF_UNIX, SOCK_DGRAM)") {
             cposix_unix_socket(1, 0)
@@ -21,7 +21,7 @@ package final class ServiceNotifier: Sendable {
     }
 
     /// Sends one datagram of newline-separated `KEY=VALUE` assignments.
-    package func notify(_ assignments: String) throws {
+    public func notify(_ assignments: String) throws {
         let payload = Array(assignments.utf8)
         let target = address.sunPathBytes
         let fd = socket.rawValue
@@ -36,22 +36,22 @@ package final class ServiceNotifier: Sendable {
     }
 
     /// `READY=1` (with an optional `STATUS=`): start-up is complete, the socket accepts.
-    package func ready(status: String? = nil) throws {
+    public func ready(status: String? = nil) throws {
         try notify(status.map { "READY=1\nSTATUS=\($0)" } ?? "READY=1")
     }
 
     /// `STOPPING=1`: shutdown has begun.
-    package func stopping(status: String? = nil) throws {
+    public func stopping(status: String? = nil) throws {
         try notify(status.map { "STOPPING=1\nSTATUS=\($0)" } ?? "STOPPING=1")
     }
 
     /// `STATUS=…`: a one-line status shown by `systemctl status`.
-    package func status(_ text: String) throws {
+    public func status(_ text: String) throws {
         try notify("STATUS=\(text)")
     }
 
     /// `MAINPID=…`, for a process that forks off the real daemon (not vmd's case; here for completeness).
-    package func mainPID(_ pid: Int32) throws {
+    public func mainPID(_ pid: Int32) throws {
         try notify("MAINPID=\(pid)")
     }
 }

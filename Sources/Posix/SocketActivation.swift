@@ -6,13 +6,13 @@ import Darwin
 
 /// systemd socket activation (`sd_listen_fds` semantics): sockets passed from fd 3 upwards
 /// when `LISTEN_PID` names this process and `LISTEN_FDS` counts them.
-package enum SocketActivation {
+public enum SocketActivation {
     /// The first passed descriptor (`SD_LISTEN_FDS_START`).
-    package static let firstDescriptor: Int32 = 3
+    public static let firstDescriptor: Int32 = 3
 
     /// The passed descriptors named by `environment`, or `[]` when the variables are absent,
     /// malformed, or meant for another process (`LISTEN_PID` != `pid`). Pure; touches nothing.
-    package static func descriptors(environment: [String: String], pid: Int32) -> [Int32] {
+    public static func descriptors(environment: [String: String], pid: Int32) -> [Int32] {
         guard let listenPID = environment["LISTEN_PID"].flatMap({ Int32($0) }), listenPID == pid,
               let count = environment["LISTEN_FDS"].flatMap({ Int32($0) }), count >= 1, count < 4096
         else { return [] }
@@ -20,7 +20,7 @@ package enum SocketActivation {
     }
 
     /// The names from `LISTEN_FDNAMES` (colon separated), aligned with ``descriptors(environment:pid:)``.
-    package static func names(environment: [String: String]) -> [String] {
+    public static func names(environment: [String: String]) -> [String] {
         guard let names = environment["LISTEN_FDNAMES"], !names.isEmpty else { return [] }
         return names.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
     }
@@ -29,7 +29,7 @@ package enum SocketActivation {
     /// such as a spawned helper do not inherit the listening socket) and unsets `LISTEN_PID`,
     /// `LISTEN_FDS` and `LISTEN_FDNAMES` so they are not passed on. Call once, at start-up,
     /// before other threads read the environment. Returns `[]` when not socket-activated.
-    package static func takeDescriptors() throws -> [FileDescriptor] {
+    public static func takeDescriptors() throws -> [FileDescriptor] {
         let numbers = descriptors(environment: CurrentProcess.environment, pid: CurrentProcess.pid)
         for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
         let owned = numbers.map { FileDescriptor(adopting: $0) }
@@ -39,7 +39,7 @@ package enum SocketActivation {
 
     /// The first passed socket, adopted as a nonblocking ``UnixListener`` (whose file is
     /// never unlinked: systemd owns it), or `nil` when not socket-activated.
-    package static func takeListener(address: UnixSocketAddress? = nil) throws -> UnixListener? {
+    public static func takeListener(address: UnixSocketAddress? = nil) throws -> UnixListener? {
         let passed = try takeDescriptors()
         guard let first = passed.first else { return nil }
         return try UnixListener.adopt(first, address: address)

@@ -1,5 +1,5 @@
 /// Why a socket path or its directory was refused, in words a person can act on.
-package enum SocketPathError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum SocketPathError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyPath
     case invalidPath(path: String)
     /// The path does not fit in `sun_path`.
@@ -17,7 +17,7 @@ package enum SocketPathError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The socket's directory lets group or others in.
     case directoryTooOpen(path: String, permissions: UInt32)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .emptyPath:
             return "the socket path is empty"

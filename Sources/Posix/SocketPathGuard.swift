@@ -7,9 +7,9 @@ import CPosix
 
 /// Start-up safety for a daemon's socket path: a private directory, no second daemon on the
 /// same path, and a stale socket file (left by a crash) replaced, never anything else.
-package enum SocketPathGuard {
+public enum SocketPathGuard {
     /// What is found at a socket path.
-    package enum Occupant: Equatable, Sendable {
+    public enum Occupant: Equatable, Sendable {
         /// Nothing exists there.
         case nothing
         /// A socket file nobody listens on (connect was refused): safe to unlink.
@@ -21,7 +21,7 @@ package enum SocketPathGuard {
     }
 
     /// Looks at `address` without changing anything: `lstat`, then a nonblocking connect.
-    package static func probe(_ address: UnixSocketAddress) throws -> Occupant {
+    public static func probe(_ address: UnixSocketAddress) throws -> Occupant {
         if !address.isAbstract {
             guard let info = try FileSystem.info(address.path) else { return .nothing }
             guard info.kind == .socket else { return .notASocket }
@@ -44,7 +44,7 @@ package enum SocketPathGuard {
     /// checks (and creates, mode 0700) the private parent directory when asked, refuses a live
     /// listener or a non-socket file, and unlinks a stale socket. Returns what it found.
     @discardableResult
-    package static func prepare(_ address: UnixSocketAddress, requirePrivateDirectory: Bool = true) throws -> Occupant {
+    public static func prepare(_ address: UnixSocketAddress, requirePrivateDirectory: Bool = true) throws -> Occupant {
         if requirePrivateDirectory, let directory = address.parentDirectory {
             try PrivateDirectory.ensure(directory)
         }

@@ -10,45 +10,45 @@ import CPosix
 /// Every syscall in this module goes through one chokepoint (``retryingOnInterrupt(_:_:)``)
 /// that produces this type, so a log line always reads the same way:
 /// `bind(/run/user/1000/vmd.sock): Address already in use (EADDRINUSE)`.
-package struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The call and its subject as written in messages, e.g. `bind(/run/user/1000/vmd.sock)`.
-    package let call: String
+    public let call: String
     /// The errno value.
-    package let errno: Int32
+    public let errno: Int32
 
-    package init(call: String, errno: Int32) {
+    public init(call: String, errno: Int32) {
         self.call = call
         self.errno = errno
     }
 
     /// The errno's symbolic name (`EADDRINUSE`), or `errno N` when the C library has none.
-    package var errnoName: String {
+    public var errnoName: String {
         if let name = cposix_errno_name(errno) { return String(cString: name) }
         return "errno \(errno)"
     }
 
     /// The C library's text for the errno (`Address already in use`).
-    package var reason: String {
+    public var reason: String {
         guard let text = strerror(errno) else { return "Unknown error \(errno)" }
         return String(cString: text)
     }
 
-    package var description: String { "\(call): \(reason) (\(errnoName))" }
+    public var description: String { "\(call): \(reason) (\(errnoName))" }
 
     // Common errno values, so callers outside this module can match without importing libc.
-    package static let wouldBlock = EAGAIN
-    package static let interrupted = EINTR
-    package static let noSuchFile = ENOENT
-    package static let connectionRefused = ECONNREFUSED
-    package static let addressInUse = EADDRINUSE
-    package static let brokenPipe = EPIPE
-    package static let connectionReset = ECONNRESET
-    package static let timedOut = ETIMEDOUT
-    package static let tooManyOpenFiles = EMFILE
-    package static let tooManyOpenFilesInSystem = ENFILE
-    package static let noSuchProcess = ESRCH
-    package static let permissionDenied = EACCES
-    package static let notPermitted = EPERM
-    package static let fileExists = EEXIST
-    package static let badDescriptor = EBADF
+    public static let wouldBlock = EAGAIN
+    public static let interrupted = EINTR
+    public static let noSuchFile = ENOENT
+    public static let connectionRefused = ECONNREFUSED
+    public static let addressInUse = EADDRINUSE
+    public static let brokenPipe = EPIPE
+    public static let connectionReset = ECONNRESET
+    public static let timedOut = ETIMEDOUT
+    public static let tooManyOpenFiles = EMFILE
+    public static let tooManyOpenFilesInSystem = ENFILE
+    public static let noSuchProcess = ESRCH
+    public static let permissionDenied = EACCES
+    public static let notPermitted = EPERM
+    public static let fileExists = EEXIST
+    public static let badDescriptor = EBADF
 }

@@ -1,5 +1,5 @@
 /// Identifies a scheduled timer so it can be cancelled.
-package struct TimerID: Hashable, Sendable {
+public struct TimerID: Hashable, Sendable {
     let sequence: UInt64
 }
 

@@ -8,9 +8,9 @@ import CPosix
 /// A bound `AF_UNIX` datagram socket that receives messages, e.g. a stand-in for systemd's
 /// `NOTIFY_SOCKET` in tests. Blocking and close-on-exec; use ``FileDescriptor/wait(for:timeout:)``
 /// on ``descriptor`` to bound a wait.
-package final class UnixDatagramSocket: Sendable {
-    package let descriptor: FileDescriptor
-    package let address: UnixSocketAddress
+public final class UnixDatagramSocket: Sendable {
+    public let descriptor: FileDescriptor
+    public let address: UnixSocketAddress
 
     private init(descriptor: FileDescriptor, address: UnixSocketAddress) {
         self.descriptor = descriptor
@@ -18,7 +18,7 @@ package final class UnixDatagramSocket: Sendable {
     }
 
     /// Binds a datagram socket at `address` (mode 0600 for a filesystem path).
-    package static func bind(to address: UnixSocketAddress) throws -> UnixDatagramSocket {
+    public static func bind(to address: UnixSocketAddress) throws -> UnixDatagramSocket {
         let raw = try retryingOnInterrupt("socket(AF_UNIX, SOCK_DGRAM)") { cposix_unix_socket(1, 0) }
         let descriptor = FileDescriptor(adopting: raw)
         if !address.isAbstract {
@@ -32,13 +32,13 @@ package final class UnixDatagramSocket: Sendable {
     }
 
     /// Receives one datagram, waiting at most `timeout`; `nil` if none arrived in time.
-    package func receive(maxBytes: Int = 4096, timeout: Duration?) throws -> [UInt8]? {
+    public func receive(maxBytes: Int = 4096, timeout: Duration?) throws -> [UInt8]? {
         guard try descriptor.wait(for: .readable, timeout: timeout).contains(.readable) else { return nil }
         return try descriptor.read(upTo: maxBytes)
     }
 
     /// Closes the socket and unlinks its file (filesystem addresses only).
-    package func close() throws {
+    public func close() throws {
         let wasOpen = descriptor.isOpen
         try descriptor.close()
         if wasOpen, !address.isAbstract { try FileSystem.remove(address.path) }

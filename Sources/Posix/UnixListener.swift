@@ -11,14 +11,14 @@ import CPosix
 /// set with `fchmod` on the socket *before* `bind`, so there is no window in which another
 /// user could connect and the process umask is never touched. Threading: accept from one
 /// thread (the event loop); the object itself is Sendable only so it can be handed over.
-package final class UnixListener: Sendable {
+public final class UnixListener: Sendable {
     /// The listening descriptor (register it with the loop for readability).
-    package let descriptor: FileDescriptor
+    public let descriptor: FileDescriptor
     /// The bound address; `nil` for an adopted descriptor whose path is unknown.
-    package let address: UnixSocketAddress?
+    public let address: UnixSocketAddress?
     /// Whether ``close()`` unlinks the socket file: true when we created it, false for a
     /// socket passed by systemd (it owns the path and will reuse it).
-    package let removesPathOnClose: Bool
+    public let removesPathOnClose: Bool
 
     private init(descriptor: FileDescriptor, address: UnixSocketAddress?, removesPathOnClose: Bool) {
         self.descriptor = descriptor
@@ -28,7 +28,7 @@ package final class UnixListener: Sendable {
 
     /// socket → fchmod 0600 → bind → listen. Does not probe or remove an existing file:
     /// run ``SocketPathGuard/prepare(_:requirePrivateDirectory:)`` first.
-    package static func bind(to address: UnixSocketAddress, backlog: Int32 = 1024) throws -> UnixListener {
+    public static func bind(to address: UnixSocketAddress, backlog: Int32 = 1024) throws -> UnixListener {
         let raw = try retryingOnInterrupt("socket(AF_UNIX, SOCK_STREAM)") { cposix_unix_socket(0, 1) }
         let descriptor = FileDescriptor(adopting: raw)
         if !address.isAbstract {
@@ -49,7 +49,7 @@ package final class UnixListener: Sendable {
 
     /// Adopts an already listening socket (systemd socket activation): makes it nonblocking
     /// and close-on-exec; its path, if given, is reported but never unlinked.
-    package static func adopt(_ descriptor: FileDescriptor, address: UnixSocketAddress? = nil) throws -> UnixListener {
+    public static func adopt(_ descriptor: FileDescriptor, address: UnixSocketAddress? = nil) throws -> UnixListener {
         try descriptor.setNonBlocking()
         try descriptor.setCloseOnExec()
         return UnixListener(descriptor: descriptor, address: address, removesPathOnClose: false)
@@ -58,7 +58,7 @@ package final class UnixListener: Sendable {
     /// Accepts one pending connection as a nonblocking, close-on-exec descriptor, or `nil`
     /// when none is pending. A connection that was aborted before we got to it is skipped.
     /// `EMFILE`/`ENFILE` are thrown: the caller should log and back off, not spin.
-    package func accept() throws -> FileDescriptor? {
+    public func accept() throws -> FileDescriptor? {
         let fd = descriptor.rawValue
         // A connection reset before we accepted it (ECONNABORTED, EPROTO) is simply skipped.
         guard let client = try retryingOnInterruptUnlessWouldBlock(
@@ -68,7 +68,7 @@ package final class UnixListener: Sendable {
     }
 
     /// Stops listening; unlinks the socket file if ``removesPathOnClose``. Idempotent.
-    package func close() throws {
+    public func close() throws {
         let wasOpen = descriptor.isOpen
         try descriptor.close()
         if wasOpen, removesPathOnClose, let address {

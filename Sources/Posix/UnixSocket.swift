@@ -6,13 +6,13 @@ import Darwin
 import CPosix
 
 /// Client side of `AF_UNIX` stream sockets: connecting, and socket options for clients.
-package enum UnixSocket {
+public enum UnixSocket {
     /// Connects and returns a *blocking*, close-on-exec socket (for vmctl and VMClient).
     ///
     /// `timeout` bounds the wait when the daemon's accept backlog is full (for Unix sockets
     /// `connect` otherwise succeeds or fails at once); `nil` waits as long as the kernel does.
     /// Fails with `ENOENT` (no socket file) or `ECONNREFUSED` (a file nobody listens on).
-    package static func connect(to address: UnixSocketAddress, timeout: Duration? = nil) throws -> FileDescriptor {
+    public static func connect(to address: UnixSocketAddress, timeout: Duration? = nil) throws -> FileDescriptor {
         let raw = try retryingOnInterrupt("socket(AF_UNIX, SOCK_STREAM)") { cposix_unix_socket(0, 0) }
         let descriptor = FileDescriptor(adopting: raw)
         if let timeout {
@@ -31,7 +31,7 @@ package enum UnixSocket {
 
     /// Connects and returns a *nonblocking*, close-on-exec socket (for an event loop).
     /// `EAGAIN` (backlog full) is thrown like any other error: the caller may retry later.
-    package static func connectNonBlocking(to address: UnixSocketAddress) throws -> FileDescriptor {
+    public static func connectNonBlocking(to address: UnixSocketAddress) throws -> FileDescriptor {
         let raw = try retryingOnInterrupt("socket(AF_UNIX, SOCK_STREAM)") { cposix_unix_socket(0, 1) }
         let descriptor = FileDescriptor(adopting: raw)
         try performConnect(raw, address)
@@ -40,7 +40,7 @@ package enum UnixSocket {
 
     /// Sets `SO_RCVTIMEO` (receive) or `SO_SNDTIMEO`; `nil` means block forever. A blocking read
     /// that times out then reports ``ReadResult/wouldBlock``.
-    package static func setTimeout(_ socket: FileDescriptor, receive: Bool, _ timeout: Duration?) throws {
+    public static func setTimeout(_ socket: FileDescriptor, receive: Bool, _ timeout: Duration?) throws {
         let fd = socket.rawValue
         let nanoseconds = Int64(clamping: timeout?.nanosecondsClamped ?? 0)
         try retryingOnInterrupt("setsockopt(\(fd), \(receive ? "SO_RCVTIMEO" : "SO_SNDTIMEO"))") {
@@ -49,7 +49,7 @@ package enum UnixSocket {
     }
 
     /// `shutdown(SHUT_WR)`: tells the peer no more bytes follow (it reads end of file).
-    package static func shutdownWriting(_ socket: FileDescriptor) throws {
+    public static func shutdownWriting(_ socket: FileDescriptor) throws {
         let fd = socket.rawValue
         try retryingOnInterrupt("shutdown(\(fd), SHUT_WR)") { shutdown(fd, Int32(SHUT_WR)) }
     }

@@ -4,17 +4,17 @@ import CPosix
 ///
 /// Construction checks the `sun_path` limit, so a too-long path fails at once with a message
 /// that names the limit and the path, instead of a bare `ENAMETOOLONG` at `bind` time.
-package struct UnixSocketAddress: Hashable, Sendable, CustomStringConvertible {
+public struct UnixSocketAddress: Hashable, Sendable, CustomStringConvertible {
     /// The path as given (abstract names keep their leading `@`).
-    package let path: String
+    public let path: String
     /// The bytes that go into `sun_path` (an abstract name starts with a NUL byte).
     let sunPathBytes: [UInt8]
 
     /// The longest filesystem path that fits, in bytes (107 on Linux: 108 minus the NUL).
-    package static var maxPathBytes: Int { cposix_sun_path_capacity() - 1 }
+    public static var maxPathBytes: Int { cposix_sun_path_capacity() - 1 }
 
     /// A filesystem socket path; an `@` prefix means an abstract name (as systemd writes them).
-    package init(path: String) throws {
+    public init(path: String) throws {
         guard !path.isEmpty else { throw SocketPathError.emptyPath }
         if path.utf8.first == UInt8(ascii: "@") {
             let name = Array(path.utf8.dropFirst())
@@ -35,13 +35,13 @@ package struct UnixSocketAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True for a Linux abstract-namespace name (no file on disk).
-    package var isAbstract: Bool { sunPathBytes.first == 0 }
+    public var isAbstract: Bool { sunPathBytes.first == 0 }
 
     /// The directory holding the socket file (`nil` for abstract names or a bare file name).
-    package var parentDirectory: String? {
+    public var parentDirectory: String? {
         guard !isAbstract else { return nil }
         return FileSystem.parentDirectory(of: path)
     }
 
-    package var description: String { path }
+    public var description: String { path }
 }
