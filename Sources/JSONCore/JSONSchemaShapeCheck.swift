@@ -126,17 +126,7 @@ package final class JSONSchemaShapeCheck: Sendable {
 
         /// Whether `value`'s JSON type is among `types`.
         private static func admits(_ value: JSONValue, _ types: JSONSchemaNode.Types) -> Bool {
-            switch value {
-            case .null: return types.contains(.null)
-            case .bool: return types.contains(.boolean)
-            case .integer: return !types.isDisjoint(with: [.integer, .number])
-            case .double(let number):
-                if types.contains(.number) { return true }
-                return types.contains(.integer) && JSONValue.exactInteger(number) != nil
-            case .string: return types.contains(.string)
-            case .array: return types.contains(.array)
-            case .object: return types.contains(.object)
-            }
+            JSONSchemaTypeCheck.admits(value, types)
         }
     }
 }

@@ -33,6 +33,12 @@ public struct JSONSchemaTypeCheck: Sendable {
     /// with the same type rules (an integral `2.0` is an integer; every integer is a number).
     public func admits(_ value: JSONValue) -> Bool {
         guard let types else { return true }
+        return Self.admits(value, types)
+    }
+
+    /// Whether `value`'s JSON type is among `types`, with the type rules above; the one place
+    /// they are written (`JSONSchemaShapeCheck` asks it too).
+    @inline(__always) static func admits(_ value: JSONValue, _ types: JSONSchemaNode.Types) -> Bool {
         switch value {
         case .null: return types.contains(.null)
         case .bool: return types.contains(.boolean)
