@@ -9,46 +9,46 @@ import JSONCore
 ///
 /// The one reader of the format in Swift: `vmctl record` and `vmctl replay` write and check tapes
 /// with it, and ViewModelTesting's `TapePlayer` replays them in-process.
-public struct Tape {
+package struct Tape {
     /// The tape format version this package writes: 2 adds the header's `fromCreation` and
     /// `dropped`, and replays that push each input at its recorded `t`; 3 adds the header's
     /// `ids` (``TapeIds``), and is written only for a tape that has them, so a reader of
     /// version 2 refuses a tape it would replay wrongly and reads every other.
-    public static let version: Int64 = 3
+    package static let version: Int64 = 3
     /// The version of a tape without `ids`.
-    public static let versionWithoutIds: Int64 = 2
+    package static let versionWithoutIds: Int64 = 2
     /// The versions this package reads (version 1 tapes still replay, their `t` honoured too).
-    public static let readableVersions: ClosedRange<Int64> = 1...3
+    package static let readableVersions: ClosedRange<Int64> = 1...3
     /// The most tape the daemon keeps per instance recorded from its creation (`vm.create
     /// {record: true}`), each event counted as its encoded line plus its bookkeeping
     /// (VMServer's TapeRecorder.swift); past it the oldest events go, and the tape says so
     /// (`fromCreation: false`, `dropped`).
-    public static let maxRecordedBytes = 1 << 20
+    package static let maxRecordedBytes = 1 << 20
 
     /// The header line, every member kept (so `--update` rewrites it unchanged).
-    public var header: JSONObject
-    public var events: [Event]
+    package var header: JSONObject
+    package var events: [Event]
 
     /// A tape from its header and events.
-    public init(header: JSONObject, events: [Event]) {
+    package init(header: JSONObject, events: [Event]) {
         self.header = header
         self.events = events
     }
 
-    public var type: String { header["type"]?.stringValue ?? "" }
-    public var args: JSONValue? { header["args"].flatMap { $0.isNull ? nil : $0 } }
+    package var type: String { header["type"]?.stringValue ?? "" }
+    package var args: JSONValue? { header["args"].flatMap { $0.isNull ? nil : $0 } }
     /// How many events the recorder dropped from the tape's start (past its bound).
-    public var dropped: Int { header["dropped"]?.intValue ?? 0 }
+    package var dropped: Int { header["dropped"]?.intValue ?? 0 }
 
     /// Why this tape cannot be replayed (its start is gone), or `nil`: a replay of a tape whose
     /// first events were dropped would not start from the state they left.
-    public var replayRefusal: String? {
+    package var replayRefusal: String? {
         guard dropped > 0 else { return nil }
         return "the recorder dropped the first \(dropped) events of this tape (past its bound of \(Tape.maxRecordedBytes) bytes per instance), so it no longer starts at the instance's creation and cannot be replayed"
     }
 
     /// One line after the header.
-    public enum Event {
+    package enum Event {
         /// `{"event": "input", "t", "input", "value"?, "connection"?}`
         case input(JSONObject)
         /// `{"event": "action", "t", "action", "value"?, "connection"?, "outcome": {"result"} | {"error"}}`
@@ -56,26 +56,26 @@ public struct Tape {
         /// `{"event": "output", "t", "output", "value", "replay"?}`
         case output(JSONObject)
 
-        public var object: JSONObject {
+        package var object: JSONObject {
             switch self {
             case .input(let object), .action(let object), .output(let object): return object
             }
         }
 
         /// Inputs and actions are the steps a replay performs; outputs are what it expects.
-        public var isStep: Bool {
+        package var isStep: Bool {
             if case .output = self { return false }
             return true
         }
     }
 
     /// Why a file is not a tape; replay exits 2 with it.
-    public struct Malformed: Error {
-        public var message: String
+    package struct Malformed: Error {
+        package var message: String
     }
 
     /// Reads a tape from its NDJSON text.
-    public static func parse(_ text: String) throws(Malformed) -> Tape {
+    package static func parse(_ text: String) throws(Malformed) -> Tape {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         var numbered: [(Int, Substring)] = []
@@ -140,14 +140,14 @@ public struct Tape {
     }
 
     /// The NDJSON text: the header, then one event per line, each line ending in a newline.
-    public func text() -> String {
+    package func text() -> String {
         var text = JSONValue.object(header).encodedString() + "\n"
         for event in events { text += JSONValue.object(event.object).encodedString() + "\n" }
         return text
     }
 
     /// Per output, the values the tape expects, each with the number of steps before it.
-    public func expectations() -> [String: [(value: JSONValue, afterSteps: Int)]] {
+    package func expectations() -> [String: [(value: JSONValue, afterSteps: Int)]] {
         var result: [String: [(value: JSONValue, afterSteps: Int)]] = [:]
         var steps = 0
         for event in events {
@@ -160,10 +160,10 @@ public struct Tape {
     }
 
     /// The steps (inputs and actions), in order.
-    public var steps: [Event] { events.filter(\.isStep) }
+    package var steps: [Event] { events.filter(\.isStep) }
 
     /// A one-line description of step `index` (0-based) for diffs: `step 3 (line 5): input increment 2`.
-    public func describeStep(_ index: Int) -> String {
+    package func describeStep(_ index: Int) -> String {
         var seen = 0
         for (position, event) in events.enumerated() where event.isStep {
             if seen == index {
@@ -184,7 +184,7 @@ public struct Tape {
     }
 
     /// `2026-11-23T21:40:06Z` for a time in nanoseconds since the Unix epoch.
-    public static func timestamp(nanosecondsSinceEpoch: Int64) -> String {
+    package static func timestamp(nanosecondsSinceEpoch: Int64) -> String {
         let seconds = nanosecondsSinceEpoch / 1_000_000_000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
@@ -207,7 +207,7 @@ public struct Tape {
     /// Whether an action's outcome matches the tape's: results equal; errors equal by their
     /// symbolic name (`data.name` on the wire, `name` in-process; the code follows from the
     /// name), so a reworded message still matches.
-    public static func sameOutcome(_ expected: JSONObject, _ got: JSONObject) -> Bool {
+    package static func sameOutcome(_ expected: JSONObject, _ got: JSONObject) -> Bool {
         if let error = expected["error"] {
             guard let other = got["error"] else { return false }
             return errorName(error) == errorName(other)
@@ -220,12 +220,12 @@ public struct Tape {
     }
 
     /// One value an output emitted during a replay, after `afterSteps` steps.
-    public struct Emission {
-        public var output: String
-        public var value: JSONValue
-        public var afterSteps: Int
+    package struct Emission {
+        package var output: String
+        package var value: JSONValue
+        package var afterSteps: Int
 
-        public init(output: String, value: JSONValue, afterSteps: Int) {
+        package init(output: String, value: JSONValue, afterSteps: Int) {
             self.output = output
             self.value = value
             self.afterSteps = afterSteps
@@ -235,13 +235,13 @@ public struct Tape {
     /// The first output whose values differ from the tape's, earliest by step, for a person:
     /// the output, expected versus got, and the step after which they parted; `nil` when every
     /// output emitted exactly the tape's values.
-    public func firstOutputDivergence(_ emitted: [Emission]) -> String? {
+    package func firstOutputDivergence(_ emitted: [Emission]) -> String? {
         outputDivergence(emitted)?.text
     }
 
     /// ``firstOutputDivergence(_:)`` with the number of steps performed before it: a replay
     /// reports it rather than a later step's other outcome (the earlier divergence is the cause).
-    public func outputDivergence(_ emitted: [Emission]) -> (afterSteps: Int, text: String)? {
+    package func outputDivergence(_ emitted: [Emission]) -> (afterSteps: Int, text: String)? {
         let expected = expectations()
         var got: [String: [Emission]] = [:]
         for emission in emitted { got[emission.output, default: []].append(emission) }

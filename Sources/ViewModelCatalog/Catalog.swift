@@ -20,7 +20,7 @@ import ViewModelKit
 /// | ``TodoRecord`` | a record replaced as a whole, `Codable` and hand-written side by side |
 public enum Catalog {
     /// The wire names of the catalog's types, in `vm.types` order.
-    public static let typeNames = ["Counter", "Follow", "Login", "Search", "SendHistory", "SendList", "SendReceipt", "TextField", "TodoList", "TodoRecord"]
+    package static let typeNames = ["Counter", "Follow", "Login", "Search", "SendHistory", "SendList", "SendReceipt", "TextField", "TodoList", "TodoRecord"]
 
     /// Registers every catalog type into `registry`, with the configuration's services.
     ///

@@ -14,7 +14,7 @@ public struct CatalogConfiguration: Sendable {
     }
 
     /// The SendList store these settings select.
-    public var sendStore: any SendStore {
+    package var sendStore: any SendStore {
         services.sendStore ?? FileSendStore(stateDirectory: stateDirectory)
     }
 }

@@ -119,9 +119,9 @@ public enum VMErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringC
         allCases.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The band JSON-RPC reserves for itself.
-    public static let reservedRange = JSONRPCErrorCode.reservedRange
+    package static let reservedRange = JSONRPCErrorCode.reservedRange
     /// vmd's application band.
-    public static let applicationRange = -31099 ... -31000
+    package static let applicationRange = -31099 ... -31000
 
     public var description: String { "\(number) (\(name))" }
 }

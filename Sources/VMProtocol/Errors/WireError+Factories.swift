@@ -5,23 +5,23 @@ import JSONRPC
 /// errors carry their own message and data.
 extension WireError {
     /// ``VMErrorCode/parseError`` for a frame that is not JSON (or not UTF-8).
-    public static func parseError(_ error: JSONParseError) -> WireError {
+    package static func parseError(_ error: JSONParseError) -> WireError {
         WireError(
             code: .parseError,
             message: "Parse error at byte \(error.offset): \(error.message). Send one complete JSON value per frame.")
     }
 
     /// ``VMErrorCode/invalidRequest``; `problem` says what is wrong ("\"jsonrpc\" must be \"2.0\"").
-    public static func invalidRequest(_ problem: String) -> WireError {
+    package static func invalidRequest(_ problem: String) -> WireError {
         WireError(code: .invalidRequest, message: "Invalid request: \(sentenceBody(problem)).")
     }
 
     /// ``VMErrorCode/invalidRequest`` for `[]`.
-    public static let emptyBatch = WireError(
+    package static let emptyBatch = WireError(
         code: .invalidRequest, message: "Invalid request: an empty batch; send at least one request in it.")
 
     /// ``VMErrorCode/methodNotFound`` naming the method.
-    public static func methodNotFound(_ method: String) -> WireError {
+    package static func methodNotFound(_ method: String) -> WireError {
         WireError(
             code: .methodNotFound,
             message: "Unknown method \(quoted(method)); rpc.discover lists every method.",
@@ -30,7 +30,7 @@ extension WireError {
 
     /// ``VMErrorCode/invalidParams`` at `path` (a JSON Pointer into params: `""` for params itself, `"/instance"`).
     /// `got` is the JSON type found, or `"missing"`; `nil` members are left out.
-    public static func invalidParams(path: String, expected: String?, got: String?, detail: String? = nil) -> WireError {
+    package static func invalidParams(path: String, expected: String?, got: String?, detail: String? = nil) -> WireError {
         var extra: JSONObject = ["path": .string(path)]
         if let expected { extra["expected"] = .string(expected) }
         if let got { extra["got"] = .string(got) }
@@ -47,23 +47,23 @@ extension WireError {
     }
 
     /// ``VMErrorCode/invalidParams`` for a member of params the method does not define.
-    public static func unknownParam(_ name: String, method: String) -> WireError {
+    package static func unknownParam(_ name: String, method: String) -> WireError {
         invalidParams(
             path: "/" + jsonPointerEscaped(name), expected: nil, got: nil,
             detail: "\(method) has no parameter \(quoted(name)); rpc.discover lists its parameters")
     }
 
     /// ``VMErrorCode/internalError``; the details belong in the daemon's log, not on the wire.
-    public static func internalError() -> WireError {
+    package static func internalError() -> WireError {
         WireError(code: .internalError, message: "Internal error; the daemon log has the details.")
     }
 
     /// ``VMErrorCode/requestCancelled`` for a `vm.execute` cancelled by `$/cancelRequest`.
-    public static let requestCancelled = WireError(
+    package static let requestCancelled = WireError(
         code: .requestCancelled, message: "Request cancelled by $/cancelRequest.")
 
     /// ``VMErrorCode/actionTimedOut``: `timeoutMs` expired and the execution was cancelled.
-    public static func actionTimedOut(instance: String, action: String, timeoutMs: Int64) -> WireError {
+    package static func actionTimedOut(instance: String, action: String, timeoutMs: Int64) -> WireError {
         WireError(
             code: .actionTimedOut,
             message: "Action \(quoted(action)) of \(instance) did not finish within \(timeoutMs) ms and was cancelled.",
@@ -71,7 +71,7 @@ extension WireError {
     }
 
     /// ``VMErrorCode/limitReached``: limit `limit` (its name in `daemon.info`'s `limits`) of `value` would be exceeded.
-    public static func limitReached(_ limit: String, value: Int) -> WireError {
+    package static func limitReached(_ limit: String, value: Int) -> WireError {
         let advice = switch limit {
         case "maxBatchItems": "send at most \(value) items per batch, or restart vmd with a larger --max-batch-items."
         case "maxDepth": "nest arrays and objects at most \(value) deep, or restart vmd with a larger --max-depth."
@@ -90,7 +90,7 @@ extension WireError {
     }
 
     /// ``VMErrorCode/unknownSubscription``: no subscription (or monitor) `id` on this connection.
-    public static func unknownSubscription(_ id: String, monitor: Bool = false) -> WireError {
+    package static func unknownSubscription(_ id: String, monitor: Bool = false) -> WireError {
         WireError(
             code: .unknownSubscription,
             message: monitor ? "No monitor \(quoted(id)) on this connection." : "No subscription \(quoted(id)) on this connection.",
@@ -98,11 +98,11 @@ extension WireError {
     }
 
     /// ``VMErrorCode/shuttingDown``: the daemon is stopping.
-    public static let shuttingDown = WireError(
+    package static let shuttingDown = WireError(
         code: .shuttingDown, message: "The daemon is shutting down; retry once it has restarted.")
 
     /// ``VMErrorCode/permissionDenied``: `method` is allowed only to the daemon's own uid.
-    public static func permissionDenied(method: String, daemonUID: UInt32, peerUID: UInt32) -> WireError {
+    package static func permissionDenied(method: String, daemonUID: UInt32, peerUID: UInt32) -> WireError {
         WireError(
             code: .permissionDenied,
             message: "\(method) is allowed only to the daemon's own user (uid \(daemonUID)); this peer is uid \(peerUID).",

@@ -4,16 +4,16 @@ import JSONCore
 extension WireError {
     /// -31016: the token names no session this peer may resume. Unknown, expired, closed and
     /// other-uid tokens get the same answer, so a guess learns nothing.
-    public static let unknownSession = WireError(
+    package static let unknownSession = WireError(
         code: .unknownSession,
         message: "No session to resume with this token: it is unknown, expired or closed. Open a new session with session.open.")
 
     /// -32600: `session.resume` on a connection that already owns something.
-    public static func resumeOnBusyConnection(_ what: String) -> WireError {
+    package static func resumeOnBusyConnection(_ what: String) -> WireError {
         invalidRequest("session.resume must be the first thing a connection does, but this connection already has \(what); resume on a new connection")
     }
 
     /// -32600: `session.resume` inside a batch.
-    public static let resumeInBatch = invalidRequest(
+    package static let resumeInBatch = invalidRequest(
         "session.resume cannot be part of a batch; send it alone as the connection's first request")
 }

@@ -6,7 +6,7 @@ public enum DaemonInfoMethod: VMMethod {
     public static let name = "daemon.info"
 
     /// Checks the (empty) params.
-    public static func decodeParams(_ params: JSONValue?) throws(WireError) {
+    package static func decodeParams(_ params: JSONValue?) throws(WireError) {
         try ParamsReader(params).rejectUnknown(allowed: [], method: name)
     }
 
@@ -29,7 +29,7 @@ public enum DaemonInfoMethod: VMMethod {
         public var socket: String
         public var slowClient: SlowClientMode
 
-        public init(
+        package init(
             version: String, bootId: String, pid: Int64, uptimeSeconds: Double, instances: Int,
             connections: Int, limits: VMLimits, socket: String, slowClient: SlowClientMode
         ) {

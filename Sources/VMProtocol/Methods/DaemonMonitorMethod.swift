@@ -5,7 +5,7 @@ public enum DaemonMonitorMethod: VMMethod {
     public static let name = "daemon.monitor"
 
     /// Checks the (empty) params.
-    public static func decodeParams(_ params: JSONValue?) throws(WireError) {
+    package static func decodeParams(_ params: JSONValue?) throws(WireError) {
         try ParamsReader(params).rejectUnknown(allowed: [], method: name)
     }
 
@@ -13,7 +13,7 @@ public enum DaemonMonitorMethod: VMMethod {
     public struct Result: Sendable, Hashable {
         public var monitor: String
 
-        public init(monitor: String) { self.monitor = monitor }
+        package init(monitor: String) { self.monitor = monitor }
 
         /// Reads the result (a client's side).
         public init(json: JSONValue) throws(JSONDecodingError) {
@@ -24,5 +24,5 @@ public enum DaemonMonitorMethod: VMMethod {
     }
 
     /// `{"monitor": id}`.
-    public static func result(monitor: String) -> JSONValue { Result(monitor: monitor).jsonValue }
+    package static func result(monitor: String) -> JSONValue { Result(monitor: monitor).jsonValue }
 }

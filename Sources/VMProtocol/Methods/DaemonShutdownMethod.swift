@@ -5,10 +5,10 @@ public enum DaemonShutdownMethod: VMMethod {
     public static let name = "daemon.shutdown"
 
     /// Checks the (empty) params.
-    public static func decodeParams(_ params: JSONValue?) throws(WireError) {
+    package static func decodeParams(_ params: JSONValue?) throws(WireError) {
         try ParamsReader(params).rejectUnknown(allowed: [], method: name)
     }
 
     /// `{"stopping": true}`.
-    public static let result: JSONValue = ["stopping": true]
+    package static let result: JSONValue = ["stopping": true]
 }

@@ -10,7 +10,7 @@ public enum DaemonUnmonitorMethod: VMMethod {
 
         public init(monitor: String) { self.monitor = monitor }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["monitor"], method: DaemonUnmonitorMethod.name)
             monitor = try reader.string("monitor", nonEmpty: true)
@@ -21,5 +21,5 @@ public enum DaemonUnmonitorMethod: VMMethod {
     }
 
     /// `{"unmonitored": true}`.
-    public static let result: JSONValue = ["unmonitored": true]
+    package static let result: JSONValue = ["unmonitored": true]
 }

@@ -5,7 +5,7 @@ public enum RPCDiscoverMethod: VMMethod {
     public static let name = "rpc.discover"
 
     /// Checks the (empty) params.
-    public static func decodeParams(_ params: JSONValue?) throws(WireError) {
+    package static func decodeParams(_ params: JSONValue?) throws(WireError) {
         try ParamsReader(params).rejectUnknown(allowed: [], method: name)
     }
 

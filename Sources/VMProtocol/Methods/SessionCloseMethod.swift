@@ -5,10 +5,10 @@ public enum SessionCloseMethod: VMMethod {
     public static let name = "session.close"
 
     /// Checks the (empty) params.
-    public static func decodeParams(_ params: JSONValue?) throws(WireError) {
+    package static func decodeParams(_ params: JSONValue?) throws(WireError) {
         try ParamsReader(params).rejectUnknown(allowed: [], method: name)
     }
 
     /// `{}`.
-    public static let result: JSONValue = .object([:])
+    package static let result: JSONValue = .object([:])
 }

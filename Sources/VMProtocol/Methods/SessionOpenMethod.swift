@@ -6,7 +6,7 @@ public enum SessionOpenMethod: VMMethod {
     public static let name = "session.open"
 
     /// The range `graceMs` must be in (the daemon caps it at its `sessionGraceMs` limit).
-    public static let graceRange: ClosedRange<Int64> = 0...2_147_483_647
+    package static let graceRange: ClosedRange<Int64> = 0...2_147_483_647
 
     public struct Params: Sendable, Hashable {
         /// How long a detached session waits for a resume, in milliseconds; `nil` for the
@@ -15,7 +15,7 @@ public enum SessionOpenMethod: VMMethod {
 
         public init(graceMs: Int64? = nil) { self.graceMs = graceMs }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["graceMs"], method: SessionOpenMethod.name)
             graceMs = try reader.optionalInteger("graceMs", in: SessionOpenMethod.graceRange)
@@ -37,7 +37,7 @@ public enum SessionOpenMethod: VMMethod {
         /// The grace in force, in milliseconds (0: the session is not resumable).
         public var graceMs: Int64
 
-        public init(session: String, token: String, graceMs: Int64) {
+        package init(session: String, token: String, graceMs: Int64) {
             self.session = session
             self.token = token
             self.graceMs = graceMs
@@ -52,7 +52,7 @@ public enum SessionOpenMethod: VMMethod {
         }
 
         /// `{"session": …, "token": …, "graceMs": …}`.
-        public var jsonValue: JSONValue {
+        package var jsonValue: JSONValue {
             ["session": .string(session), "token": .string(token), "graceMs": .integer(graceMs)]
         }
     }

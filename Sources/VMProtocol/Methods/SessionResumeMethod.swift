@@ -19,7 +19,7 @@ public enum SessionResumeMethod: VMMethod {
             self.received = received
         }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["token", "received"], method: SessionResumeMethod.name)
             token = try reader.string("token", nonEmpty: true)
@@ -56,7 +56,7 @@ public enum SessionResumeMethod: VMMethod {
         /// connection now receives.
         public var pending: [RequestID]
 
-        public init(session: String, subscriptions: [String], pending: [RequestID]) {
+        package init(session: String, subscriptions: [String], pending: [RequestID]) {
             self.session = session
             self.subscriptions = subscriptions
             self.pending = pending
@@ -79,7 +79,7 @@ public enum SessionResumeMethod: VMMethod {
         }
 
         /// `{"session": …, "subscriptions": [...], "pending": [...]}`.
-        public var jsonValue: JSONValue {
+        package var jsonValue: JSONValue {
             [
                 "session": .string(session),
                 "subscriptions": .array(subscriptions.map { .string($0) }),
@@ -90,7 +90,7 @@ public enum SessionResumeMethod: VMMethod {
 
     /// `{"session": …, "subscriptions": [...], "pending": [...]}`: the subscription ids the
     /// session holds and the ids of its requests still waiting for their reply.
-    public static func result(session: String, subscriptions: [String], pending: [RequestID]) -> JSONValue {
+    package static func result(session: String, subscriptions: [String], pending: [RequestID]) -> JSONValue {
         Result(session: session, subscriptions: subscriptions, pending: pending).jsonValue
     }
 }

@@ -34,7 +34,7 @@ public enum VMCreateMethod: VMMethod {
             self.record = record
         }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             // The common call, `{"type": "<name>"}` alone: nothing else to check, so the
             // member walk below is skipped.
             if case .object(let object)? = params, object.count == 1, case .string(let name)? = object["type"], !name.isEmpty {
@@ -115,10 +115,10 @@ public enum VMCreateMethod: VMMethod {
     }
 
     /// The pattern a client-chosen instance id must match.
-    public static let instanceIDPattern = "^[A-Za-z0-9._:-]{1,64}$"
+    package static let instanceIDPattern = "^[A-Za-z0-9._:-]{1,64}$"
 
     /// Whether `id` matches ``instanceIDPattern``.
-    public static func isValidInstanceID(_ id: String) -> Bool {
+    package static func isValidInstanceID(_ id: String) -> Bool {
         let bytes = id.utf8
         guard (1...64).contains(bytes.count) else { return false }
         return bytes.allSatisfy { byte in
@@ -143,7 +143,7 @@ public enum VMCreateMethod: VMMethod {
         public var subscription: String?
         public var durable: Bool
 
-        public init(instance: String, type: String, scope: InstanceScope, subscription: String? = nil, durable: Bool = false) {
+        package init(instance: String, type: String, scope: InstanceScope, subscription: String? = nil, durable: Bool = false) {
             self.instance = instance
             self.type = type
             self.scope = scope
@@ -220,7 +220,7 @@ public enum VMCreateMethod: VMMethod {
     }
 
     /// `{"instance", "type", "scope", "subscription"?}`.
-    public static func result(instance: String, type: String, scope: InstanceScope, subscription: String?) -> JSONValue {
+    package static func result(instance: String, type: String, scope: InstanceScope, subscription: String?) -> JSONValue {
         Result(instance: instance, type: type, scope: scope, subscription: subscription).jsonValue
     }
 }

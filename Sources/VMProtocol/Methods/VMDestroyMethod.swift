@@ -9,7 +9,7 @@ public enum VMDestroyMethod: VMMethod {
 
         public init(instance: String) { self.instance = instance }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["instance"], method: VMDestroyMethod.name)
             instance = try reader.string("instance")
@@ -20,5 +20,5 @@ public enum VMDestroyMethod: VMMethod {
     }
 
     /// `{"destroyed": true}`.
-    public static let result: JSONValue = ["destroyed": true]
+    package static let result: JSONValue = ["destroyed": true]
 }

@@ -6,7 +6,7 @@ public enum VMExecuteMethod: VMMethod {
     public static let name = "vm.execute"
 
     /// The range `timeoutMs` must be in.
-    public static let timeoutRange: ClosedRange<Int64> = 1...2_147_483_647
+    package static let timeoutRange: ClosedRange<Int64> = 1...2_147_483_647
 
     public struct Params: Sendable, Hashable {
         public var instance: String
@@ -32,7 +32,7 @@ public enum VMExecuteMethod: VMMethod {
             self.resetTimeoutOnProgress = resetTimeoutOnProgress
         }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(
                 allowed: ["instance", "action", "value", "timeoutMs", "progress", "resetTimeoutOnProgress"], method: VMExecuteMethod.name)
@@ -60,7 +60,7 @@ public enum VMExecuteMethod: VMMethod {
     public struct Result: Sendable, Hashable {
         public var value: JSONValue
 
-        public init(value: JSONValue) { self.value = value }
+        package init(value: JSONValue) { self.value = value }
 
         /// Reads the result (a client's side); `value` must be present (it may be `null`).
         public init(json: JSONValue) throws(JSONDecodingError) {
@@ -71,5 +71,5 @@ public enum VMExecuteMethod: VMMethod {
     }
 
     /// `{"value": value}`.
-    public static func result(value: JSONValue) -> JSONValue { Result(value: value).jsonValue }
+    package static func result(value: JSONValue) -> JSONValue { Result(value: value).jsonValue }
 }

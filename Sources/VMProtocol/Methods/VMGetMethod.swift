@@ -13,7 +13,7 @@ public enum VMGetMethod: VMMethod {
             self.output = output
         }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["instance", "output"], method: VMGetMethod.name)
             instance = try reader.string("instance")
@@ -28,7 +28,7 @@ public enum VMGetMethod: VMMethod {
     public struct Result: Sendable, Hashable {
         public var value: JSONValue
 
-        public init(value: JSONValue) { self.value = value }
+        package init(value: JSONValue) { self.value = value }
 
         /// Reads the result (a client's side); `value` must be present (it may be `null`).
         public init(json: JSONValue) throws(JSONDecodingError) {
@@ -39,5 +39,5 @@ public enum VMGetMethod: VMMethod {
     }
 
     /// `{"value": value}`.
-    public static func result(value: JSONValue) -> JSONValue { Result(value: value).jsonValue }
+    package static func result(value: JSONValue) -> JSONValue { Result(value: value).jsonValue }
 }

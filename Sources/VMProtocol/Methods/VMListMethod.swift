@@ -5,7 +5,7 @@ public enum VMListMethod: VMMethod {
     public static let name = "vm.list"
 
     /// Checks the (empty) params.
-    public static func decodeParams(_ params: JSONValue?) throws(WireError) {
+    package static func decodeParams(_ params: JSONValue?) throws(WireError) {
         try ParamsReader(params).rejectUnknown(allowed: [], method: name)
     }
 
@@ -19,7 +19,7 @@ public enum VMListMethod: VMMethod {
         /// Whether the instance is restored at the daemon's next start.
         public var durable: Bool
 
-        public init(instance: String, type: String, scope: InstanceScope, subscribers: Int, parent: String? = nil, durable: Bool = false) {
+        package init(instance: String, type: String, scope: InstanceScope, subscribers: Int, parent: String? = nil, durable: Bool = false) {
             self.instance = instance
             self.type = type
             self.scope = scope
@@ -51,7 +51,7 @@ public enum VMListMethod: VMMethod {
     }
 
     /// `{"instances": [...]}`.
-    public static func result(_ instances: [Summary]) -> JSONValue {
+    package static func result(_ instances: [Summary]) -> JSONValue {
         ["instances": .array(instances.map(\.jsonValue))]
     }
 

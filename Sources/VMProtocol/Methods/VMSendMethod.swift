@@ -16,7 +16,7 @@ public enum VMSendMethod: VMMethod {
             self.value = value
         }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["instance", "input", "value"], method: VMSendMethod.name)
             instance = try reader.string("instance")
@@ -33,5 +33,5 @@ public enum VMSendMethod: VMMethod {
     }
 
     /// `null`.
-    public static let result: JSONValue = .null
+    package static let result: JSONValue = .null
 }

@@ -13,7 +13,7 @@ public enum VMSubscribeMethod: VMMethod {
             self.options = options
         }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["instance", "outputs", "replay", "patches"], method: VMSubscribeMethod.name)
             instance = try reader.string("instance")
@@ -33,7 +33,7 @@ public enum VMSubscribeMethod: VMMethod {
     public struct Result: Sendable, Hashable {
         public var subscription: String
 
-        public init(subscription: String) { self.subscription = subscription }
+        package init(subscription: String) { self.subscription = subscription }
 
         /// Reads the result (a client's side).
         public init(json: JSONValue) throws(JSONDecodingError) {
@@ -44,5 +44,5 @@ public enum VMSubscribeMethod: VMMethod {
     }
 
     /// `{"subscription": id}`.
-    public static func result(subscription: String) -> JSONValue { Result(subscription: subscription).jsonValue }
+    package static func result(subscription: String) -> JSONValue { Result(subscription: subscription).jsonValue }
 }

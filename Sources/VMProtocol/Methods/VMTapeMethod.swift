@@ -11,7 +11,7 @@ public enum VMTapeMethod: VMMethod {
 
         public init(instance: String) { self.instance = instance }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["instance"], method: VMTapeMethod.name)
             instance = try reader.string("instance")
@@ -26,7 +26,7 @@ public enum VMTapeMethod: VMMethod {
         /// The tape's lines, the header first.
         public var lines: [JSONObject]
 
-        public init(lines: [JSONObject]) { self.lines = lines }
+        package init(lines: [JSONObject]) { self.lines = lines }
 
         /// Reads the result (a client's side): a non-empty array of objects.
         public init(json: JSONValue) throws(JSONDecodingError) {
@@ -43,7 +43,7 @@ public enum VMTapeMethod: VMMethod {
             self.lines = lines
         }
 
-        public var jsonValue: JSONValue { ["tape": .array(lines.map(JSONValue.object))] }
+        package var jsonValue: JSONValue { ["tape": .array(lines.map(JSONValue.object))] }
 
         /// The tape file's text: one line per object, each ending in a newline.
         public var text: String {

@@ -14,7 +14,7 @@ extension VMTypesMethod {
             public var summary: String
             public var schema: JSONValue
 
-            public init(name: String, summary: String = "", schema: JSONValue = [:]) {
+            package init(name: String, summary: String = "", schema: JSONValue = [:]) {
                 self.name = name
                 self.summary = summary
                 self.schema = schema
@@ -31,7 +31,7 @@ extension VMTypesMethod {
             /// Whether `vm.get` can read it.
             public var isState: Bool { kind == "state" }
 
-            public init(name: String, summary: String = "", kind: String, schema: JSONValue = [:]) {
+            package init(name: String, summary: String = "", kind: String, schema: JSONValue = [:]) {
                 self.name = name
                 self.summary = summary
                 self.kind = kind
@@ -46,7 +46,7 @@ extension VMTypesMethod {
             public var input: JSONValue
             public var output: JSONValue
 
-            public init(name: String, summary: String = "", input: JSONValue = [:], output: JSONValue = [:]) {
+            package init(name: String, summary: String = "", input: JSONValue = [:], output: JSONValue = [:]) {
                 self.name = name
                 self.summary = summary
                 self.input = input
@@ -62,7 +62,7 @@ extension VMTypesMethod {
         public var outputs: [Output]
         public var actions: [Action]
 
-        public init(
+        package init(
             name: String, summary: String = "", args: JSONValue = [:], inputs: [Input] = [], outputs: [Output] = [],
             actions: [Action] = []
         ) {

@@ -10,7 +10,7 @@ public enum VMTypesMethod: VMMethod {
 
         public init(type: String? = nil) { self.type = type }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["type"], method: VMTypesMethod.name)
             type = try reader.optionalString("type", nonEmpty: true)
@@ -21,5 +21,5 @@ public enum VMTypesMethod: VMMethod {
     }
 
     /// `{"types": descriptions}`.
-    public static func result(types: [JSONValue]) -> JSONValue { ["types": .array(types)] }
+    package static func result(types: [JSONValue]) -> JSONValue { ["types": .array(types)] }
 }

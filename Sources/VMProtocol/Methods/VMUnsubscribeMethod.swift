@@ -9,7 +9,7 @@ public enum VMUnsubscribeMethod: VMMethod {
 
         public init(subscription: String) { self.subscription = subscription }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["subscription"], method: VMUnsubscribeMethod.name)
             subscription = try reader.string("subscription", nonEmpty: true)
@@ -20,5 +20,5 @@ public enum VMUnsubscribeMethod: VMMethod {
     }
 
     /// `{"unsubscribed": true}`.
-    public static let result: JSONValue = ["unsubscribed": true]
+    package static let result: JSONValue = ["unsubscribed": true]
 }

@@ -5,13 +5,13 @@ import JSONCore
 public enum CancelRequestNotification {
     public static let name = "$/cancelRequest"
 
-    public struct Params: Sendable, Hashable {
+    package struct Params: Sendable, Hashable {
         /// The id of the request to cancel: a string or a number.
-        public var id: JSONValue
+        package var id: JSONValue
 
-        public init(id: JSONValue) { self.id = id }
+        package init(id: JSONValue) { self.id = id }
 
-        public init(_ params: JSONValue?) throws(WireError) {
+        package init(_ params: JSONValue?) throws(WireError) {
             let reader = try ParamsReader(params)
             try reader.rejectUnknown(allowed: ["id"], method: CancelRequestNotification.name)
             guard let id = reader.value("id") else {

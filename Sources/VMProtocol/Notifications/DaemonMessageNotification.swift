@@ -9,7 +9,7 @@ public enum DaemonMessageNotification {
     public static let name = "daemon.message"
 
     /// Which way the reported message went.
-    public enum Direction: String, Sendable, Hashable {
+    package enum Direction: String, Sendable, Hashable {
         case `in`
         case out
     }

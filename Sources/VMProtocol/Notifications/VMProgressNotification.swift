@@ -54,7 +54,7 @@ public enum VMProgressNotification {
     }
 
     /// A count as JSON: an integer when it is a whole number that fits, else a double.
-    public static func number(_ value: Double) -> JSONValue {
+    package static func number(_ value: Double) -> JSONValue {
         if value.rounded() == value, let whole = Int64(exactly: value) { return .integer(whole) }
         return .double(value)
     }
@@ -69,7 +69,7 @@ public enum VMProgressNotification {
         public var total: Double?
         public var message: String?
 
-        public init(request: JSONValue, instance: String, action: String, completed: Double, total: Double? = nil, message: String? = nil) {
+        package init(request: JSONValue, instance: String, action: String, completed: Double, total: Double? = nil, message: String? = nil) {
             self.request = request
             self.instance = instance
             self.action = action

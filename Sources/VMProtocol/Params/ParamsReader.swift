@@ -6,12 +6,12 @@ import JSONCore
 ///
 /// Omitted params mean `{}`; params that are not an object are an error at path `""`.
 /// ``rejectUnknown(allowed:method:)`` reports a member the method does not define.
-public struct ParamsReader {
+package struct ParamsReader {
     /// The params object (`{}` when omitted).
-    public let object: JSONObject
+    package let object: JSONObject
 
     /// Starts reading `params`; fails unless it is an object or absent.
-    public init(_ params: JSONValue?) throws(WireError) {
+    package init(_ params: JSONValue?) throws(WireError) {
         switch params {
         case nil: object = JSONObject()
         case .object(let members)?: object = members
@@ -20,7 +20,7 @@ public struct ParamsReader {
     }
 
     /// Fails on the first member not in `allowed`.
-    public func rejectUnknown(allowed: [String], method: String) throws(WireError) {
+    package func rejectUnknown(allowed: [String], method: String) throws(WireError) {
         for (key, _) in object where !allowed.contains(key) {
             throw WireError.unknownParam(key, method: method)
         }
@@ -60,27 +60,27 @@ public struct ParamsReader {
     }
 
     /// The member `key`, if present.
-    public func value(_ key: String) -> JSONValue? { object[key] }
+    package func value(_ key: String) -> JSONValue? { object[key] }
 
     /// Required string member `key`; `nonEmpty` also rejects `""`.
-    public func string(_ key: String, nonEmpty: Bool = false) throws(WireError) -> String {
+    package func string(_ key: String, nonEmpty: Bool = false) throws(WireError) -> String {
         try Self.requiredString(object[key], key: key, nonEmpty: nonEmpty)
     }
 
     /// Optional string member `key`.
-    public func optionalString(_ key: String, nonEmpty: Bool = false) throws(WireError) -> String? {
+    package func optionalString(_ key: String, nonEmpty: Bool = false) throws(WireError) -> String? {
         try Self.optionalString(object[key], key: key, nonEmpty: nonEmpty)
     }
 
     /// Optional boolean member `key`.
-    public func optionalBool(_ key: String) throws(WireError) -> Bool? {
+    package func optionalBool(_ key: String) throws(WireError) -> Bool? {
         guard let value = object[key] else { return nil }
         guard case .bool(let flag) = value else { throw Self.mismatch(key, expected: "boolean", got: value.typeName) }
         return flag
     }
 
     /// Optional integer member `key` within `range` (an integral number such as `5.0` counts).
-    public func optionalInteger(_ key: String, in range: ClosedRange<Int64>) throws(WireError) -> Int64? {
+    package func optionalInteger(_ key: String, in range: ClosedRange<Int64>) throws(WireError) -> Int64? {
         guard let value = object[key] else { return nil }
         guard let number = value.int64Value else { throw Self.mismatch(key, expected: "integer", got: value.typeName) }
         guard range.contains(number) else {
@@ -92,12 +92,12 @@ public struct ParamsReader {
     }
 
     /// Optional object member `key`.
-    public func optionalObject(_ key: String) throws(WireError) -> JSONObject? {
+    package func optionalObject(_ key: String) throws(WireError) -> JSONObject? {
         try Self.optionalObject(object[key], key: key)
     }
 
     /// Optional non-empty array of non-empty strings `key`.
-    public func optionalNames(_ key: String) throws(WireError) -> [String]? {
+    package func optionalNames(_ key: String) throws(WireError) -> [String]? {
         guard let value = object[key] else { return nil }
         guard case .array(let elements) = value else {
             throw Self.mismatch(key, expected: "array of strings", got: value.typeName)

@@ -28,7 +28,7 @@ public struct VMLimits: Sendable, Hashable {
     public var maxDetachedSessions: Int = 100
 
     /// The protocol's defaults unless given.
-    public init(
+    package init(
         maxFrameBytes: Int = 1_048_576, maxDepth: Int = 64, maxConnections: Int = 4096,
         maxInstances: Int = 100_000, maxSubscriptionsPerConnection: Int = 1024,
         maxBatchItems: Int = 256, maxOutboundBytes: Int = 4_194_304

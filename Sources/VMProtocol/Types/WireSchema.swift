@@ -3,12 +3,12 @@ import JSONCore
 /// The JSON Schemas of the protocol's types, as references to the generated files of
 /// `Protocol/schemas` (each has `"$id": "urn:vmd:schema:<name>"`): what the wire types give
 /// as their ``JSONConvertible/jsonSchema``.
-public enum WireSchema {
+package enum WireSchema {
     /// The prefix of every generated schema's `$id`.
-    public static let idPrefix = "urn:vmd:schema:"
+    package static let idPrefix = "urn:vmd:schema:"
 
     /// `{"$ref": "urn:vmd:schema:<name>"}`.
-    public static func reference(_ name: String) -> JSONValue {
+    package static func reference(_ name: String) -> JSONValue {
         ["$ref": .string(idPrefix + name)]
     }
 }

@@ -24,9 +24,7 @@ extension ViewModelError: WireErrorConvertible {
         }
     }
 
-    // Public although VMServer is no product's: the compiler requires a public witness when a
-    // public type (the kit's ViewModelError) conforms to a public protocol (VMProtocol's).
-    public var wireError: WireError {
+    package var wireError: WireError {
         WireError(code: wireCode, message: message, extra: data)
     }
 }

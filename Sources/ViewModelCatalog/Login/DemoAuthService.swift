@@ -8,9 +8,9 @@ import ViewModelKit
 /// argument, applied on the instance's clock (see ``Login``).
 public struct DemoAuthService: AuthService {
     /// The demo account's email.
-    public static let email = "demo@example.com"
+    package static let email = "demo@example.com"
     /// The demo account's password (6 characters: the shortest Login allows).
-    public static let password = "secret"
+    package static let password = "secret"
 
     public init() {}
 

@@ -20,7 +20,7 @@ public struct Login: ViewModel {
     public static let summary = "Email and password login with a slow authentication service."
 
     /// The shortest password that enables `submit`.
-    public static let minimumPasswordLength = 6
+    package static let minimumPasswordLength = 6
 
     /// `{"latencyMs": integer 0…600000}`, its default written once below.
     public struct Arguments: ViewModelArguments, Equatable {
@@ -54,7 +54,7 @@ public struct Login: ViewModel {
     }
 
     /// Whether `email` and `password` may be submitted.
-    public static func isAllowed(email: String, password: String) -> Bool {
+    package static func isAllowed(email: String, password: String) -> Bool {
         TextRules.looksLikeEmailAddress(email) && password.count >= minimumPasswordLength
     }
 

@@ -17,7 +17,7 @@ public struct Search: ViewModel {
     public static let summary = "Search as you type: debounced queries, the newest search wins (strategy latest)."
 
     /// How long typing must pause before the query is searched.
-    public static let debounce: Duration = .milliseconds(250)
+    package static let debounce: Duration = .milliseconds(250)
 
     /// `{"latencyMs": integer 0…600000}`, its default written once below.
     public struct Arguments: ViewModelArguments, Equatable {

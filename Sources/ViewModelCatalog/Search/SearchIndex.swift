@@ -18,7 +18,7 @@ public struct InMemorySearchIndex: SearchIndex {
     ]
 
     /// The entries searched.
-    public let entries: [String]
+    package let entries: [String]
 
     public init(entries: [String] = InMemorySearchIndex.fruits) {
         self.entries = entries

@@ -26,10 +26,10 @@ import Synchronization
 /// cooperative pool, and one call at a time.
 public final class FileSendStore: SendStore {
     /// The store's file name inside the state directory.
-    public static let fileName = "sendlist-uploads.ndjson"
+    package static let fileName = "sendlist-uploads.ndjson"
 
     /// The store file.
-    public let path: String
+    package let path: String
     private let directory: String
     private let openFile: @Sendable (String) throws -> any AppendOnlyFile
     private let queue = DispatchQueue(label: "vmd.catalog.send-store")
@@ -51,7 +51,7 @@ public final class FileSendStore: SendStore {
     }
 
     /// A store in the file at `path`.
-    public convenience init(path: String) {
+    package convenience init(path: String) {
         self.init(path: path, openFile: Self.openDurableFile)
     }
 
@@ -67,7 +67,7 @@ public final class FileSendStore: SendStore {
     }
 
     /// Where the store of `stateDirectory` keeps its file.
-    public static func path(inStateDirectory stateDirectory: String) -> String {
+    package static func path(inStateDirectory stateDirectory: String) -> String {
         stateDirectory.hasSuffix("/") ? stateDirectory + fileName : stateDirectory + "/" + fileName
     }
 
