@@ -43,9 +43,9 @@ public struct JSONObjectDecoder: Sendable {
         }
     }
 
-    /// ``rejectUnknownMembers(allowed:)-(Set<String>)`` over a short list of names, compared
-    /// one by one: no set is built or hashed (an array literal at the call site lands here;
-    /// the cost: ViewModelDaemon.docc/Performance.md).
+    /// Fails on the first member whose name is not in `allowed`, as the `Set` form does, with
+    /// the names compared one by one: no set is built or hashed (an array literal at the call
+    /// site lands here; the cost: ViewModelDaemon.docc/Performance.md).
     public func rejectUnknownMembers(allowed: [String]) throws(JSONDecodingError) {
         for member in object.storage where !allowed.contains(member.key) {
             throw Self.unexpected(member.key, allowed: allowed)
