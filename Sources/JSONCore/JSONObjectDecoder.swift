@@ -38,10 +38,23 @@ public struct JSONObjectDecoder: Sendable {
 
     /// Fails on the first member whose name is not in `allowed` ("unexpected member").
     public func rejectUnknownMembers(allowed: Set<String>) throws(JSONDecodingError) {
-        for key in object.keys where !allowed.contains(key) {
-            throw JSONDecodingError(
-                path: JSONPath([.key(key)]), expected: "no member \"\(key)\"", got: "a value",
-                detail: "allowed members: \(allowed.sorted().joined(separator: ", "))")
+        for member in object.storage where !allowed.contains(member.key) {
+            throw Self.unexpected(member.key, allowed: allowed)
         }
+    }
+
+    /// Fails on the first member whose name is not in `allowed`, as the `Set` form does, with
+    /// the names compared one by one: no set is built or hashed (an array literal at the call
+    /// site lands here; the cost: ViewModelDaemon.docc/Performance.md).
+    public func rejectUnknownMembers(allowed: [String]) throws(JSONDecodingError) {
+        for member in object.storage where !allowed.contains(member.key) {
+            throw Self.unexpected(member.key, allowed: allowed)
+        }
+    }
+
+    private static func unexpected(_ key: String, allowed: some Sequence<String>) -> JSONDecodingError {
+        JSONDecodingError(
+            path: JSONPath([.key(key)]), expected: "no member \"\(key)\"", got: "a value",
+            detail: "allowed members: \(allowed.sorted().joined(separator: ", "))")
     }
 }

@@ -89,6 +89,18 @@ struct CodableRoundTripTests {
         #expect(throws: EncodingError.self) { try JSONValueEncoder().encode(["x": Float.infinity]) }
     }
 
+    @Test("a key written again keeps its first place and takes the last value, nested or not")
+    func rewrittenKeys() throws {
+        let json = try JSONValueEncoder().encode(Rewriter())
+        #expect(json.encodedString() == #"{"a":3,"b":{"inner":true},"c":[1],"d":4,"e":5,"f":6,"g":"seven"}"#)
+    }
+
+    @Test("a value written over a container, and a container over a value, leave only the last")
+    func replacedContent() throws {
+        #expect(try JSONValueEncoder().encode(ValueOverContainer()) == .integer(1))
+        #expect(try JSONValueEncoder().encode(ContainerOverValue()) == ["k": true])
+    }
+
     @Test("a type that is also JSONConvertible is coded with its hand-written form, also as a member")
     func convertibleWins() throws {
         struct Holder: Codable { var tagged: Tagged }
@@ -112,4 +124,51 @@ struct Tagged: Codable, JSONConvertible, Equatable, Sendable {
     var jsonValue: JSONValue { ["hand": .string(name)] }
 
     static var jsonSchema: JSONValue { JSONSchemaBuilder.object(["hand": String.jsonSchema], required: ["hand"]) }
+}
+
+/// Writes some keys more than once, as a scalar, a nested container or a generic value, and
+/// more members than a node first makes room for.
+private struct Rewriter: Encodable {
+    private enum Key: String, CodingKey { case a, b, c, d, e, f, g, inner }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(1, forKey: .a)
+        try container.encode("gone", forKey: .b)
+        try container.encode(2, forKey: .a)
+        var nested = container.nestedContainer(keyedBy: Key.self, forKey: .b)
+        try nested.encode(true, forKey: .inner)
+        try container.encode([0], forKey: .c)
+        try container.encode(Optional(4), forKey: .d)
+        try container.encode(5, forKey: .e)
+        try container.encode(6, forKey: .f)
+        try container.encode("seven", forKey: .g)
+        try container.encode(3, forKey: .a)
+        var elements = container.nestedUnkeyedContainer(forKey: .c)
+        try elements.encode(1)
+    }
+}
+
+/// Opens a keyed container, then writes a single value over it.
+private struct ValueOverContainer: Encodable {
+    private enum Key: String, CodingKey { case k }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(false, forKey: .k)
+        var single = encoder.singleValueContainer()
+        try single.encode(1)
+    }
+}
+
+/// Writes a single value, then opens a keyed container over it.
+private struct ContainerOverValue: Encodable {
+    private enum Key: String, CodingKey { case k }
+
+    func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        try single.encode(1)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(true, forKey: .k)
+    }
 }

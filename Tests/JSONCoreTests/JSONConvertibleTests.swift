@@ -108,6 +108,20 @@ struct JSONConvertibleTests {
         try members.rejectUnknownMembers(allowed: ["a", "zz"])
     }
 
+    @Test("a list of allowed members refuses exactly as a set of them does")
+    func rejectsUnknownMembersFromAList() throws {
+        let members = try JSONObjectDecoder(["a": 1, "zz": 2, "b": 3])
+        for allowed in [["a"], ["zz", "a"], [], ["b", "a", "c"]] {
+            var fromList: JSONDecodingError?
+            var fromSet: JSONDecodingError?
+            do { try members.rejectUnknownMembers(allowed: allowed) } catch { fromList = error }
+            do { try members.rejectUnknownMembers(allowed: Set(allowed)) } catch { fromSet = error }
+            #expect(fromList != nil)
+            #expect(fromList == fromSet)
+        }
+        #expect(throws: Never.self) { try members.rejectUnknownMembers(allowed: ["b", "zz", "a"]) }
+    }
+
     @Test("a struct's schema accepts its own encodings")
     func schemaAcceptsEncodings() throws {
         let schema = try JSONSchema(Envelope.jsonSchema)

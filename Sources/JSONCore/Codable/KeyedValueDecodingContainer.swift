@@ -49,6 +49,10 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
 
+    /// Always inlined, so each width's `decode` calls `ScalarDecoding.integer` with its own
+    /// type, which the compiler specializes (this container is generic over `Key`, so a
+    /// call through a helper generic over the width stayed unspecialized).
+    @inline(__always)
     private func integer<I: FixedWidthInteger>(_ key: Key) throws(JSONDecodingError) -> I {
         try ScalarDecoding.integer(I.self, member(key, expected: "integer"), at: memberPath(key))
     }

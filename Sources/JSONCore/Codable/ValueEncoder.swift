@@ -27,9 +27,9 @@ struct ValueEncoder: Encoder, SingleValueEncodingContainer {
     /// hand-written form, anything else through its `encode(to:)`.
     func encodeValue<T: Encodable>(_ value: T) throws {
         if let scalar = try ValueEncoder.scalar(value, at: codingPath) {
-            node.content = .value(scalar)
+            node.setValue(scalar)
         } else if let convertible = value as? any JSONConvertible {
-            node.content = .value(convertible.jsonValue)
+            node.setValue(convertible.jsonValue)
         } else {
             try value.encode(to: self)
         }
@@ -79,11 +79,11 @@ struct ValueEncoder: Encoder, SingleValueEncodingContainer {
 
     // MARK: SingleValueEncodingContainer
 
-    func encodeNil() throws { node.content = .value(.null) }
-    func encode(_ value: Bool) throws { node.content = .value(.bool(value)) }
-    func encode(_ value: String) throws { node.content = .value(.string(value)) }
-    func encode(_ value: Double) throws { node.content = .value(try ValueEncoder.double(value, at: codingPath)) }
-    func encode(_ value: Int) throws { node.content = .value(.integer(Int64(value))) }
-    func encode(_ value: Int64) throws { node.content = .value(.integer(value)) }
+    func encodeNil() throws { node.setValue(.null) }
+    func encode(_ value: Bool) throws { node.setValue(.bool(value)) }
+    func encode(_ value: String) throws { node.setValue(.string(value)) }
+    func encode(_ value: Double) throws { node.setValue(try ValueEncoder.double(value, at: codingPath)) }
+    func encode(_ value: Int) throws { node.setValue(.integer(Int64(value))) }
+    func encode(_ value: Int64) throws { node.setValue(.integer(value)) }
     func encode<T: Encodable>(_ value: T) throws { try encodeValue(value) }
 }
