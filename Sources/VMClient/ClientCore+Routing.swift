@@ -172,9 +172,15 @@ extension ClientCore {
         _ output: VMOutputEvent, _ sink: SubscriptionSink, _ state: inout State, into deliveries: inout [Delivery],
         unclaimed: () -> Delivery
     ) {
+        let id = output.subscription
+        guard state.session.accept(subscription: id, seq: output.seq) else { return }  // seen before a resume
+        // No patch to apply and no subscription keeping values for patches (the usual case):
+        // straight into the channel, without looking the id up in `lastValues` twice.
+        if output.patch == nil, state.lastValues.isEmpty {
+            if sink.append(.output(output)) { deliveries.append(.wake(sink)) }
+            return
+        }
         var event = output
-        let id = event.subscription
-        guard state.session.accept(subscription: id, seq: event.seq) else { return }  // seen before a resume
         if state.lastValues[id] != nil {
             // After a gap in seq, patches wait for a whole value (PROTOCOL.md §18).
             if let last = state.patchSeqs[id], event.seq != last + 1 { state.lastValues[id] = [:] }
