@@ -47,8 +47,8 @@ public enum CurrentProcess {
 
     /// One `NAME=value` entry of the environment split at its first `=`; nil without one.
     /// Split by byte, not by `Character`: a `Character` search segments the text into
-    /// grapheme clusters, which made reading the environment ~0.9M instructions of every
-    /// daemon start-up (callgrind, 35 variables).
+    /// grapheme clusters, paid for every variable at every daemon start-up (its cost:
+    /// ViewModelDaemon.docc's Performance article).
     package static func environmentEntry(_ line: UnsafeRawBufferPointer) -> (name: String, value: String)? {
         guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else { return nil }
         return (String(decoding: line[..<equals], as: UTF8.self), String(decoding: line[(equals + 1)...], as: UTF8.self))
