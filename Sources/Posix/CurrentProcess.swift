@@ -36,14 +36,22 @@ public enum CurrentProcess {
         var result: [String: String] = [:]
         guard var entry = cposix_environ() else { return result }
         while let pointer = entry.pointee {
-            let line = String(cString: pointer)
-            if let equals = line.firstIndex(of: "=") {
-                let name = String(line[..<equals])
-                if result[name] == nil { result[name] = String(line[line.index(after: equals)...]) }
+            if let (name, value) = environmentEntry(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))),
+               result[name] == nil {
+                result[name] = value
             }
             entry += 1
         }
         return result
+    }
+
+    /// One `NAME=value` entry of the environment split at its first `=`; nil without one.
+    /// Split by byte, not by `Character`: a `Character` search segments the text into
+    /// grapheme clusters, paid for every variable at every daemon start-up (its cost:
+    /// ViewModelDaemon.docc's Performance article).
+    package static func environmentEntry(_ line: UnsafeRawBufferPointer) -> (name: String, value: String)? {
+        guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        return (String(decoding: line[..<equals], as: UTF8.self), String(decoding: line[(equals + 1)...], as: UTF8.self))
     }
 
     /// `getenv`.

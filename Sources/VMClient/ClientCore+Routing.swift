@@ -158,23 +158,30 @@ extension ClientCore {
 
     /// A `vm.output` read by OutputFrameReader.swift: as the general path would route it.
     private static func decideOutput(_ event: VMOutputEvent, _ state: inout State, into deliveries: inout [Delivery]) {
-        let unclaimed = { Delivery.event(.notification(method: VMOutputNotification.name, params: event.params)) }
         guard let sink = state.subscriptions[event.subscription] else {
-            deliveries.append(unclaimed())
+            deliveries.append(.event(.notification(method: VMOutputNotification.name, params: event.params)))
             return
         }
-        decideOutput(event, sink, &state, into: &deliveries, unclaimed: unclaimed)
+        decideOutput(event, sink, &state, into: &deliveries, unclaimedParams: nil)
     }
 
     /// Routes one `vm.output` to its subscription's channel: after a resume only the seqs not
-    /// seen before, and with patches applied to the value delivered last.
+    /// seen before, and with patches applied to the value delivered last. A patch that cannot
+    /// be applied goes to the events stream with `unclaimedParams` (the params as received),
+    /// or with the event's own params when it was read without its envelope (nil).
     private static func decideOutput(
         _ output: VMOutputEvent, _ sink: SubscriptionSink, _ state: inout State, into deliveries: inout [Delivery],
-        unclaimed: () -> Delivery
+        unclaimedParams: JSONValue?
     ) {
+        let id = output.subscription
+        guard state.session.accept(subscription: id, seq: output.seq) else { return }  // seen before a resume
+        // No patch to apply and no subscription keeping values for patches (the usual case):
+        // straight into the channel, without looking the id up in `lastValues` twice.
+        if output.patch == nil, state.lastValues.isEmpty {
+            if sink.append(.output(output)) { deliveries.append(.wake(sink)) }
+            return
+        }
         var event = output
-        let id = event.subscription
-        guard state.session.accept(subscription: id, seq: event.seq) else { return }  // seen before a resume
         if state.lastValues[id] != nil {
             // After a gap in seq, patches wait for a whole value (PROTOCOL.md §18).
             if let last = state.patchSeqs[id], event.seq != last + 1 { state.lastValues[id] = [:] }
@@ -185,7 +192,7 @@ extension ClientCore {
             guard let base = state.lastValues[id]?[event.output], let value = try? patch.applied(to: base) else {
                 // Not applied: later patches wait for a whole value of this output.
                 state.lastValues[id]?[event.output] = nil
-                deliveries.append(unclaimed())
+                deliveries.append(.event(.notification(method: VMOutputNotification.name, params: unclaimedParams ?? output.params)))
                 return
             }
             event.value = value
@@ -234,7 +241,7 @@ extension ClientCore {
                 if state.lastValues[id] != nil, to > state.patchSeqs[id] ?? 0 { state.lastValues[id] = [:] }
                 deliveries.append(.subscription(sink, .overflow(from...to), last: false))
             } else if let event = try? VMOutputEvent(json: params) {
-                decideOutput(event, sink, &state, into: &deliveries) { unclaimed }
+                decideOutput(event, sink, &state, into: &deliveries, unclaimedParams: params)
             } else {
                 deliveries.append(unclaimed)
             }

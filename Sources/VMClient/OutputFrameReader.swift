@@ -33,9 +33,16 @@ enum OutputFrameReader {
         let isReplay = frame.count - cursor.position > replayTail.utf8CodeUnitCount && cursor.endsWith(replayTail)
         guard isReplay || cursor.endsWith(tail) else { return nil }
         let valueEnd = frame.count - (isReplay ? replayTail : tail).utf8CodeUnitCount
-        guard valueEnd > cursor.position,
-              let value = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: frame[cursor.position..<valueEnd]))
-        else { return nil }
+        guard valueEnd > cursor.position else { return nil }
+        let valueBytes = UnsafeRawBufferPointer(rebasing: frame[cursor.position..<valueEnd])
+        let value: JSONValue
+        var digits = Cursor(bytes: valueBytes)
+        if let integer = digits.integer(), digits.position == valueBytes.count {
+            value = .integer(integer)  // a plain count, as the parser reads it, without its set-up
+        } else {
+            guard let parsed = try? JSONParser.parse(valueBytes) else { return nil }
+            value = parsed
+        }
         return VMOutputEvent(subscription: subscription, instance: instance, output: output, value: value, seq: seq, isReplay: isReplay)
     }
 

@@ -4,6 +4,9 @@
 // the same way and answering the same line, compiled here with the system `cc` at bench time
 // (it is not a package target). Interleaved, median of `runs` each; vmd's idle RSS is read
 // from /proc once it has answered (an empty store: XDG_STATE_HOME is a fresh directory).
+// VMD_STARTUP_ALSO="label=/path/to/vmd:label2=/path2" measures other builds of vmd in the same
+// interleaved run (a `--static-swift-stdlib` build, an experiment), each against the same C
+// server; `.ci/startup` builds the static variant and passes it here.
 
 #if canImport(Glibc)
 import Glibc
@@ -29,22 +32,49 @@ private struct StartupBenchmark {
         var environment = CurrentProcess.environment.filter { !$0.key.hasPrefix("LISTEN_") && $0.key != "NOTIFY_SOCKET" }
         environment["XDG_STATE_HOME"] = directory
         let socket = directory + "/s.sock"
-        let vmdCommand = (vmd, ["--socket", socket, "--log-level", "warning"])
+        let variants = [("vmd", vmd)] + (try Self.otherBuilds(CurrentProcess.environment["VMD_STARTUP_ALSO"]))
+        let commands = variants.map { ($0.1, ["--socket", socket, "--log-level", "warning"]) }
         let cCommand = (cServer, [socket])
-        _ = try firstAnswer(vmdCommand, socket: socket, environment: environment, directory: directory)  // warm-up
+        for command in commands {  // warm-up
+            _ = try firstAnswer(command, socket: socket, environment: environment, directory: directory)
+        }
         _ = try firstAnswer(cCommand, socket: socket, environment: environment, directory: directory)
-        var vmdTimes: [Double] = [], cTimes: [Double] = [], residentBytes: [Double] = []
+        var times = Array(repeating: [Double](), count: commands.count)
+        var residentBytes = Array(repeating: [Double](), count: commands.count)
+        var cTimes: [Double] = []
         for _ in 0..<runs {
-            let (time, resident) = try firstAnswer(vmdCommand, socket: socket, environment: environment, directory: directory)
-            vmdTimes.append(time)
-            residentBytes.append(Double(resident))
+            for (index, command) in commands.enumerated() {
+                let (time, resident) = try firstAnswer(command, socket: socket, environment: environment, directory: directory)
+                times[index].append(time)
+                residentBytes[index].append(Double(resident))
+            }
             cTimes.append(try firstAnswer(cCommand, socket: socket, environment: environment, directory: directory).0)
         }
-        let vmdMedian = middleValue(vmdTimes), cMedian = middleValue(cTimes)
+        let cMedian = middleValue(cTimes)
         print("exec to first answer (daemon.info), median of \(runs) runs each, interleaved:")
-        print("  vmd         \(microsText(UInt64(vmdMedian))) µs; idle RSS \(twoDecimals(middleValue(residentBytes) / 1_048_576)) MiB")
-        print("  C server    \(microsText(UInt64(cMedian))) µs")
-        print("  ratio vmd / C: \(twoDecimals(vmdMedian / cMedian))x  (aim: ≤ 2x)")
+        for (index, variant) in variants.enumerated() {
+            let median = middleValue(times[index])
+            print("  \(variant.0.padding(toWidth: 12))\(microsText(UInt64(median))) µs; idle RSS"
+                  + " \(twoDecimals(middleValue(residentBytes[index]) / 1_048_576)) MiB;"
+                  + " ratio to C \(twoDecimals(median / cMedian))x  (aim: ≤ 2x)")
+        }
+        print("  \("C server".padding(toWidth: 12))\(microsText(UInt64(cMedian))) µs")
+    }
+
+    /// The builds named in `VMD_STARTUP_ALSO` (`label=path`, separated by `:`).
+    private static func otherBuilds(_ text: String?) throws -> [(String, String)] {
+        guard let text, !text.isEmpty else { return [] }
+        return try text.split(separator: ":").map { item in
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw BenchFailure("VMD_STARTUP_ALSO: '\(item)' is not label=path")
+            }
+            let path = String(parts[1])
+            guard (try? FileSystem.info(path, followingSymlinks: true)) != nil else {
+                throw BenchFailure("VMD_STARTUP_ALSO: no file at \(path)")
+            }
+            return (String(parts[0]), path)
+        }
     }
 
     /// Spawns `command`, and returns the nanoseconds to its first reply and its RSS then.
@@ -128,4 +158,11 @@ private struct StartupBenchmark {
             }
         }
         """
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters (at least one space after it).
+    fileprivate func padding(toWidth width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
 }

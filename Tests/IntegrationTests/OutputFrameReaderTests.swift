@@ -29,7 +29,7 @@ struct OutputFrameReaderTests {
     }
 
     @Test("the daemon's frames read the same as through the general path",
-          arguments: [JSONValue.integer(42), -3, 2.5, "a \"quoted\" é", true, .null, [1, [2, 3]],
+          arguments: [JSONValue.integer(42), 0, 123_456_789_012_345_678, 1_234_567_890_123_456_789, -3, 2.5, "a \"quoted\" é", true, .null, [1, [2, 3]],
                       ["id": 1, "title": "x}}", "done": false, "replay": true], [:], []])
     func sameAsGeneral(value: JSONValue) throws {
         for replay in [false, true] {

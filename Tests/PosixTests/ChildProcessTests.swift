@@ -71,11 +71,24 @@ struct ChildProcessTests {
         }
     }
 
+    @Test("an environment entry splits at its first '=', keeps the rest of the value and any UTF-8, and needs an '='")
+    func environmentEntries() {
+        func entry(_ text: String) -> [String]? {
+            Array(text.utf8).withUnsafeBytes { CurrentProcess.environmentEntry($0) }.map { [$0.name, $0.value] }
+        }
+        #expect(entry("OPTS=a=b=c") == ["OPTS", "a=b=c"])
+        #expect(entry("GREETING=grüße 🌍") == ["GREETING", "grüße 🌍"])
+        #expect(entry("EMPTY=") == ["EMPTY", ""])
+        #expect(entry("=value") == ["", "value"])
+        #expect(entry("NO_EQUALS") == nil)
+    }
+
     @Test("process facts are available without libc")
     func processFacts() {
         #expect(CurrentProcess.pid > 0)
         #expect(!CurrentProcess.hostname.isEmpty)
         #expect(CurrentProcess.environment["PATH"] == CurrentProcess.environmentValue("PATH"))
+        for (name, value) in CurrentProcess.environment { #expect(CurrentProcess.environmentValue(name) == value) }
         #expect(MonotonicClock.nanoseconds() > 0)
         #expect(WallClock.nanosecondsSinceEpoch() > 1_600_000_000 * 1_000_000_000)
     }

@@ -45,11 +45,9 @@ package enum DaemonRunner {
         } catch {
             log.warning("could not raise the open-file limit", ["error": "\(error)"])
         }
-        // Before accepting anything: libdispatch's descriptors must exist before connections
-        // can take every descriptor (see DispatchWarmUp).
-        if !DispatchWarmUp.run() {
-            log.warning("libdispatch did not start its event loop within 5 s; async work may fail once descriptors run out")
-        }
+        // libdispatch's descriptors must exist before connections can take every descriptor
+        // (see DispatchWarmUp): started here, waited for just before the daemon accepts.
+        let warmUp = DispatchWarmUp.start()
         let loop: EventLoop
         let signals = SignalRoute()
         do {
@@ -79,6 +77,9 @@ package enum DaemonRunner {
             let daemon = Daemon(configuration: configuration, listener: opened.listener,
                                 isSocketActivated: opened.isSocketActivated, loop: loop, log: log, notifier: notifier)
             let handler = try makeHandler(daemon.context)
+            if !warmUp.wait() {
+                log.warning("libdispatch did not start its event loop within 5 s; async work may fail once descriptors run out")
+            }
             daemon.onStopped = { [unowned loop] in loop.stop() }
             try daemon.start(serving: handler, handlesSignals: false)
             signals.daemon = daemon
