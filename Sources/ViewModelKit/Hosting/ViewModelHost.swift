@@ -226,8 +226,8 @@ package final class ViewModelHost {
     /// Destroys instance `id` and, first, its children (reason ``CloseReason/parentDestroyed``).
     /// ``onClose`` reports each one.
     package func destroy(_ id: String, reason: CloseReason = .destroyed) throws(ViewModelError) {
-        guard let instance = live[id] else { throw .unknownInstance(instance: id) }
-        tearDown(instance, reason: reason, childReason: .parentDestroyed)
+        guard let index = live.index(forKey: id) else { throw .unknownInstance(instance: id) }
+        tearDown(live[index].value, reason: reason, childReason: .parentDestroyed, index: index)
     }
 
     /// Destroys every instance, each with `reason` (at shutdown, children too are closed
@@ -239,11 +239,22 @@ package final class ViewModelHost {
         }
     }
 
-    private func tearDown(_ instance: ViewModelInstance, reason: CloseReason, childReason: CloseReason) {
-        for child in instance.children {
+    /// Tears `instance` down, its children first. `index`: where `live` holds it, when the
+    /// caller just looked it up; used (instead of hashing the id again, a string hash per
+    /// `vm.destroy`) only when no child was removed from `live` since, which would move it.
+    private func tearDown(
+        _ instance: ViewModelInstance, reason: CloseReason, childReason: CloseReason,
+        index: Dictionary<String, ViewModelInstance>.Index? = nil
+    ) {
+        let children = instance.children
+        for child in children {
             if let childInstance = live[child] { tearDown(childInstance, reason: childReason, childReason: childReason) }
         }
-        live[instance.id] = nil
+        if let index, children.isEmpty {
+            live.remove(at: index)
+        } else {
+            live[instance.id] = nil
+        }
         if let parent = instance.parent { live[parent]?.removeChild(instance.id) }
         instance.close()
         onClose?(instance, reason)
