@@ -263,13 +263,14 @@ package final class ViewModelHost {
     private func generateID(for registered: RegisteredType) -> String {
         // Every type of the host's registry has a slot; the check only keeps this total.
         let slot = registered.ordinal
-        var number = slot < nextNumber.next.count ? nextNumber.next[slot] : 1
+        let counted = slot < nextNumber.next.count
+        var number = counted ? nextNumber.next[slot] : 1
         var candidate = registered.generatedID(number: number)
-        while nextNumber.mayBeTaken, live[candidate] != nil {
+        while nextNumber.mayBeTaken || !counted, live[candidate] != nil {
             number += 1
             candidate = registered.generatedID(number: number)
         }
-        if slot < nextNumber.next.count { nextNumber.next[slot] = number + 1 }
+        if counted { nextNumber.next[slot] = number + 1 }
         return candidate
     }
 
