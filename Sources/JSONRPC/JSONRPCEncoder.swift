@@ -73,8 +73,10 @@ package enum JSONRPCEncoder {
     }
 
     /// A success whose result is JSON text that is already encoded (copied verbatim; it must
-    /// be one complete, valid JSON value).
-    package static func appendSuccess(id: RequestID, encodedResult: some Collection<UInt8>, to buffer: inout [UInt8]) {
+    /// be one complete, valid JSON value). An array, not any collection of bytes: the generic
+    /// form ran unspecialized from other modules, and copying a 19-byte `vm.destroy` result
+    /// cost more than serializing it (`.ci/instructions`, `destroy`).
+    package static func appendSuccess(id: RequestID, encodedResult: [UInt8], to buffer: inout [UInt8]) {
         appendHeader(id: id, to: &buffer)
         appendStatic(#","result":"#, to: &buffer)
         buffer.append(contentsOf: encodedResult)

@@ -52,7 +52,7 @@ struct EncoderTests {
             let written = withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { raw in
                 Array(UnsafeRawBufferPointer(rebasing: raw[0..<JSONRPCEncoder.writeSuccess(id: id, encodedResult: result, into: raw)]))
             }
-            let resultBytes = UnsafeBufferPointer(start: result.utf8Start, count: result.utf8CodeUnitCount)
+            let resultBytes = Array(UnsafeBufferPointer(start: result.utf8Start, count: result.utf8CodeUnitCount))
             var appended: [UInt8] = []
             JSONRPCEncoder.appendSuccess(id: .integer(id), encodedResult: resultBytes, to: &appended)
             #expect(written == appended)

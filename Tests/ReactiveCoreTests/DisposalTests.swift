@@ -52,6 +52,26 @@ struct DisposalTests {
         #expect(!subject.hasObservers)
     }
 
+    @Test("a dispose bag disposes one, two or many subscriptions once each, in insertion order, and later ones at once", arguments: [0, 1, 2, 5])
+    func disposeBagOrder(count: Int) {
+        var disposed: [Int] = []
+        let bag = DisposeBag()
+        for index in 0..<count {
+            bag.insert(Disposables.create { disposed.append(index) })
+        }
+        // One inserted while the bag disposes: disposed at once, after the one inserting it.
+        bag.insert(Disposables.create {
+            disposed.append(100)
+            bag.insert(Disposables.create { disposed.append(101) })
+        })
+        #expect(disposed.isEmpty)
+        bag.dispose()
+        #expect(disposed == Array(0..<count) + [100, 101])
+        bag.dispose()
+        bag.insert(Disposables.create { disposed.append(200) })
+        #expect(disposed == Array(0..<count) + [100, 101, 200])
+    }
+
     @Test("composite, serial and single-assignment disposables dispose what they hold")
     func disposableKinds() {
         var log: [String] = []

@@ -73,6 +73,29 @@ struct HostTests {
         #expect(try host.instance("login-1").typeName == "Login")
     }
 
+    @Test("a generated id skips one a client took after ids were generated")
+    func generatedIDsSkipALaterClientID() throws {
+        let (host, _) = try makeHost()
+        #expect(try host.create(type: "Counter").id == "counter-1")
+        try host.create(type: "Counter", id: "counter-2")
+        #expect(try host.create(type: "Counter").id == "counter-3")
+        try host.destroy("counter-2")
+        try host.create(type: "Counter", id: "counter-4")
+        #expect(try host.create(type: "Counter").id == "counter-5")
+    }
+
+    @Test("two types whose names differ only in case never get the same generated id")
+    func generatedIDsOfTypesSharingAPrefix() throws {
+        var registry = ViewModelRegistry()
+        try registry.register(Counter.self)
+        try registry.register(ShoutedCounter.self)
+        let host = ViewModelHost(registry: registry, scheduler: TestScheduler())
+        #expect(try host.create(type: "Counter").id == "counter-1")
+        #expect(try host.create(type: "COUNTER").id == "counter-2")
+        #expect(try host.create(type: "Counter").id == "counter-3")
+        #expect(host.instances.map(\.typeName) == ["Counter", "COUNTER", "Counter"])
+    }
+
     @Test("outputNames lists outputs by kind, in declaration order")
     func outputNamesByKind() throws {
         let (host, _) = try makeHost()
@@ -217,4 +240,17 @@ struct HostErrorTests {
         try host.destroy("counter-1")
         #expect(try host.create(type: "Counter").id == "counter-3")  // numbers keep counting
     }
+}
+
+/// A view model whose name differs from Counter's only in case: its generated ids have
+/// Counter's prefix (`counter-`).
+private struct ShoutedCounter: ViewModel {
+    static let typeName = "COUNTER"
+    static let summary = "Counter's name, upper-cased."
+
+    struct Ports: ViewModelPorts {
+        let count = State<Int>("Always 0.", initial: 0)
+    }
+
+    init(ports: Ports, context: Context) {}
 }

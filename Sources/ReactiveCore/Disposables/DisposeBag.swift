@@ -3,15 +3,24 @@
 ///
 /// A view model keeps one bag for its own lifetime; nothing else should need one.
 public final class DisposeBag {
+    /// What the bag holds. Many bags (one per view-model instance) only ever get one
+    /// subscription: held as it is, it needs no array (an allocation per instance created,
+    /// and its release when destroyed; `.ci/instructions`, `create` and `destroy`).
+    private enum Held {
+        case none
+        case one(any Disposable)
+        case many([any Disposable])
+    }
+
     // Unchecked exclusivity (dynamic checks were a few per view model created and destroyed):
-    // every access is instantaneous. `insert` reads the flag, then either appends (which runs
+    // every access is instantaneous. `insert` reads the flag, then either stores (which runs
     // no other code) or disposes its argument without touching the bag; `dispose` and
-    // `deinit` move the array into a local before disposing anything, so a disposable that
-    // inserts into or disposes this bag while being disposed overlaps no access.
+    // `deinit` move the held disposables into a local before disposing anything, so a
+    // disposable that inserts into or disposes this bag while being disposed overlaps no access.
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    private var disposables: [any Disposable] = []
+    private var disposables: Held = .none
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
@@ -24,8 +33,18 @@ public final class DisposeBag {
     public func insert(_ disposable: any Disposable) {
         if isDisposed {
             disposable.dispose()
-        } else {
-            disposables.append(disposable)
+            return
+        }
+        switch disposables {
+        case .none:
+            disposables = .one(disposable)
+        case .one(let first):
+            disposables = .many([first, disposable])
+        case .many(var all):
+            // Dropped from the bag first, so that the array is not shared while it grows.
+            disposables = .none
+            all.append(disposable)
+            disposables = .many(all)
         }
     }
 
@@ -35,12 +54,23 @@ public final class DisposeBag {
         guard !isDisposed else { return }
         isDisposed = true
         let disposing = disposables
-        disposables = []
-        for disposable in disposing { disposable.dispose() }
+        disposables = .none
+        Self.dispose(disposing)
     }
 
     deinit {
-        let disposing = disposables
-        for disposable in disposing { disposable.dispose() }
+        Self.dispose(disposables)
+    }
+
+    /// Disposes `held`, in insertion order.
+    private static func dispose(_ held: Held) {
+        switch held {
+        case .none:
+            break
+        case .one(let disposable):
+            disposable.dispose()
+        case .many(let all):
+            for disposable in all { disposable.dispose() }
+        }
     }
 }

@@ -3,6 +3,13 @@ extension ObservableType {
     @inlinable public func startWith(_ elements: Element...) -> Observable<Element> {
         StartWithObservable(source: asObservable(), elements: elements)
     }
+
+    /// Emits `element` first, then the source's events: the variadic `startWith` with one
+    /// element, chosen by a call with one argument. No array is made for it (an allocation
+    /// per chain built, as in a view model's usual `scan(…).startWith(start)`).
+    @inlinable public func startWith(_ element: Element) -> Observable<Element> {
+        StartWithObservable(source: asObservable(), elements: CollectionOfOne(element))
+    }
 }
 
 /// A `startWith`: its source and first elements (see `Observable` for why `run` is stored).
@@ -18,16 +25,20 @@ extension ObservableType {
 /// object and every later event one call (`vmd-bench create`,
 /// `.ci/instructions`, `send`). Over any other source (a subject, a foreign `ObservableType`)
 /// a sink still ends the source's subscription on its terminal event.
-@usableFromInline final class StartWithObservable<Element>: Observable<Element> {
+///
+/// Generic over how the first elements are held: an array, or one element held as it is. (Not
+/// an enum of the two: a class's `deinit` does not specialize, and destroying an enum with a
+/// generic payload there looked its metadata up on every chain freed.)
+@usableFromInline final class StartWithObservable<Element, Elements: Sequence<Element>>: Observable<Element> {
     @usableFromInline let source: Observable<Element>
-    @usableFromInline let elements: [Element]
+    @usableFromInline let elements: Elements
 
-    @inlinable init(source: Observable<Element>, elements: [Element]) {
+    @inlinable init(source: Observable<Element>, elements: Elements) {
         self.source = source
         self.elements = elements
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
-            let startWith = observable.asRunOwner(StartWithObservable<Element>.self)
+            let startWith = observable.asRunOwner(StartWithObservable<Element, Elements>.self)
             if startWith.source.endsItsSubscription {
                 for element in startWith.elements {
                     observer.on(.next(element))

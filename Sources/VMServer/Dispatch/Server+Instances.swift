@@ -77,8 +77,12 @@ extension Server {
         let params = try VMDestroyMethod.Params(call.params)
         // `vm.closed` of every subscriber is queued inside, before this reply (O4).
         try host.destroy(params.instance, reason: .destroyed)
-        return .result(VMDestroyMethod.result)
+        return .encoded(Self.destroyedResult)
     }
+
+    /// `vm.destroy`'s result, the same for every call, encoded once rather than serialized
+    /// for every reply.
+    static let destroyedResult = VMDestroyMethod.result.encodedBytes()
 
     func list(_ call: Call) throws -> Outcome {
         try VMListMethod.decodeParams(call.params)

@@ -1,57 +1,10 @@
 import JSONCore
 import ReactiveCore
 
-/// An action of a view model, as clients see it (`vm.execute`): a typed input, a typed
-/// element, and the `Action` that runs it, bound in `init`.
-///
-/// ```swift
-/// let submit = ActionPort<Void, String>("Sign in with the typed email and password.")
-/// …
-/// let signIn = context.action(enabledIf: isValid) { (email: String, password: String) in
-///     try await auth.signIn(email: email, password: password)
-/// }
-/// ports.submit.bind(signIn, with: credentials)   // executes with the latest credentials
-/// ```
-///
-/// The action's rules apply unchanged: disabled while its `enabledIf` is false or (with the
-/// default `exclusive` strategy) while it runs, errors reported as `ActionError`, and
-/// disposing an execution cancels it. An unbound port is never enabled.
-public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
-    /// Its summary, schemas and wire name: the ones its type's layout shares among all
-    /// instances (see PortFacts.swift), or its own when made outside an instance.
-    /// (Unchecked exclusivity: assigned only by `attach`, in one assignment, and otherwise
-    /// read in single expressions; no access spans a call.)
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
-    @usableFromInline var facts: PortFacts
-    /// The input codec's decoding and the output codec's encoding (the halves an action port
-    /// calls; the schemas are in ``facts``).
-    @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
-    @usableFromInline let encode: (Element) -> JSONValue
-    /// Starts an execution of a bound action with a value and an optional progress observer.
-    @usableFromInline typealias Run = (Value, ((ActionProgress) -> Void)?) -> Observable<Element>
-    @usableFromInline var run: Run?
-    /// The action ``bind(_:)`` bound, run without a closure around it (one allocation per
-    /// action port per instance fewer); `run` is then `nil`.
-    var boundAction: Action<Value, Element>?
-    @usableFromInline var bindings = BindingStore()
-
-    /// A port whose input and element use the given codecs.
-    ///
-    /// Inlinable (with the convenience initializers): the view model's `Ports()` calls it for
-    /// every instance, and specialized in the app's module it builds the codecs without
-    /// generic metadata lookups (measured with `.ci/instructions`, `create`). In an instance
-    /// the kit makes, the summary and the schemas are its type's, learned once: this builds
-    /// no schema (see PortFacts.swift).
-    @inlinable
-    public init(_ summary: String = "", input: ValueCodec<Value>, output: ValueCodec<Element>) {
-        self.facts = PortFactsSharing.claim()
-            ?? PortFacts.action(summary: summary, input: input, output: output)
-        self.decode = input.decode
-        self.encode = output.encode
-    }
-
+// ActionPort's declaration (its stored properties, designated initializer and type documentation)
+// is in Internals/PortStorage/ActionPort+Storage.swift, beside the storage idioms it needs; this
+// file, which authors read, keeps its API and none of them.
+extension ActionPort {
     /// What the action does, for people reading `vm.types`.
     public var summary: String { facts.summary }
 

@@ -60,12 +60,12 @@ package final class ViewModelHost {
     @exclusivity(unchecked)
     #endif
     private var nextSequence: UInt64 = 0
-    /// Per registered type (by its ``RegisteredType/ordinal``), the next number its
-    /// generated ids try.
+    /// Per registered type, the next number its generated ids try, and whether a generated
+    /// id may be taken already.
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    private var nextNumber: [Int]
+    private var nextNumber: GeneratedIDNumbers
     /// The held `init` events of instances created since the last delivery, in creation order.
     #if !DEBUG
     @exclusivity(unchecked)
@@ -91,7 +91,8 @@ package final class ViewModelHost {
         self.scheduler = scheduler
         self.maxInstances = maxInstances
         self.types = registry.types
-        self.nextNumber = Array(repeating: 1, count: registry.count)
+        self.nextNumber = GeneratedIDNumbers(
+            next: Array(repeating: 1, count: registry.count), mayBeTaken: !registry.idPrefixesAreDistinct)
     }
 
     /// The description of type `name` (`vm.types {type}`).
@@ -170,6 +171,8 @@ package final class ViewModelHost {
             }
         }
 
+        // An id chosen rather than generated may be one this host would generate later.
+        if id != nil { nextNumber.mayBeTaken = true }
         let instanceID = id ?? generateID(for: registered)
         nextSequence += 1
         let instance = ViewModelInstance(id: instanceID, registered: registered, parent: parent, sequence: nextSequence)
@@ -223,8 +226,8 @@ package final class ViewModelHost {
     /// Destroys instance `id` and, first, its children (reason ``CloseReason/parentDestroyed``).
     /// ``onClose`` reports each one.
     package func destroy(_ id: String, reason: CloseReason = .destroyed) throws(ViewModelError) {
-        guard let instance = live[id] else { throw .unknownInstance(instance: id) }
-        tearDown(instance, reason: reason, childReason: .parentDestroyed)
+        guard let index = live.index(forKey: id) else { throw .unknownInstance(instance: id) }
+        tearDown(live[index].value, reason: reason, childReason: .parentDestroyed, index: index)
     }
 
     /// Destroys every instance, each with `reason` (at shutdown, children too are closed
@@ -236,11 +239,22 @@ package final class ViewModelHost {
         }
     }
 
-    private func tearDown(_ instance: ViewModelInstance, reason: CloseReason, childReason: CloseReason) {
-        for child in instance.children {
+    /// Tears `instance` down, its children first. `index`: where `live` holds it, when the
+    /// caller just looked it up; used (instead of hashing the id again, a string hash per
+    /// `vm.destroy`) only when no child was removed from `live` since, which would move it.
+    private func tearDown(
+        _ instance: ViewModelInstance, reason: CloseReason, childReason: CloseReason,
+        index: Dictionary<String, ViewModelInstance>.Index? = nil
+    ) {
+        let children = instance.children
+        for child in children {
             if let childInstance = live[child] { tearDown(childInstance, reason: childReason, childReason: childReason) }
         }
-        live[instance.id] = nil
+        if let index, children.isEmpty {
+            live.remove(at: index)
+        } else {
+            live[instance.id] = nil
+        }
         if let parent = instance.parent { live[parent]?.removeChild(instance.id) }
         instance.close()
         onClose?(instance, reason)
@@ -249,13 +263,28 @@ package final class ViewModelHost {
     private func generateID(for registered: RegisteredType) -> String {
         // Every type of the host's registry has a slot; the check only keeps this total.
         let slot = registered.ordinal
-        var number = slot < nextNumber.count ? nextNumber[slot] : 1
+        let counted = slot < nextNumber.next.count
+        var number = counted ? nextNumber.next[slot] : 1
         var candidate = registered.generatedID(number: number)
-        while live[candidate] != nil {
+        while nextNumber.mayBeTaken || !counted, live[candidate] != nil {
             number += 1
             candidate = registered.generatedID(number: number)
         }
-        if slot < nextNumber.count { nextNumber[slot] = number + 1 }
+        if counted { nextNumber.next[slot] = number + 1 }
         return candidate
+    }
+
+    /// What ``generateID(for:)`` keeps between calls.
+    private struct GeneratedIDNumbers {
+        /// Per registered type (by its ``RegisteredType/ordinal``), the next number its
+        /// generated ids try.
+        var next: [Int]
+        /// Whether a generated id may be live already. A type's numbers only grow and its id
+        /// prefix is its own, so a generated id is new (and needs no lookup in the instance
+        /// table, a string hash per `vm.create`) until an instance gets an id another way (a
+        /// client's or a parent's choice, a durable instance restored under its id), from
+        /// then on, or from the start when two types share a prefix (names differing only in
+        /// case).
+        var mayBeTaken: Bool
     }
 }

@@ -108,6 +108,11 @@ public struct ViewModelRegistry: Sendable {
     /// How many types are registered (one more than the largest ``RegisteredType/ordinal``).
     var count: Int { entries.count }
 
+    /// Whether no two types generate ids with the same prefix (``RegisteredType/idPrefix``).
+    var idPrefixesAreDistinct: Bool {
+        Set(entries.values.map(\.idPrefix)).count == entries.count
+    }
+
     private static func describe<VM: ViewModel>(_ type: VM.Type, ports: [PortReflection.Found]) -> ViewModelTypeDescription {
         var inputs: [ViewModelTypeDescription.InputDescription] = []
         var outputs: [ViewModelTypeDescription.OutputDescription] = []

@@ -47,17 +47,19 @@ enum UncheckedIdiomHomes {
             checkedBy: ["SubjectTests", "SubjectOrderTests", "ActionTests", "MergeTests", "DistinctUntilChangedTests", "ThreadingTests"]),
         Home(
             files: [
-                "ViewModelKit/Authoring/ActionPort.swift", "ViewModelKit/Authoring/EventOutput.swift",
-                "ViewModelKit/Authoring/Input.swift", "ViewModelKit/Authoring/State.swift",
+                "ViewModelKit/Internals/PortStorage/ActionPort+Storage.swift",
+                "ViewModelKit/Internals/PortStorage/EventOutput+Storage.swift",
+                "ViewModelKit/Internals/PortStorage/Input+Storage.swift",
+                "ViewModelKit/Internals/PortStorage/State+Storage.swift",
                 "ViewModelKit/Hosting/ViewModelHost.swift", "ViewModelKit/Hosting/ViewModelInstance.swift",
                 "ViewModelKit/Internals/JSONWatcher.swift", "ViewModelKit/Internals/OutputFanOut.swift",
             ],
             idioms: [.exclusivityUnchecked],
             invariant: """
                 An instance and its ports live on the host's thread; each unchecked property is assigned \
-                in one assignment that calls no observer and read in single expressions. (The Authoring \
-                files keep only the stored-property declarations: Swift requires a class's stored \
-                properties in its declaration; every statement-level idiom of theirs is in Internals.)
+                in one assignment that calls no observer and read in single expressions. The ports' \
+                storage files hold only their classes' declarations (stored properties, designated \
+                initializers); their API is in extensions in the Authoring files, which have no idiom.
                 """,
             checkedBy: ["HostTests", "PortWiringTests", "FanOutTests", "JSONObserverTests", "CounterTests"]),
         Home(

@@ -163,17 +163,12 @@ struct UncheckedIdiomsTests {
         #expect(problems.isEmpty, "\n\(problems.joined(separator: "\n"))")
     }
 
-    @Test("author-facing files have no unchecked idiom (the kit's: but for stored-property declarations)")
+    @Test("author-facing files have no unchecked idiom")
     func authorFacingFilesStayPlain() throws {
         let found = try Self.scanSources()
-        let inAuthorFacing = try found.filter { path, _ in try Self.isAuthorFacing(path) }
-        // In the kit's Authoring files only @exclusivity(unchecked) on a stored property may stay:
-        // Swift keeps a class's stored properties in its declaration, and the declaration is the
-        // author's documentation. Public operator files keep none.
-        let problems = inAuthorFacing.flatMap { path, idioms in
-            let allowed: Set<UncheckedIdiom> = path.hasPrefix("ViewModelKit/Authoring/") ? [.exclusivityUnchecked] : []
-            return idioms.subtracting(allowed).map { "Sources/\(path): \($0.rawValue)" }
-        }.sorted()
+        let problems = try found.filter { path, _ in try Self.isAuthorFacing(path) }
+            .flatMap { path, idioms in idioms.map { "Sources/\(path): \($0.rawValue)" } }
+            .sorted()
         #expect(problems.isEmpty, "\n\(problems.joined(separator: "\n"))")
     }
 
