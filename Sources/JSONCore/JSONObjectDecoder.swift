@@ -47,8 +47,11 @@ public struct JSONObjectDecoder: Sendable {
     /// the names compared one by one: no set is built or hashed (an array literal at the call
     /// site lands here; the cost: ViewModelDaemon.docc/Performance.md).
     public func rejectUnknownMembers(allowed: [String]) throws(JSONDecodingError) {
-        for member in object.storage where !allowed.contains(member.key) {
-            throw Self.unexpected(member.key, allowed: allowed)
+        for (position, member) in object.storage.enumerated() {
+            // Members usually come in the listed order: the name at the member's own position
+            // is tried first, and an equal one there is found without the comparisons before it.
+            if position < allowed.count, allowed[position] == member.key { continue }
+            if !allowed.contains(member.key) { throw Self.unexpected(member.key, allowed: allowed) }
         }
     }
 

@@ -7,8 +7,16 @@
 public enum JSONSerializer {
     /// Appends the compact JSON text of `value` to `buffer`.
     public static func append(_ value: JSONValue, to buffer: inout [UInt8]) {
-        JSONTextScratch.writing(to: &buffer) { scratch, buffer in
-            write(value, to: &scratch, flushingTo: &buffer)
+        switch value {
+        // A lone scalar is one piece: appended directly, without setting up a chunk.
+        case .null: appendASCII("null", to: &buffer)
+        case .bool(let flag): appendASCII(flag ? "true" : "false", to: &buffer)
+        case .integer(let number): appendInteger(number, to: &buffer)
+        case .double(let number): appendDouble(number, to: &buffer)
+        case .string, .array, .object:
+            JSONTextScratch.writing(to: &buffer) { scratch, buffer in
+                write(value, to: &scratch, flushingTo: &buffer)
+            }
         }
     }
 
