@@ -23,17 +23,22 @@ public struct JSONObjectDecoder: Sendable {
                 throw missing
             }
         }
-        do throws(JSONDecodingError) {
-            return try T(json: member)
-        } catch {
-            throw error.prefixed(by: .key(key))
-        }
+        return try Self.decode(member, at: key)
     }
 
     /// Decodes member `key`, or returns `defaultValue` when it is missing or `null`.
     public func decode<T: JSONConvertible>(_ key: String, default defaultValue: T) throws(JSONDecodingError) -> T {
         guard let member = object[key], !member.isNull else { return defaultValue }
-        return try decode(key)
+        return try Self.decode(member, at: key)
+    }
+
+    /// `member`, the value of member `key`, decoded; its errors point at the member.
+    private static func decode<T: JSONConvertible>(_ member: JSONValue, at key: String) throws(JSONDecodingError) -> T {
+        do throws(JSONDecodingError) {
+            return try T(json: member)
+        } catch {
+            throw error.prefixed(by: .key(key))
+        }
     }
 
     /// Fails on the first member whose name is not in `allowed` ("unexpected member").
