@@ -23,17 +23,19 @@ public struct JSONObjectDecoder: Sendable {
                 throw missing
             }
         }
-        return try Self.decode(member, at: key)
+        do throws(JSONDecodingError) {
+            return try T(json: member)
+        } catch {
+            throw error.prefixed(by: .key(key))
+        }
     }
 
     /// Decodes member `key`, or returns `defaultValue` when it is missing or `null`.
     public func decode<T: JSONConvertible>(_ key: String, default defaultValue: T) throws(JSONDecodingError) -> T {
         guard let member = object[key], !member.isNull else { return defaultValue }
-        return try Self.decode(member, at: key)
-    }
-
-    /// `member`, the value of member `key`, decoded; its errors point at the member.
-    private static func decode<T: JSONConvertible>(_ member: JSONValue, at key: String) throws(JSONDecodingError) -> T {
+        // The member found above, decoded as `decode(_:as:)` decodes it, without a second
+        // lookup. Written out, not shared through a generic helper: callers in other modules
+        // reach both unspecialized, and the extra generic call showed (Performance.md).
         do throws(JSONDecodingError) {
             return try T(json: member)
         } catch {
