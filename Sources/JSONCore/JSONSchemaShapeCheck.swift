@@ -113,23 +113,15 @@ package final class JSONSchemaShapeCheck: Sendable {
 
         private func admits(_ object: JSONObject) -> Bool {
             var seen: UInt64 = 0
-            for (position, member) in object.storage.enumerated() {
-                guard let index = propertyIndex(of: member.key, expectedAt: position) else {
-                    if let additional, !additional.admits(member.value) { return false }
-                    continue
+            members: for (key, member) in object {
+                for index in properties.indices where properties[index].name == key {
+                    guard properties[index].node.admits(member) else { return false }
+                    seen |= 1 << UInt64(index)
+                    continue members
                 }
-                guard properties[index].node.admits(member.value) else { return false }
-                seen |= 1 << UInt64(index)
+                if let additional, !additional.admits(member) { return false }
             }
             return seen & requiredMask == requiredMask
-        }
-
-        /// The index of property `name`, looked for first at `position`: members usually come
-        /// in the schema's order (writers follow it), and an equal name there is found without
-        /// the full comparisons against the names before it.
-        private func propertyIndex(of name: String, expectedAt position: Int) -> Int? {
-            if position < properties.count, properties[position].name == name { return position }
-            return properties.firstIndex { $0.name == name }
         }
 
         /// Whether `value`'s JSON type is among `types`.
