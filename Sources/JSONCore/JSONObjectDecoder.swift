@@ -33,7 +33,14 @@ public struct JSONObjectDecoder: Sendable {
     /// Decodes member `key`, or returns `defaultValue` when it is missing or `null`.
     public func decode<T: JSONConvertible>(_ key: String, default defaultValue: T) throws(JSONDecodingError) -> T {
         guard let member = object[key], !member.isNull else { return defaultValue }
-        return try decode(key)
+        // The member found above, decoded as `decode(_:as:)` decodes it, without a second
+        // lookup. Written out, not shared through a generic helper: callers in other modules
+        // reach both unspecialized, and the extra generic call showed (Performance.md).
+        do throws(JSONDecodingError) {
+            return try T(json: member)
+        } catch {
+            throw error.prefixed(by: .key(key))
+        }
     }
 
     /// Fails on the first member whose name is not in `allowed` ("unexpected member").
@@ -47,8 +54,11 @@ public struct JSONObjectDecoder: Sendable {
     /// the names compared one by one: no set is built or hashed (an array literal at the call
     /// site lands here; the cost: ViewModelDaemon.docc/Performance.md).
     public func rejectUnknownMembers(allowed: [String]) throws(JSONDecodingError) {
-        for member in object.storage where !allowed.contains(member.key) {
-            throw Self.unexpected(member.key, allowed: allowed)
+        for (position, member) in object.storage.enumerated() {
+            // Members usually come in the listed order: the name at the member's own position
+            // is tried first, and an equal one there is found without the comparisons before it.
+            if position < allowed.count, allowed[position] == member.key { continue }
+            if !allowed.contains(member.key) { throw Self.unexpected(member.key, allowed: allowed) }
         }
     }
 

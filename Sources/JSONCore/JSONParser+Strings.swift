@@ -5,6 +5,13 @@
 extension JSONParser {
     /// Parses a string starting at the opening quote.
     mutating func parseString() throws(JSONParseError) -> String {
+        var isASCII = false
+        return try parseString(isASCII: &isASCII)
+    }
+
+    /// Parses a string starting at the opening quote; sets `isASCII` when it was written as
+    /// ASCII without escapes (its bytes are then the string's UTF-8, byte for byte).
+    mutating func parseString(isASCII plainASCII: inout Bool) throws(JSONParseError) -> String {
         let start = position + 1  // after the opening quote
         // The hot loop works on a local index: `position` lives in `self`, and the compiler
         // reloads it around every byte load unless it is kept in a register like this.
@@ -15,6 +22,7 @@ extension JSONParser {
             if byte == UInt8(ascii: "\"") {
                 position = index + 1
                 let count = index - start
+                plainASCII = isASCII
                 if isASCII && count <= 15 { return shortASCIIString(at: start, count: count) }
                 return String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
             }

@@ -16,13 +16,41 @@ public struct JSONParser: ~Copyable {
     /// Members and elements of the containers being parsed, stacked: each container collects
     /// into the top of these and is then created with its exact size in one allocation,
     /// instead of growing its own array 1, 2, 4, 8… (fewer allocations, no slack kept).
-    var memberStack = ParseStack<JSONObject.Member>()
-    var elementStack = ParseStack<JSONValue>()
+    var memberStack: ParseStack<JSONObject.Member>
+    var elementStack: ParseStack<JSONValue>
 
-    init(base: UnsafePointer<UInt8>, count: Int, options: JSONParseOptions) {
+    init(
+        base: UnsafePointer<UInt8>, count: Int, options: JSONParseOptions,
+        memberStorage: UnsafeMutableBufferPointer<JSONObject.Member>, elementStorage: UnsafeMutableBufferPointer<JSONValue>
+    ) {
         self.base = base
         self.end = count
         self.options = options
+        memberStack = ParseStack(startingIn: memberStorage)
+        elementStack = ParseStack(startingIn: elementStorage)
+    }
+
+    /// Members and elements the stacks hold before they allocate: a small object or array
+    /// and its parents parse without a heap allocation for the stacks.
+    static var lentStackCapacity: Int { 8 }
+
+    /// Runs `body` with a parser over `count` bytes at `base` whose stacks start in
+    /// temporary memory of this call (see ``lentStackCapacity``).
+    @inline(__always)
+    static func withParser<Value>(
+        base: UnsafePointer<UInt8>, count: Int, options: JSONParseOptions,
+        _ body: (inout JSONParser) throws(JSONParseError) -> Value
+    ) throws(JSONParseError) -> Value {
+        // The temporary allocations take an untyped throwing closure; the outcome travels
+        // in a Result instead.
+        let outcome = withUnsafeTemporaryAllocation(of: JSONObject.Member.self, capacity: lentStackCapacity) { members in
+            withUnsafeTemporaryAllocation(of: JSONValue.self, capacity: lentStackCapacity) { elements in
+                var parser = JSONParser(
+                    base: base, count: count, options: options, memberStorage: members, elementStorage: elements)
+                return Result { () throws(JSONParseError) -> Value in try body(&parser) }
+            }
+        }
+        return try outcome.get()
     }
 
     /// Parses exactly one JSON value (with optional surrounding whitespace) from `bytes`.
@@ -32,9 +60,9 @@ public struct JSONParser: ~Copyable {
         guard let raw = bytes.baseAddress, bytes.count > 0 else {
             throw JSONParseError(.unexpectedEnd, "expected a JSON value but the input is empty", at: 0)
         }
-        var parser = JSONParser(
-            base: raw.assumingMemoryBound(to: UInt8.self), count: bytes.count, options: options)
-        return try parser.parseDocument()
+        return try withParser(base: raw.assumingMemoryBound(to: UInt8.self), count: bytes.count, options: options) {
+            parser throws(JSONParseError) in try parser.parseDocument()
+        }
     }
 
     /// Parses exactly one JSON value from any contiguous (or copyable) byte collection.
@@ -81,11 +109,13 @@ public struct JSONParser: ~Copyable {
         guard let raw = bytes.baseAddress, offset >= 0, offset <= bytes.count else {
             throw JSONParseError(.unexpectedEnd, "expected a JSON value but the input ended", at: max(0, offset))
         }
-        var parser = JSONParser(base: raw.assumingMemoryBound(to: UInt8.self), count: bytes.count, options: options)
-        parser.position = offset
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: depth)
-        return (value, parser.position)
+        return try withParser(base: raw.assumingMemoryBound(to: UInt8.self), count: bytes.count, options: options) {
+            parser throws(JSONParseError) in
+            parser.position = offset
+            parser.skipWhitespace()
+            let value = try parser.parseValue(depth: depth)
+            return (value, parser.position)
+        }
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -205,6 +235,8 @@ public struct JSONParser: ~Copyable {
         let first = memberStack.count
         // Only large objects pay for a hash set to find repeated keys; small ones scan.
         var seenKeys: [String: Int]? = nil
+        // Whether every key so far was plain ASCII: such keys differ when their lengths do.
+        var keysAreASCII = true
         while true {
             guard position < end else {
                 throw JSONParseError(.unexpectedEnd, "expected '\"' to start an object key but the input ended", at: position)
@@ -216,7 +248,9 @@ public struct JSONParser: ~Copyable {
                 throw JSONParseError(.unexpectedByte, message, at: position)
             }
             let keyOffset = position
-            let key = try parseString()
+            var keyIsASCII = false
+            let key = try parseString(isASCII: &keyIsASCII)
+            keysAreASCII = keysAreASCII && keyIsASCII
             skipWhitespace()
             guard position < end else {
                 throw JSONParseError(.unexpectedEnd, "expected ':' after object key but the input ended", at: position)
@@ -227,7 +261,7 @@ public struct JSONParser: ~Copyable {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            if let existing = existingMember(key, from: first, seen: &seenKeys) {
+            if let existing = existingMember(key, from: first, allASCII: keysAreASCII, seen: &seenKeys) {
                 if options.duplicateKeys == .reject {
                     throw JSONParseError(.duplicateKey, "duplicate object key \"\(key)\"", at: keyOffset)
                 }
@@ -253,11 +287,16 @@ public struct JSONParser: ~Copyable {
     }
 
     /// Index in `memberStack` of a member named `key` of the object starting at `first`.
-    mutating func existingMember(_ key: String, from first: Int, seen: inout [String: Int]?) -> Int? {
+    /// `allASCII`: `key` and the object's other keys were written as plain ASCII.
+    mutating func existingMember(_ key: String, from first: Int, allASCII: Bool, seen: inout [String: Int]?) -> Int? {
         let count = memberStack.count - first
         if count <= JSONObject.indexThreshold {
-            for index in first..<memberStack.count where memberStack[index].key == key { return index }
-            return nil
+            // String equality is canonical equivalence, where strings of different lengths can
+            // be equal ("K" and the Kelvin sign); between ASCII strings they never are, and
+            // comparing lengths first skips most of the full comparisons.
+            guard allASCII else { return memberStack.firstIndex(from: first) { $0.key == key } }
+            let length = key.utf8.count
+            return memberStack.firstIndex(from: first) { $0.key.utf8.count == length && $0.key == key }
         }
         if seen == nil {
             var built = [String: Int](minimumCapacity: count * 2)

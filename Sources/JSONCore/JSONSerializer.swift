@@ -8,33 +8,63 @@ public enum JSONSerializer {
     /// Appends the compact JSON text of `value` to `buffer`.
     public static func append(_ value: JSONValue, to buffer: inout [UInt8]) {
         switch value {
+        // A lone scalar is one piece: appended directly, without setting up a chunk.
         case .null: appendASCII("null", to: &buffer)
         case .bool(let flag): appendASCII(flag ? "true" : "false", to: &buffer)
         case .integer(let number): appendInteger(number, to: &buffer)
         case .double(let number): appendDouble(number, to: &buffer)
-        case .string(let text): appendString(text, to: &buffer)
-        case .array(let elements):
-            buffer.append(UInt8(ascii: "["))
-            var first = true
-            for element in elements {
-                if !first { buffer.append(UInt8(ascii: ",")) }
-                first = false
-                append(element, to: &buffer)
+        case .string, .array, .object:
+            JSONTextScratch.writing(to: &buffer) { scratch, buffer in
+                write(value, to: &scratch, flushingTo: &buffer)
             }
-            buffer.append(UInt8(ascii: "]"))
-        case .object(let object):
-            buffer.append(UInt8(ascii: "{"))
-            var first = true
-            for member in object.storage {
-                if !first { buffer.append(UInt8(ascii: ",")) }
-                first = false
-                appendString(member.key, to: &buffer)
-                buffer.append(UInt8(ascii: ":"))
-                append(member.value, to: &buffer)
-            }
-            buffer.append(UInt8(ascii: "}"))
         }
     }
+
+    static func write(_ value: JSONValue, to scratch: inout JSONTextScratch, flushingTo buffer: inout [UInt8]) {
+        switch value {
+        case .null: scratch.write("null", flushingTo: &buffer)
+        case .bool(let flag): scratch.write(flag ? "true" : "false", flushingTo: &buffer)
+        case .integer(let number): scratch.writeDigits(number, flushingTo: &buffer)
+        case .double(let number):
+            if number.isFinite {
+                scratch.write(verbatim: shortestText(of: number).utf8, flushingTo: &buffer)
+            } else {
+                scratch.write("null", flushingTo: &buffer)
+            }
+        case .string(let text): writeString(text, to: &scratch, flushingTo: &buffer)
+        case .array(let elements):
+            scratch.write(UInt8(ascii: "["), flushingTo: &buffer)
+            var first = true
+            for element in elements {
+                if !first { scratch.write(UInt8(ascii: ","), flushingTo: &buffer) }
+                first = false
+                write(element, to: &scratch, flushingTo: &buffer)
+            }
+            scratch.write(UInt8(ascii: "]"), flushingTo: &buffer)
+        case .object(let object):
+            scratch.write(UInt8(ascii: "{"), flushingTo: &buffer)
+            var first = true
+            for member in object.storage {
+                if !first { scratch.write(UInt8(ascii: ","), flushingTo: &buffer) }
+                first = false
+                writeString(member.key, to: &scratch, flushingTo: &buffer)
+                scratch.write(UInt8(ascii: ":"), flushingTo: &buffer)
+                write(member.value, to: &scratch, flushingTo: &buffer)
+            }
+            scratch.write(UInt8(ascii: "}"), flushingTo: &buffer)
+        }
+    }
+
+    static func writeString(_ text: String, to scratch: inout JSONTextScratch, flushingTo buffer: inout [UInt8]) {
+        var text = text  // withUTF8 needs a var; native strings are not copied
+        text.withUTF8 { bytes in scratch.writeQuoted(bytes, flushingTo: &buffer) }
+    }
+
+    /// The standard library's description: the shortest text that parses back to the same
+    /// double ("0.1", "1e-07", "1.0"); every form it prints for finite values is valid JSON.
+    /// It fits the small-string storage, so no allocation.
+    @inline(__always)
+    static func shortestText(of number: Double) -> String { number.description }
 
     @inline(__always)
     static func appendASCII(_ text: StaticString, to buffer: inout [UInt8]) {
@@ -85,65 +115,14 @@ public enum JSONSerializer {
             appendASCII("null", to: &buffer)
             return
         }
-        // The standard library's description is the shortest text that parses back to the
-        // same double ("0.1", "1e-07", "1.0"); every form it prints for finite values is
-        // valid JSON. It fits the small-string storage, so no allocation.
-        buffer.append(contentsOf: number.description.utf8)
+        buffer.append(contentsOf: shortestText(of: number).utf8)
     }
 
     /// Appends `text` as a JSON string literal, quotes included.
     public static func appendString(_ text: String, to buffer: inout [UInt8]) {
-        var text = text  // withUTF8 needs a var; native strings are not copied
-        text.withUTF8 { bytes in appendQuoted(bytes, to: &buffer) }
-    }
-
-    static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
-        buffer.reserveCapacity(buffer.count + bytes.count + 2)
-        buffer.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            // One unsigned range test covers the control characters; quote and backslash follow.
-            if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                index += 1
-                continue
-            }
-            if runStart < index {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            }
-            appendEscape(for: byte, to: &buffer)
-            index += 1
-            runStart = index
+        JSONTextScratch.writing(to: &buffer) { scratch, buffer in
+            writeString(text, to: &scratch, flushingTo: &buffer)
         }
-        if runStart < bytes.count {
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-        }
-        buffer.append(UInt8(ascii: "\""))
-    }
-
-    static func appendEscape(for byte: UInt8, to buffer: inout [UInt8]) {
-        buffer.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
-        case 0x0A: buffer.append(UInt8(ascii: "n"))
-        case 0x0D: buffer.append(UInt8(ascii: "r"))
-        case 0x09: buffer.append(UInt8(ascii: "t"))
-        case 0x08: buffer.append(UInt8(ascii: "b"))
-        case 0x0C: buffer.append(UInt8(ascii: "f"))
-        default:
-            buffer.append(UInt8(ascii: "u"))
-            buffer.append(UInt8(ascii: "0"))
-            buffer.append(UInt8(ascii: "0"))
-            buffer.append(hexDigit(byte >> 4))
-            buffer.append(hexDigit(byte & 0xF))
-        }
-    }
-
-    @inline(__always)
-    static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }
 

@@ -6,17 +6,30 @@
 /// per container; this manages its own memory instead.
 /// Non-copyable, so the memory has exactly one owner and `deinit` frees it (also when a
 /// parse fails midway with members still on the stack).
+///
+/// It can start in memory the caller lends (a temporary stack allocation, so that parsing a
+/// small value allocates nothing here) and moves to memory of its own once it outgrows it.
 struct ParseStack<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>? = nil
     private(set) var count = 0
     private var capacity = 0
+    /// Whether `base` was allocated here (and is freed here), not lent by the caller.
+    private var ownsStorage = true
 
     init() {}
+
+    /// A stack that starts in `lent`: uninitialized memory that outlives the stack and that
+    /// the caller frees (the stack leaves it uninitialized when it ends).
+    init(startingIn lent: UnsafeMutableBufferPointer<Element>) {
+        base = lent.baseAddress
+        capacity = base == nil ? 0 : lent.count
+        ownsStorage = false
+    }
 
     deinit {
         if let base {
             base.deinitialize(count: count)
-            base.deallocate()
+            if ownsStorage { base.deallocate() }
         }
     }
 
@@ -32,10 +45,11 @@ struct ParseStack<Element>: ~Copyable {
         let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         if let base {
             newBase.moveInitialize(from: base, count: count)
-            base.deallocate()
+            if ownsStorage { base.deallocate() }
         }
         base = newBase
         capacity = newCapacity
+        ownsStorage = true
     }
 
     /// The element at `index` (< `count`).
@@ -48,6 +62,13 @@ struct ParseStack<Element>: ~Copyable {
             guard let base, index >= 0, index < count else { preconditionFailure("ParseStack index out of range") }
             base[index] = newValue
         }
+    }
+
+    /// The index of the first element from `start` to the top that `matches`, read in place.
+    func firstIndex(from start: Int, where matches: (borrowing Element) -> Bool) -> Int? {
+        guard let base, start >= 0 else { return nil }
+        for index in start..<count where matches(base[index]) { return index }
+        return nil
     }
 
     /// Moves the elements from `start` to the top into a new array and pops them.
