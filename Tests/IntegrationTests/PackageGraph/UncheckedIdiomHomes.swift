@@ -147,6 +147,9 @@ enum UncheckedIdiomHomes {
         Home(
             files: [
                 "JSONCore/JSONByteWriter.swift", "JSONCore/JSONParser.swift", "JSONCore/ParseStack.swift",
+                "JSONCore/JSONSerializer.swift", "JSONCore/JSONTextScratch.swift",
+                "VMProtocol/Notifications/VMOutputNotification.swift", "VMServer/ConnectionHandler.swift",
+                "VMServer/Delivery/Outbox.swift", "VMTransport/Connections/Connection.swift",
                 "JSONRPC/JSONRPCEncoder.swift", "JSONRPC/LineFramer.swift",
                 "VMServer/Inbound/RequestFrame.swift", "VMServer/Inbound/SendFrame.swift", "VMServer/Inbound/SendRoute.swift",
             ],
@@ -154,10 +157,16 @@ enum UncheckedIdiomHomes {
             invariant: """
                 Byte loads and stores stay inside the buffer being parsed or written: every index is \
                 checked against the buffer's count (word loads only where 8 or 16 bytes remain), and \
-                the memory is bound to UInt8 (or the stack's element) by the buffer that owns it.
+                the memory is bound to UInt8 (or the stack's element) by the buffer that owns it. \
+                Stack chunks (`withUnsafeTemporaryAllocation`) never leave the closure that made them: \
+                the parse stacks move to memory of their own before they outgrow theirs, and the \
+                serializer makes room for a write's longest form (flushing the chunk) before it writes; \
+                a message built in a stack buffer is given the writer's own bound \
+                (`maximumByteCount`, `maximumSuccessByteCount`), and only the bytes written are read back.
                 """,
             checkedBy: [
-                "ParserConformanceTests", "ParserErrorTests", "EncoderTests", "FramerTests", "LineScanTests",
+                "ParserConformanceTests", "ParserErrorTests", "ChunkedTextTests", "EncoderTests", "OutputNotificationBytesTests",
+                "OutboundQueueTests", "FramerTests", "LineScanTests",
                 "RequestFrameTests", "SendFastPathTests", "SendRouteCacheTests", ".ci/fuzz", ".ci/sanitized",
             ]),
         Home(

@@ -14,14 +14,15 @@ enum UncheckedIdiom: String, CaseIterable, Sendable {
     /// What finds it in a line of code (comments already removed). Views of byte buffers
     /// (`withUnsafeBufferPointer`, `UnsafeRawBufferPointer` parameters) are not listed: they are
     /// how every reader and writer of bytes hands its buffer on; what is listed is reading or
-    /// writing memory as another type than the one it holds, and memory allocated by hand.
+    /// writing memory as another type than the one it holds, and memory allocated by hand (on the
+    /// heap or, with `withUnsafeTemporaryAllocation`, on the stack).
     var pattern: String {
         switch self {
         case .exclusivityUnchecked: #"@exclusivity\(unchecked\)"#
         case .unsafeCast: #"\bunsafe(Downcast|BitCast)\("#
         case .unmanaged: #"\bUnmanaged\b|_withUnsafeGuaranteedRef"#
         case .memoryReinterpretation:
-            #"withUnsafe(Mutable)?Bytes\(of|load\(fromByteOffset|loadUnaligned\(|storeBytes\(of|assumingMemoryBound|bindMemory|withMemoryRebound|RawPointer\(bitPattern|\.allocate\(capacity"#
+            #"withUnsafe(Mutable)?Bytes\(of|load\(fromByteOffset|loadUnaligned\(|storeBytes\(of|assumingMemoryBound|bindMemory|withMemoryRebound|RawPointer\(bitPattern|\.allocate\(capacity|withUnsafeTemporaryAllocation"#
         case .nonisolatedUnsafe: #"nonisolated\(unsafe\)"#
         case .uncheckedSendable: #"@unchecked\s+Sendable"#
         case .cThreadLocal: #"\b(_Thread_local|__thread|thread_local)\b"#
