@@ -91,8 +91,8 @@ extension ClientCore {
         // one batch of everything. The registration is level-triggered, so after a few
         // chunks the loop runs its other work and comes back for the rest.
         for _ in 0..<SocketReader.chunksPerReadiness {
-            let outcome = reader.readChunk()
-            route(outcome.messages)
+            var outcome = reader.readChunk()
+            if let framingError = route(framesOf: reader) { outcome.ending = outcome.ending ?? framingError }
             if let ending = outcome.ending {
                 connectionLost(ending, on: loop)
                 return
@@ -233,30 +233,40 @@ final class SocketReader {
     /// How many full chunks one readiness event reads before the loop does other work.
     static let chunksPerReadiness = 8
 
-    /// Reads once (up to 64 KiB) and decodes the frames completed; `ending` says why the
-    /// connection is over, if it is; `mayHaveMore` when the read filled the buffer.
-    func readChunk() -> (messages: [ClientWire.Incoming], ending: String?, mayHaveMore: Bool) {
-        var messages: [ClientWire.Incoming] = []
-        var ending: String? = nil
-        var mayHaveMore = false
+    /// Reads once (up to 64 KiB) into the framer (``decodeFrames(output:other:)`` takes the
+    /// frames out); `ending` says why the connection is over, if it is; `mayHaveMore` when
+    /// the read filled the buffer.
+    func readChunk() -> (ending: String?, mayHaveMore: Bool) {
         do {
             switch try buffer.withUnsafeMutableBytes({ try socket.read(into: $0) }) {
             case .bytes(let count):
                 buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-                mayHaveMore = count == buffer.count
+                return (nil, count == buffer.count)
             case .endOfFile:
-                ending = "vmd closed the connection"
+                return ("vmd closed the connection", false)
             case .wouldBlock:
-                break
+                return (nil, false)
             }
         } catch {
-            ending = "reading failed: \(error)"
+            return ("reading failed: \(error)", false)
         }
+    }
+
+    /// Hands every complete frame read so far to `output` (a `vm.output` in the daemon's own
+    /// shape, read by OutputFrameReader.swift) or `other` (each message of any other frame),
+    /// in order, without collecting them first; returns why the framing failed, if it did.
+    func decodeFrames(output: (VMOutputEvent) -> Void, other: (ClientWire.Incoming) -> Void) -> String? {
         do {
-            while let frame = try framer.nextFrame() { ClientWire.decodeReadingOutputs(frame, into: &messages) }
+            while let frame = try framer.nextFrame() {
+                if let event = frame.withUnsafeBytes(OutputFrameReader.read) {
+                    output(event)
+                } else {
+                    for message in ClientWire.decode(frame) { other(message) }
+                }
+            }
+            return nil
         } catch {
-            ending = ending ?? "unreadable framing: \(error)"
+            return "unreadable framing: \(error)"
         }
-        return (messages, ending, mayHaveMore)
     }
 }

@@ -20,15 +20,20 @@ extension ClientCore {
         case wake(SubscriptionChannel)
     }
 
-    func route(_ messages: [ClientWire.Incoming]) {
-        guard !messages.isEmpty else { return }
+    /// Routes the frames `reader` has completed, each as it is decoded, under one hold of the
+    /// lock (no array of the chunk's messages between reading and routing); returns why the
+    /// framing failed, if it did.
+    func route(framesOf reader: SocketReader) -> String? {
+        var framingError: String?
         let deliveries = state.withLock { state in
             var deliveries: [Delivery] = []
-            deliveries.reserveCapacity(messages.count)
-            for message in messages { Self.decide(message, &state, into: &deliveries) }
+            framingError = reader.decodeFrames(
+                output: { Self.decideOutput($0, &state, into: &deliveries) },
+                other: { Self.decide($0, &state, into: &deliveries) })
             return deliveries
         }
         perform(deliveries)
+        return framingError
     }
 
     /// Performs what was decided under the lock, in order. A subscription's outputs are
@@ -100,8 +105,6 @@ extension ClientCore {
             if case .failure(let error) = outcome { deliveries.append(.event(.unaddressedError(error))) }
         case .notification(let method, let params):
             decideNotification(method, params, &state, into: &deliveries)
-        case .output(let event):
-            decideOutput(event, &state, into: &deliveries)
         case .invalid(let text):
             deliveries.append(.event(.notification(method: "vmclient.invalidMessage", params: ["message": .string(text)])))
         }

@@ -30,8 +30,6 @@ enum ClientWire {
         case unmatchedResponse(Result<JSONValue, VMRemoteError>)
         /// A notification from the daemon.
         case notification(method: String, params: JSONValue)
-        /// A `vm.output` read without its envelope (OutputFrameReader.swift).
-        case output(VMOutputEvent)
         /// Something that is not a message a daemon sends.
         case invalid(String)
     }
@@ -42,16 +40,6 @@ enum ClientWire {
         var messages: [Incoming] = []
         decode(frame, into: &messages)
         return messages
-    }
-
-    /// ``decode(_:)``, appending to `messages`; a `vm.output` in the daemon's own shape is
-    /// read by OutputFrameReader.swift, without building its envelope.
-    static func decodeReadingOutputs(_ frame: ArraySlice<UInt8>, into messages: inout [Incoming]) {
-        if let event = frame.withUnsafeBytes(OutputFrameReader.read) {
-            messages.append(.output(event))
-            return
-        }
-        decode(frame, into: &messages)
     }
 
     /// ``decode(_:)``, appending to `messages`.

@@ -73,8 +73,6 @@ public final class VMBlockingConnection {
                     if answer == nil, case .failure = outcome { answer = outcome }
                 case .notification(let method, let params):
                     queued.append((method, params))
-                case .output(let event):  // this connection reads every frame the general way
-                    queued.append((VMOutputNotification.name, event.params))
                 }
             }
             switch answer {
@@ -133,8 +131,6 @@ public final class VMBlockingConnection {
                     } else {
                         queued.append((method, notification))
                     }
-                case .output(let event):
-                    queued.append((VMOutputNotification.name, event.params))
                 }
             }
             switch answer {
