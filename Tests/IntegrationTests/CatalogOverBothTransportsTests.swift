@@ -7,7 +7,7 @@ import VMTestSupport
 /// (values, seq, replay marks) read back in the compact form of
 /// ``RPCSession/describe(_:relativeTo:)``. Each test has a server (and a state directory) of
 /// its own.
-@Suite("The catalog over both transports")
+@Suite("The catalog over both transports", .offTheCooperativePool)
 struct CatalogOverBothTransportsTests {
     // MARK: Counter
 

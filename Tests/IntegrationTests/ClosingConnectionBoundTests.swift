@@ -5,7 +5,7 @@ import VMTestSupport
 
 /// PROTOCOL.md §11: one connection's outbound buffer is bounded in every state, closing
 /// included (issue 31, item 1), over the real socket with the real vmd.
-@Suite("A closing connection keeps its outbound bound")
+@Suite("A closing connection keeps its outbound bound", .offTheCooperativePool)
 struct ClosingConnectionBoundTests {
     static let maxOutboundBytes = 4_194_304
     static let maxFrameBytes = 65_536

@@ -4,7 +4,7 @@ import VMTestSupport
 
 /// Per-connection warnings are rate-limited as the out-of-descriptors line is (issue 31: ~900
 /// lines for a burst of refused connections).
-@Suite("Per-connection warnings are rate-limited")
+@Suite("Per-connection warnings are rate-limited", .offTheCooperativePool)
 struct ConnectionWarningThrottleTests {
     @Test("30 connections refused over maxConnections write one warning line, not 30")
     func refusedBurstLogsOnce() throws {

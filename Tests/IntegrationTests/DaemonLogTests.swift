@@ -1,7 +1,8 @@
 import Testing
+import VMTestSupport
 @testable import VMTransport
 
-@Suite("Daemon log lines")
+@Suite("Daemon log lines", .offTheCooperativePool)
 struct DaemonLogTests {
     private let time: Int64 = 1_700_000_000_123_000_000  // 2023-11-14T22:13:20.123Z
 

@@ -4,7 +4,7 @@ import Testing
 import VMTestSupport
 
 /// The built `vmd` as a process: signals, readiness, socket activation, idle exit, log formats.
-@Suite("vmd binary as a process")
+@Suite("vmd binary as a process", .offTheCooperativePool)
 struct DaemonProcessTests {
     @Test("SIGTERM and SIGINT: subscribers get vm.closed reason shutdown, the socket is removed, exit 0",
           arguments: [UnixSignal.terminate, UnixSignal.interrupt])

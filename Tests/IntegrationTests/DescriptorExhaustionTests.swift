@@ -5,7 +5,7 @@ import VMTestSupport
 
 /// A real vmd at its open-file limit keeps running, keeps running
 /// async work, and answers the clients it cannot take.
-@Suite("vmd at its open-file limit", .serialized)
+@Suite("vmd at its open-file limit", .serialized, .offTheCooperativePool)
 struct DescriptorExhaustionTests {
     /// Starts vmd through `sh -c 'ulimit -n N; exec vmd ...'` when `openFileLimit` is given
     /// (the shell lowers both the soft and the hard limit, so vmd cannot raise it back).

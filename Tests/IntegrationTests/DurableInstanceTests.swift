@@ -6,7 +6,7 @@ import VMTestSupport
 
 /// Durable instances over the real socket: the real vmd, killed or stopped, started again on
 /// the same state directory (PROTOCOL.md, "Durable instances").
-@Suite("Durable instances survive kill -9, SIGTERM and idle exit; nothing else does")
+@Suite("Durable instances survive kill -9, SIGTERM and idle exit; nothing else does", .offTheCooperativePool)
 struct DurableInstanceTests {
     @Test("50 acknowledged increments then kill -9: the restarted daemon's durable Counter reads 50")
     func acknowledgedIncrementsSurviveKill() async throws {

@@ -1,8 +1,9 @@
 import Testing
+import VMTestSupport
 import VMTransport
 import VMProtocol
 
-@Suite("max-connections is clamped to what the open-file limit allows")
+@Suite("max-connections is clamped to what the open-file limit allows", .offTheCooperativePool)
 struct FileDescriptorBudgetTests {
     @Test("the limit minus the reserve, and at least one connection")
     func allowedConnections() {

@@ -9,7 +9,7 @@ import VMTestSupport
 /// GeneratedClients/OddNames.swift for Tests/Types/odd-names.json (keywords, hyphens, digits,
 /// non-ASCII, recursion), both compiled into this target, so this build type-checks them; the
 /// catalog's proxies are driven against the real daemon here. A stale file fails a test.
-@Suite("Generated Swift clients against vmd", .serialized)
+@Suite("Generated Swift clients against vmd", .serialized, .offTheCooperativePool)
 struct GeneratedClientsTests {
     @Test("the committed catalog proxies are what vmctl gen swift writes today, twice the same bytes")
     func committedProxiesAreFresh() throws {

@@ -3,7 +3,7 @@ import VMTransport
 import VMTestSupport
 
 /// Once idle after a burst, the daemon gives freed heap back.
-@Suite("Freed heap is given back once the daemon is idle after a burst")
+@Suite("Freed heap is given back once the daemon is idle after a burst", .offTheCooperativePool)
 struct HeapTrimTests {
     static let trimmed = "gave freed heap back to the system"
 

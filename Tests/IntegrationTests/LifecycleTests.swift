@@ -2,7 +2,7 @@ import Posix
 import Testing
 import VMTestSupport
 
-@Suite("Daemon lifecycle (in-process)")
+@Suite("Daemon lifecycle (in-process)", .offTheCooperativePool)
 struct LifecycleTests {
     @Test("shutdown tells the handler, flushes what it wrote, closes every connection and removes the socket")
     func gracefulShutdown() throws {

@@ -3,7 +3,7 @@ import Testing
 import VMTransport
 import VMTestSupport
 
-@Suite("Listener start-up safety")
+@Suite("Listener start-up safety", .offTheCooperativePool)
 struct ListenerTests {
     @Test("the socket is created 0600 in a directory created 0700")
     func permissions() throws {

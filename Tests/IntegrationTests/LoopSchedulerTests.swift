@@ -4,7 +4,7 @@ import Testing
 import VMTransport
 import VMTestSupport
 
-@Suite("LoopScheduler: the event loop as the reactive core's SerialScheduler")
+@Suite("LoopScheduler: the event loop as the reactive core's SerialScheduler", .offTheCooperativePool)
 struct LoopSchedulerTests {
     /// Runs `body` on a fresh loop thread, with the scheduler, and waits for `done` to be set.
     private func onLoop(_ body: @escaping @Sendable (LoopScheduler, LineRecorder) -> Void) throws -> [String] {

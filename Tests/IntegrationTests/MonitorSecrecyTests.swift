@@ -5,7 +5,7 @@ import VMTestSupport
 
 /// What monitors, and the tapes recorded from them, never show (PROTOCOL.md §18, "Secrecy";
 /// issue 31, item 3), over the real socket with the real vmd.
-@Suite("Monitors never show tokens or secret inputs")
+@Suite("Monitors never show tokens or secret inputs", .offTheCooperativePool)
 struct MonitorSecrecyTests {
     @Test("a session token inside frames that do not parse never reaches a monitor")
     func tokenInUnparseableFrames() async throws {

@@ -6,7 +6,7 @@ import VMTestSupport
 
 /// A peer of a user the daemon does not admit is told why before it is
 /// closed (PROTOCOL.md section 12).
-@Suite("A peer of another user is refused with a reason")
+@Suite("A peer of another user is refused with a reason", .offTheCooperativePool)
 struct PeerRefusalTests {
     @Test("a refused peer reads one permissionDenied error naming its uid, then the connection closes")
     func refusedPeerReadsTheReason() throws {

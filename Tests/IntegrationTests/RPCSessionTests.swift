@@ -4,7 +4,7 @@ import VMTestSupport
 
 /// RPCSession's own rules, on a scripted channel: how replies are matched, what stays queued,
 /// and which messages it refuses.
-@Suite("RPCSession on a scripted channel")
+@Suite("RPCSession on a scripted channel", .offTheCooperativePool)
 struct RPCSessionTests {
     /// Records what the session sends and hands out scripted messages, in order; with none
     /// left, a read times out at once, or reports the connection closed if `closesAtEnd`.

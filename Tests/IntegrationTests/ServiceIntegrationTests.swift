@@ -2,7 +2,7 @@ import Posix
 import Testing
 import VMTestSupport
 
-@Suite("Service manager integration (in-process daemon)")
+@Suite("Service manager integration (in-process daemon)", .offTheCooperativePool)
 struct ServiceIntegrationTests {
     @Test("READY=1 reaches NOTIFY_SOCKET once the daemon listens, STOPPING=1 when it stops")
     func readinessAndStopping() throws {

@@ -4,7 +4,7 @@ import Testing
 import VMTestSupport
 
 /// Sessions that survive a reconnect (PROTOCOL.md §18), over the real socket with the real vmd.
-@Suite("A resumable session survives its connection")
+@Suite("A resumable session survives its connection", .offTheCooperativePool)
 struct SessionResumeTests {
     /// A running vmd with `arguments`, stopped at the end of the test.
     struct Running {

@@ -4,7 +4,7 @@ import VMTestSupport
 
 /// The start-up log names the rule that chose the socket: the flag and `VMD_SOCKET` each say
 /// so (both reach RuntimePaths as one given path), as do the runtime directory and the default.
-@Suite("vmd's start-up log names where its socket came from")
+@Suite("vmd's start-up log names where its socket came from", .offTheCooperativePool)
 struct SocketSourceLogTests {
     enum Given: String, CaseIterable, CustomTestStringConvertible {
         case flag, environment, runtimeDirectory

@@ -5,7 +5,7 @@ import VMTestSupport
 
 /// Tapes recorded by the daemon from an instance's creation (`vm.create {record: true}`,
 /// `vmctl tape`), replayed by `vmctl replay` at their recorded pace, against the real vmd.
-@Suite("Tapes from creation")
+@Suite("Tapes from creation", .offTheCooperativePool)
 struct TapeFromCreationTests {
     /// Polls `vmctl get INSTANCE OUTPUT` until it prints `value` (5 s at most).
     private static func waitFor(_ fixture: VMCtlFixture, _ instance: String, _ output: String, _ value: String) async throws {

@@ -2,7 +2,7 @@ import Testing
 import JSONCore
 import VMTestSupport
 
-@Suite("Transport framing (in-process daemon, real socket)")
+@Suite("Transport framing (in-process daemon, real socket)", .offTheCooperativePool)
 struct TransportFramingTests {
     @Test("an NDJSON line comes back as one line")
     func lineRoundTrip() throws {

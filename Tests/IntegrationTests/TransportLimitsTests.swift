@@ -3,7 +3,7 @@ import Posix
 import Testing
 import VMTestSupport
 
-@Suite("Transport limits and slow readers")
+@Suite("Transport limits and slow readers", .offTheCooperativePool)
 struct TransportLimitsTests {
     @Test("a connection over maxConnections gets one limitReached error and is closed")
     func maxConnections() throws {

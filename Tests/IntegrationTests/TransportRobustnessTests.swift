@@ -2,7 +2,7 @@ import ReactiveTesting
 import Testing
 import VMTestSupport
 
-@Suite("Transport robustness: a peer's bytes never crash the daemon")
+@Suite("Transport robustness: a peer's bytes never crash the daemon", .offTheCooperativePool)
 struct TransportRobustnessTests {
     @Test("random bytes on many connections, in both framings, leave the daemon serving")
     func garbageIsSurvived() throws {

@@ -5,7 +5,7 @@ import VMTestSupport
 
 /// `vmctl exec` and long actions: a progress bar on a terminal, plain lines without one,
 /// JSON lines with `--json`, and Ctrl-C cancelling the execution in the daemon.
-@Suite("vmctl exec: progress and Ctrl-C")
+@Suite("vmctl exec: progress and Ctrl-C", .offTheCooperativePool)
 struct VMCtlExecProgressTests {
     /// A SendList `s` ready to send, uploading for `uploadMs`.
     private func readySendList(_ fixture: VMCtlFixture, uploadMs: Int) throws {

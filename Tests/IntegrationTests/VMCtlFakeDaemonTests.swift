@@ -7,7 +7,7 @@ import VMTestSupport
 /// modes, values as JSON and as strings. The scripted daemon answers each
 /// connection alone (no fan-out), so watching live values is tested against the real vmd
 /// in VMCtlTests.
-@Suite("vmctl against a scripted daemon")
+@Suite("vmctl against a scripted daemon", .offTheCooperativePool)
 struct VMCtlFakeDaemonTests {
     /// A scripted daemon on a temp socket and a runner pointed at it through VMD_SOCKET.
     private final class Fixture {

@@ -6,7 +6,7 @@ import VMTestSupport
 
 /// The papercuts a new vmctl user meets first: values read by their schema, hints
 /// that name vmctl commands, watch counting only changes, completion from the running daemon.
-@Suite("vmctl in the first ten minutes")
+@Suite("vmctl in the first ten minutes", .offTheCooperativePool)
 struct VMCtlFirstMinutesTests {
     @Test("send reads a bare number as a string for a string input and as a number for an integer input")
     func sendReadsBySchema() throws {
@@ -133,7 +133,7 @@ extension VMCtlRunner {
 
 /// A schema that takes a string and a number makes a bare number ambiguous; only a scripted
 /// daemon serves such a type (the catalog has none).
-@Suite("vmctl reading an ambiguous value")
+@Suite("vmctl reading an ambiguous value", .offTheCooperativePool)
 struct VMCtlAmbiguousValueTests {
     @Test("a bare number for a string-or-integer input is refused with how to write the string, and nothing is sent")
     func ambiguousNumberIsRefused() throws {

@@ -6,7 +6,7 @@ import VMTestSupport
 /// vmctl's table of which command calls each method (Sources/vmctl/MethodCommands.swift) is
 /// what `vmctl call` completes from; it must list every method of VMProtocol's registry, and
 /// every command it names must exist.
-@Suite("vmctl covers every method of the protocol")
+@Suite("vmctl covers every method of the protocol", .offTheCooperativePool)
 struct VMCtlMethodCoverageTests {
     static func vmctl(_ directory: TemporarySocketDirectory) throws -> VMCtlRunner {
         VMCtlRunner(

@@ -5,7 +5,7 @@ import VMTestSupport
 /// `vmctl replay`'s bounds against the real vmd (issue 31): what it reads, how long a step may
 /// wait, and which failures are a bad tape (exit 2) rather than a divergence (1) or an
 /// unreachable daemon (3).
-@Suite("vmctl replay: bounded reads, a per-step timeout, and the right exit status")
+@Suite("vmctl replay: bounded reads, a per-step timeout, and the right exit status", .offTheCooperativePool)
 struct VMCtlReplayBoundsTests {
     @Test("/dev/zero and a FIFO are refused at once with exit 2: only a regular file is read")
     func specialFilesAreRefused() throws {

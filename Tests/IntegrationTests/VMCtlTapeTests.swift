@@ -6,7 +6,7 @@ import VMTestSupport
 /// `vmctl record` and `vmctl replay` against the real vmd: a recorded session replays green,
 /// a changed expectation fails with the first divergence, bad tapes exit 2, `--update`
 /// accepts new behaviour, and the tapes committed under Tests/Tapes replay green.
-@Suite("vmctl record and replay")
+@Suite("vmctl record and replay", .offTheCooperativePool)
 struct VMCtlTapeTests {
     /// Tests/Tapes in this checkout.
     static let tapesDirectory: String = {

@@ -5,7 +5,7 @@ import VMTestSupport
 
 /// The real `vmctl` against the real `vmd`: every subcommand, both output modes, every exit
 /// status, values as JSON and as strings, watch with --count, monitor, completion scripts.
-@Suite("vmctl against vmd")
+@Suite("vmctl against vmd", .offTheCooperativePool)
 struct VMCtlTests {
     @Test("info prints the daemon's facts, and --json the daemon.info result")
     func info() throws {

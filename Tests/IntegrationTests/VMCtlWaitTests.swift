@@ -5,7 +5,7 @@ import VMTestSupport
 
 /// `vmctl wait`, for scripts that start a daemon in the background and use it at once, and
 /// how `vmctl get` prints strings that would not read back as themselves.
-@Suite("vmctl wait and get's strings")
+@Suite("vmctl wait and get's strings", .offTheCooperativePool)
 struct VMCtlWaitTests {
     /// vmctl pointed at `directory`'s socket, where no daemon listens until the test starts one.
     private static func vmctl(in directory: TemporarySocketDirectory) throws -> VMCtlRunner {

@@ -4,7 +4,7 @@ import VMProtocol
 import VMTestSupport
 
 /// The built `vmd` binary's command line, configuration layering and start-up refusals.
-@Suite("vmd binary: command line and start-up refusals")
+@Suite("vmd binary: command line and start-up refusals", .offTheCooperativePool)
 struct VMDCommandLineTests {
     /// Runs vmd to completion with `arguments`; returns its status and output.
     private func runVMD(

@@ -5,7 +5,7 @@ import VMTestSupport
 /// What the built `vmd` accepts as a config file (issue 31, item 4 and the smaller ones): only
 /// a regular file of bounded size that nobody but its owner (the user or root) can write,
 /// as ssh requires of its own config; `socket` may be set there, as `--help` says.
-@Suite("vmd's config file: trusted only when others cannot write it")
+@Suite("vmd's config file: trusted only when others cannot write it", .offTheCooperativePool)
 struct VMDConfigFileTrustTests {
     /// Runs `vmd --print-config ARGUMENTS` to completion; its status and output.
     private func printConfig(_ arguments: [String], in directory: TemporarySocketDirectory) throws -> (status: Termination?, output: String) {

@@ -7,7 +7,7 @@ import VMTestSupport
 
 /// `ViewModelDaemon.main` under another name: the built `greeterd` (Tests/TestApp/main.swift)
 /// serves one type, `Greeter`, and is vmd in every respect but its name and default paths.
-@Suite("ViewModelDaemon: an app's daemon under its own name")
+@Suite("ViewModelDaemon: an app's daemon under its own name", .offTheCooperativePool)
 struct ViewModelDaemonTests {
     /// Runs greeterd to completion with `arguments`; returns its status and output. Without
     /// `directory` the run gets a fresh one (the log file collects every run's output).

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import VMTestSupport
+
+/// The executor that keeps blocking tests off the cooperative pool
+/// (Sources/VMTestSupport/DedicatedThreadsExecutor.swift).
+@Suite("Tests off the cooperative pool")
+struct DedicatedThreadsExecutorTests {
+    private static var dedicated: Bool { OffTheCooperativePool.executor.ownsCurrentThread }
+    /// Blocks the calling thread, as a test waiting for a process does.
+    private static func block(_ seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
+
+    @Test("a test with the trait runs, and resumes after each await, on the dedicated threads", .offTheCooperativePool)
+    func traitMovesTheTest() async throws {
+        #expect(Self.dedicated)
+        try await Task.sleep(for: .milliseconds(5))
+        #expect(Self.dedicated)
+        async let child = Self.dedicated
+        #expect(await child, "a child task inherits the preference")
+    }
+
+    @Test("a test without it runs on the cooperative pool")
+    func withoutTheTrait() {
+        #expect(!Self.dedicated)
+    }
+
+    @Test("jobs beyond the thread bound queue and all run, on no more threads than the bound")
+    func boundedThreads() async {
+        let executor = DedicatedThreadsExecutor(maximumThreads: 2)
+        let finished = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
+            for _ in 0..<40 {
+                group.addTask(executorPreference: executor) {
+                    // Hold the thread a little, so later jobs find both busy and queue.
+                    Self.block(0.001)
+                    return executor.ownsCurrentThread
+                }
+            }
+            var count = 0
+            for await onExecutor in group where onExecutor { count += 1 }
+            return count
+        }
+        #expect(finished == 40)
+        #expect((1...2).contains(executor.threadCount))
+    }
+}
+
