@@ -58,16 +58,17 @@ enum OutputFrameReader {
             return true
         }
 
-        /// Whether the bytes at `start` are exactly `expected`.
+        /// Whether the bytes at `start` are exactly `expected`. Every byte is compared, without
+        /// a branch per byte: the differences are or-ed together, a loop the optimizer turns
+        /// into vector compares (a frame that matches, the usual case, reads them all anyway).
         func matches(_ expected: StaticString, at start: Int) -> Bool {
             expected.withUTF8Buffer { expected in
                 guard start >= 0, bytes.count - start >= expected.count else { return false }
-                var offset = 0
-                while offset < expected.count {
-                    guard bytes[start + offset] == expected[offset] else { return false }
-                    offset += 1
+                var difference: UInt8 = 0
+                for offset in 0..<expected.count {
+                    difference |= bytes[start &+ offset] ^ expected[offset]
                 }
-                return true
+                return difference == 0
             }
         }
 

@@ -65,4 +65,25 @@ struct OutputFrameReaderTests {
             #expect(Self.read(Array(frame.utf8)) == nil, "read \(frame)")
         }
     }
+
+    @Test("a frame that differs from the daemon's fixed text in any one byte is left to the general path")
+    func declinesEveryChangedFixedByte() throws {
+        let good = Self.daemonFrame(12, subscription: "sub-12")
+        let text = String(decoding: good, as: UTF8.self)
+        var fixed: [Range<Int>] = []
+        for part in [#"{"jsonrpc":"2.0","method":"vm.output","params":{"subscription":""#, #"","instance":""#,
+                     #"","output":""#, #"","seq":"#, #","value":"#] {
+            let range = try #require(text.range(of: part), "no \(part) in \(text)")
+            fixed.append(text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+                         ..< text.utf8.distance(from: text.startIndex, to: range.upperBound))
+        }
+        fixed.append((good.count - 2)..<good.count)  // "}}"
+        #expect(fixed.first?.lowerBound == 0)
+        #expect(Self.read(good) != nil)
+        for offset in fixed.joined() {
+            var changed = good
+            changed[offset] ^= 0x01
+            #expect(Self.read(changed) == nil, "read \(String(decoding: changed, as: UTF8.self))")
+        }
+    }
 }
