@@ -42,5 +42,23 @@ struct DedicatedThreadsExecutorTests {
         #expect(finished == 40)
         #expect((1...2).contains(executor.threadCount))
     }
-}
 
+    /// What a test file does when it waits for a process to end on the thread it runs on.
+    private static let processWaits = #"vmctl\.(run|start)\(|runner\.run\(|\.waitForExit\("#
+
+    @Test("every integration suite that waits for a process carries the trait")
+    func blockingSuitesCarryTheTrait() throws {
+        let folder = PackageGraphTests.root.appendingPathComponent("Tests/IntegrationTests")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix("Tests.swift") }
+        var waiting: [String] = []
+        var missing: [String] = []
+        for name in names.sorted() {
+            let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            guard source.range(of: Self.processWaits, options: .regularExpression) != nil else { continue }
+            waiting.append(name)
+            if !source.contains(".offTheCooperativePool") { missing.append(name) }
+        }
+        #expect(waiting.count >= 10, "the pattern still finds the vmctl and daemon-process suites")
+        #expect(missing == [], "these suites wait for processes on the cooperative pool")
+    }
+}

@@ -7,7 +7,7 @@ import VMTestSupport
 /// survives `kill -9` of the daemon right after the reply, and a new daemon on the same state
 /// directory (and the same socket path, whose file the killed one left behind) reads it back
 /// through SendHistory exactly once.
-@Suite("SendList uploads survive kill -9 of vmd")
+@Suite("SendList uploads survive kill -9 of vmd", .offTheCooperativePool)
 struct SendListCrashTests {
     @Test("an acknowledged send is read back once after kill -9 and a restart on the stale socket")
     func oneSendSurvivesKill() async throws {

@@ -6,7 +6,7 @@ import VMTestSupport
 /// What only the real daemon on its socket can show: signals, the outbound buffer, peers of
 /// another user. The methods and errors themselves run over both transports in
 /// MethodsOverBothTransportsTests.
-@Suite("vmd over its socket: cancellation, shutdown, overflow, peers")
+@Suite("vmd over its socket: cancellation, shutdown, overflow, peers", .offTheCooperativePool)
 struct ServerOverSocketTests {
     @Test("a pending vm.execute is cancelled by $/cancelRequest, and answered shuttingDown on SIGTERM")
     func cancelAndShuttingDown() async throws {

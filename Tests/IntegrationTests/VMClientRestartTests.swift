@@ -11,7 +11,7 @@ import VMProtocol
 /// subscription; a non-durable one's subscription ends (`"shutdown"` at SIGTERM,
 /// `"daemonRestarted"` when the reconnect finds it gone)
 /// (Protocol/PROTOCOL.md, section 18, "After a restart").
-@Suite("VMClient follows durable instances across a daemon restart")
+@Suite("VMClient follows durable instances across a daemon restart", .offTheCooperativePool)
 struct VMClientRestartTests {
     private static let policy = VMReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
 
