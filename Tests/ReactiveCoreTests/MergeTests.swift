@@ -74,4 +74,45 @@ struct MergeTests {
         subject.onCompleted()
         #expect(weakCanary == nil)
     }
+
+    @Test("a merge written with one to five sources delivers each one's elements and completes after the last")
+    func everyNumberOfListedSources() {
+        // Two to four listed sources are held without an array (SmallMergeObservable.swift):
+        // the events must be those of the list form.
+        for count in 1...5 {
+            let scheduler = TestScheduler()
+            let sources = (1...count).map { index in
+                scheduler.createHotObservable([.next(200 + 10 * index, index), .completed(260 + index)]).asObservable()
+            }
+            let observer = scheduler.start { Self.listed(sources) }
+            #expect(observer.events == (1...count).map { .next(200 + 10 * $0, $0) } + [.completed(260 + count)],
+                    "\(count) sources")
+        }
+    }
+
+    /// `merge` called with the sources written one by one (not as an array), one to five.
+    static func listed(_ sources: [Observable<Int>]) -> Observable<Int> {
+        switch sources.count {
+        case 1: .merge(sources[0])
+        case 2: .merge(sources[0], sources[1])
+        case 3: .merge(sources[0], sources[1], sources[2])
+        case 4: .merge(sources[0], sources[1], sources[2], sources[3])
+        default: .merge(sources[0], sources[1], sources[2], sources[3], sources[4])
+        }
+    }
+
+    @Test("a listed source that fails while being subscribed leaves the later ones unsubscribed")
+    func failureWhileSubscribingStopsTheRest() {
+        for count in 3...5 {
+            let later = scheduler.createHotObservable([.next(210, 9)])
+            let first: [Observable<Int>] = [.just(1), .error(TestError())]
+            let rest = Array(repeating: later.asObservable(), count: count - 2)
+            let merge = Self.listed(first + rest)
+            var events: [Event<Int>] = []
+            _ = merge.subscribe(AnyObserver { events.append($0) })
+            #expect(events.count == 2, "\(count) sources")
+            #expect(events.first == .next(1), "\(count) sources")
+            #expect(later.subscriptions.isEmpty, "\(count) sources")
+        }
+    }
 }

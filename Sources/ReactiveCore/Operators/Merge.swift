@@ -1,7 +1,15 @@
 extension ObservableType {
     /// Merges the events of `sources` (see ``flatMap(_:)`` for completion and errors).
     @inlinable public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
-        merge(sources)
+        // Two to four sources (a view model's inputs, usually) are held without an array
+        // (SmallMergeObservable.swift), and `sources` never escapes this call otherwise (the
+        // rest merge a copy): once inlined, the caller's variadic array can live on its stack.
+        switch sources.count {
+        case 2: SmallMergeObservable(sources[0], sources[1], nil, nil)
+        case 3: SmallMergeObservable(sources[0], sources[1], sources[2], nil)
+        case 4: SmallMergeObservable(sources[0], sources[1], sources[2], sources[3])
+        default: merge(sources.map { $0 })
+        }
     }
 
     /// Merges the events of `sources`: subscribes them in order and forwards every element as

@@ -50,17 +50,35 @@
 
     @inlinable func run(_ observables: [Observable<Element>]) {
         for observable in observables {
-            guard !isDisposed else { return }
-            if let mergeRun = observable.mergeRun {
-                // A `map`: its source is subscribed by one object doing both jobs
-                // (``MergeMapSource``), not by a map sink observed by a merge source.
-                mergeRun(observable, self)
-            } else {
-                let source = MergeSource(sink: self)
-                add(source) { observable.subscribe(erased: AnyObserver(eventHandler: source.on)) }
-            }
+            guard subscribeSource(observable) else { return }
         }
         sourceCompleted()
+    }
+
+    /// ``run(_:)`` with two to four sources held without an array (``SmallMergeObservable``).
+    @inlinable func run(
+        _ first: Observable<Element>, _ second: Observable<Element>, _ third: Observable<Element>?,
+        _ fourth: Observable<Element>?
+    ) {
+        guard subscribeSource(first), subscribeSource(second) else { return }
+        if let third, !subscribeSource(third) { return }
+        if let fourth, !subscribeSource(fourth) { return }
+        sourceCompleted()
+    }
+
+    /// Subscribes `observable` as one more source; false, subscribing nothing, when this
+    /// merge already ended (an earlier source failed during its subscription).
+    @inlinable func subscribeSource(_ observable: Observable<Element>) -> Bool {
+        guard !isDisposed else { return false }
+        if let mergeRun = observable.mergeRun {
+            // A `map`: its source is subscribed by one object doing both jobs
+            // (``MergeMapSource``), not by a map sink observed by a merge source.
+            mergeRun(observable, self)
+        } else {
+            let source = MergeSource(sink: self)
+            add(source) { observable.subscribe(erased: AnyObserver(eventHandler: source.on)) }
+        }
+        return true
     }
 
     /// Adds `source` as running, then gives it the subscription `subscribe` makes (which may

@@ -13,14 +13,12 @@ extension ActionPort {
 
     /// Executions run `action` with the client's value.
     public func bind(_ action: Action<Value, Element>) {
-        boundAction = action
-        run = nil
+        execution = .action(action)
     }
 
     /// Executions run `action` with `transform(value)`.
     public func bind<ActionInput>(_ action: Action<ActionInput, Element>, input transform: @escaping (Value) -> ActionInput) {
-        boundAction = nil
-        run = { value, onProgress in action.execute(transform(value), onProgress: onProgress) }
+        execution = .run { value, onProgress in action.execute(transform(value), onProgress: onProgress) }
     }
 
     /// Starts an execution now, as a client would; returns the action's execution observable.
@@ -34,9 +32,11 @@ extension ActionPort {
     /// `Action.execute(_:onProgress:)`); returns the action's execution observable.
     @discardableResult
     public func execute(_ value: Value, onProgress: ((ActionProgress) -> Void)?) -> Observable<Element> {
-        if let boundAction { return boundAction.execute(value, onProgress: onProgress) }
-        guard let run else { return .error(ActionError.notEnabled) }
-        return run(value, onProgress)
+        switch execution {
+        case .action(let action): action.execute(value, onProgress: onProgress)
+        case .run(let run): run(value, onProgress)
+        case nil: .error(ActionError.notEnabled)
+        }
     }
 
     fileprivate func keep(_ binding: any Disposable) {
@@ -44,8 +44,7 @@ extension ActionPort {
     }
 
     fileprivate func setRun(_ run: @escaping Run) {
-        boundAction = nil
-        self.run = run
+        execution = .run(run)
     }
 
     // MARK: PortBox
@@ -58,8 +57,7 @@ extension ActionPort {
     }
 
     func detach(from bag: DisposeBag) {
-        run = nil
-        boundAction = nil
+        execution = nil
         bindings.detach(from: bag)
     }
 

@@ -28,7 +28,10 @@ package final class ViewModelHost {
     /// The thread everything runs on, given to every instance.
     package let scheduler: any SerialScheduler
     /// `vm.create` fails with `limitReached` once this many instances (children included) live.
-    package var maxInstances: Int
+    package var maxInstances: Int {
+        get { instanceLimit }
+        set { instanceLimit = newValue }
+    }
     // Unchecked exclusivity: read once per destroyed instance, the closure copied out before
     // it is called; assigned by the code serving the host, never while it runs.
     /// Called once per destroyed instance, children before their parent, after the instance
@@ -38,7 +41,10 @@ package final class ViewModelHost {
     #endif
     package var onClose: ((ViewModelInstance, CloseReason) -> Void)?
     /// Where new instances get their saved state (the server sets it for durable instances).
-    package var savedStates: SavedStateSource?
+    package var savedStates: SavedStateSource? {
+        get { savedStateSource }
+        set { savedStateSource = newValue }
+    }
     /// Every registered description, sorted by name (computed once).
     package let types: [ViewModelTypeDescription]
     /// The ids a view model may give the children it creates (`createChild(..., id:)`): what
@@ -83,13 +89,25 @@ package final class ViewModelHost {
     /// The clock every instance's `context.clock` is, and who watches their service calls:
     /// real time for the daemon; virtual and tracked when ViewModelTesting's `TapePlayer`
     /// replays a tape on a `TestScheduler`.
-    package var serviceClock: ServiceClock = .continuous
+    package var serviceClock: ServiceClock {
+        get { instanceClock }
+        set { instanceClock = newValue }
+    }
+
+    // The storage of `maxInstances`, `savedStates` and `serviceClock`: private, and every
+    // access a single read or assignment, so the optimizer sees that none can overlap another
+    // and checks them statically; `create` reads each (a `package` stored property, which
+    // other modules access directly, was checked dynamically on each read:
+    // ViewModelDaemon.docc/Performance.md).
+    private var instanceLimit: Int
+    private var savedStateSource: SavedStateSource?
+    private var instanceClock: ServiceClock = .continuous
 
     /// A host creating `registry`'s types on `scheduler`'s thread.
     package init(registry: ViewModelRegistry, scheduler: any SerialScheduler, maxInstances: Int = 100_000) {
         self.registry = registry
         self.scheduler = scheduler
-        self.maxInstances = maxInstances
+        self.instanceLimit = maxInstances
         self.types = registry.types
         self.nextNumber = GeneratedIDNumbers(
             next: Array(repeating: 1, count: registry.count), mayBeTaken: !registry.idPrefixesAreDistinct)
@@ -158,7 +176,7 @@ package final class ViewModelHost {
             parentInstance = nil
         }
         if let id, live[id] != nil { throw .instanceExists(instance: id) }
-        guard live.count < maxInstances else { throw .limitReached(limit: "maxInstances", value: maxInstances) }
+        guard live.count < instanceLimit else { throw .limitReached(limit: "maxInstances", value: instanceLimit) }
         let target = ViewModelError.ValueTarget.args(type: type)
         let checkedArgs: JSONValue
         if args == nil, let omitted = registered.omittedArgs {
@@ -181,11 +199,11 @@ package final class ViewModelHost {
         parentInstance?.addChild(instanceID)
         // Only event outputs hold what `init` emits: a type without any needs no HeldEvents.
         let heldEvents = registered.holdsEvents ? HeldEvents() : nil
-        let savedState = savedStates?.stateForNewInstance(instance, checkedArgs, keepingPorts)
+        let savedState = savedStateSource?.stateForNewInstance(instance, checkedArgs, keepingPorts)
         let seed = InstanceSeed(
             id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
             children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts, savedState: savedState,
-            serviceClock: serviceClock)
+            serviceClock: instanceClock)
         do throws(JSONDecodingError) {
             let (runtime, ports) = try registered.build(seed)
             instance.install(runtime, ports: ports)
@@ -195,7 +213,7 @@ package final class ViewModelHost {
             parentInstance?.removeChild(instanceID)
             throw ViewModelInstance.invalid(target, error)
         }
-        if let savedState { savedStates?.instanceCreated(instance, checkedArgs, savedState) }
+        if let savedState { savedStateSource?.instanceCreated(instance, checkedArgs, savedState) }
         if let heldEvents, heldEvents.isHolding {
             instance.keepHeldEvents(heldEvents)
             holdUntilDelivered(heldEvents)

@@ -31,10 +31,22 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
     @usableFromInline let encode: (Element) -> JSONValue
     /// Starts an execution of a bound action with a value and an optional progress observer.
     @usableFromInline typealias Run = (Value, ((ActionProgress) -> Void)?) -> Observable<Element>
-    @usableFromInline var run: Run?
-    /// The action ``bind(_:)`` bound, run without a closure around it (one allocation per
-    /// action port per instance fewer); `run` is then `nil`.
-    var boundAction: Action<Value, Element>?
+    /// How executions run once bound; `nil` while unbound (and once detached).
+    ///
+    /// One internal property, not a `run` closure beside a bound action: binding and
+    /// detaching write it once, executing reads it once, and the optimizer, seeing every
+    /// access, checks none of them dynamically (ViewModelDaemon.docc/Performance.md).
+    var execution: Execution?
+
+    /// What a bound port runs.
+    enum Execution {
+        /// The action ``bind(_:)`` bound, run without a closure around it (one allocation per
+        /// action port per instance fewer).
+        case action(Action<Value, Element>)
+        /// A closure running an action with a transformed input (or the latest of another
+        /// source).
+        case run(Run)
+    }
     @usableFromInline var bindings = BindingStore()
 
     /// A port whose input and element use the given codecs.

@@ -1,0 +1,30 @@
+/// A `merge` of two to four sources (see `Observable` for why `run` is stored).
+///
+/// The sources are stored properties, not an array: a view model merges its few inputs once
+/// per instance, and the variadic `merge`'s array was one more allocation per chain built,
+/// freed (each element destroyed through its type's metadata) as soon as the chain was
+/// subscribed (`.ci/instructions`, `create`; ViewModelDaemon.docc/Performance.md). The
+/// subscription is the same ``MergeSink`` as ``MergeObservable``'s, so the events are too.
+@usableFromInline final class SmallMergeObservable<Element>: Observable<Element> {
+    @usableFromInline let first: Observable<Element>
+    @usableFromInline let second: Observable<Element>
+    @usableFromInline let third: Observable<Element>?
+    @usableFromInline let fourth: Observable<Element>?
+
+    @inlinable init(
+        _ first: Observable<Element>, _ second: Observable<Element>, _ third: Observable<Element>?,
+        _ fourth: Observable<Element>?
+    ) {
+        self.first = first
+        self.second = second
+        self.third = third
+        self.fourth = fourth
+        super.init(run: { observable, observer in
+            // Always this class: only this initializer stores this function.
+            let merge = observable.asRunOwner(SmallMergeObservable<Element>.self)
+            let sink = MergeSink(observer)
+            sink.run(merge.first, merge.second, merge.third, merge.fourth)
+            return sink
+        }, endsItsSubscription: true)
+    }
+}
