@@ -68,8 +68,14 @@ package final class DedicatedThreadsExecutor: TaskExecutor {
                     queue.idle += 1
                     return nil
                 }
-                defer { queue.head += 1 }
-                return queue.jobs[queue.head]
+                let job = queue.jobs[queue.head]
+                queue.head += 1
+                // Taken jobs are dropped in bulk, so a queue that never empties stays short.
+                if queue.head >= 256, queue.head * 2 >= queue.jobs.count {
+                    queue.jobs.removeFirst(queue.head)
+                    queue.head = 0
+                }
+                return job
             }
             if let job {
                 job.runSynchronously(on: asUnownedTaskExecutor())
