@@ -81,8 +81,9 @@ package final class Server: ConnectionHandler {
     #endif
     var expectsPlainSend = true
     /// Whether every instance `vm.create` makes is recorded from its creation, as with
-    /// `record: true` (`vmd --record-all`, for development; Server+Tapes.swift).
-    package var recordsEveryInstance = false
+    /// `record: true` (`vmd --record-all`, for development; Server+Tapes.swift). A `let`:
+    /// `vm.create` reads it without an exclusivity check.
+    package let recordsEveryInstance: Bool
     /// `vm.types` without `type`, encoded once.
     lazy var allTypesResult: [UInt8] = VMTypesMethod.result(types: host.types.map(\.jsonValue)).encodedBytes()
 
@@ -101,6 +102,7 @@ package final class Server: ConnectionHandler {
     ///     stops as on SIGTERM (and calls ``shutdown()``).
     ///   - store: where durable instances are kept; call ``restoreDurableInstances()`` before
     ///     serving. Without one, `vm.create {durable: true}` answers `invalidParams`.
+    ///   - recordsEveryInstance: records every instance `vm.create` makes, as `record: true`.
     package init(
         host: ViewModelHost,
         scheduler: (any SerialScheduler)? = nil,
@@ -108,7 +110,8 @@ package final class Server: ConnectionHandler {
         identity: ServerIdentity,
         log: @escaping (ServerLogEvent) -> Void = { _ in },
         requestShutdown: @escaping () -> Void = {},
-        store: (any InstanceStore)? = nil
+        store: (any InstanceStore)? = nil,
+        recordsEveryInstance: Bool = false
     ) {
         self.host = host
         self.scheduler = scheduler ?? host.scheduler
@@ -118,12 +121,16 @@ package final class Server: ConnectionHandler {
         self.requestShutdown = requestShutdown
         self.outbox = Outbox(maxOutboundBytes: limits.maxOutboundBytes, log: log)
         self.parseOptions = JSONParseOptions(maxDepth: limits.maxDepth)
+        self.recordsEveryInstance = recordsEveryInstance
         host.maxInstances = limits.maxInstances
         durability = store.map { Durability(store: $0, host: host) }
 
         // A child's id, given by its parent's view model, follows the rule clients' ids do.
         host.childIDRule = ("string matching \(VMCreateMethod.instanceIDPattern)", VMCreateMethod.isValidInstanceID)
-        host.onClose = { [weak self] instance, reason in self?.instanceClosed(instance, reason: reason) }
+        // Captured inside a struct, by value: a `[weak self]` capture lives in a box whose every
+        // read is an exclusivity check, once per destroyed instance.
+        let closer = WeakServer(server: self)
+        host.onClose = { instance, reason in closer.server?.instanceClosed(instance, reason: reason) }
         outbox.redactor = { [weak self] message in self?.redactingTokens(in: message) }
     }
 
@@ -206,4 +213,9 @@ package final class Server: ConnectionHandler {
 
     /// Open subscriptions over all connections.
     package var subscriptionCount: Int { sessions.values.reduce(0) { $0 + $1.subscriptions.count } }
+}
+
+/// A weak reference to a server, for the closures its host keeps.
+private struct WeakServer {
+    weak var server: Server?
 }

@@ -25,8 +25,7 @@ enum ServerWiring {
             identity: identity,
             log: { event in log.log(level(of: event), event.description) },
             requestShutdown: { context.requestShutdown() },
-            store: store)
-        server.recordsEveryInstance = configuration.recordsEveryInstance
+            store: store, recordsEveryInstance: configuration.recordsEveryInstance)
         if let store {
             let restored = server.restoreDurableInstances()
             store.drain()

@@ -26,13 +26,21 @@ final class Outbox {
     /// Set by the server: a copy of a message with its session tokens redacted, `nil` when it
     /// holds none; monitors see that copy (PROTOCOL.md §18).
     var redactor: ((UnsafeRawBufferPointer) -> [UInt8]?)?
-    private var scratch: [UInt8] = []
+    /// Made with its capacity in the initial value: with every access a plain swap (none
+    /// spans a call), the optimizer checks its exclusivity statically.
+    private var scratch: [UInt8] = Outbox.emptyScratch()
     private var monitorScratch: [UInt8] = []
 
     init(maxOutboundBytes: Int, log: @escaping (ServerLogEvent) -> Void) {
         self.maxOutboundBytes = maxOutboundBytes
         self.log = log
-        scratch.reserveCapacity(512)
+    }
+
+    /// An empty buffer with room for a typical message.
+    private static func emptyScratch() -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(512)
+        return buffer
     }
 
     /// Builds one message with `build` and enqueues it on `session`.

@@ -20,8 +20,10 @@ final class Durability {
     /// drops it: the host holds it only while something can be durable, and this holds it
     /// until the server shuts down.
     private var source: SavedStateSource?
-    /// The live durable instances.
-    private(set) var durableIDs: Set<String> = []
+    /// The live durable instances. Read through a copy and edited moved out
+    /// (``editDurableIDs(_:)``), so every access is a plain load or swap that the optimizer
+    /// checks statically: `vm.destroy` reads it once per instance.
+    private var durableIDs: Set<String> = []
     /// Set by `vm.create {durable: true}` just before it creates: the next new instance is
     /// durable (its children then are, through their parent).
     private var nextIsDurable = false
@@ -81,22 +83,33 @@ final class Durability {
     /// Undoes ``createNextDurable()`` when the creation failed before the host got to it.
     func creationFailed(_ id: String?) {
         nextIsDurable = false
-        if let id, !restoring.keys.contains(id) { durableIDs.remove(id) }
+        if let id, !restoring.keys.contains(id) { editDurableIDs { _ = $0.remove(id) } }
         updateHostHook()
     }
 
+    /// Runs `edit` on ``durableIDs`` moved into a local (nothing `edit` calls reads the set).
+    private func editDurableIDs<Result>(_ edit: (inout Set<String>) -> Result) -> Result {
+        var ids: Set<String> = []
+        swap(&ids, &durableIDs)
+        defer { swap(&ids, &durableIDs) }
+        return edit(&ids)
+    }
+
     /// Whether live instance `id` is durable.
-    func isDurable(_ id: String) -> Bool { durableIDs.contains(id) }
+    func isDurable(_ id: String) -> Bool {
+        let ids = durableIDs
+        return ids.contains(id)
+    }
 
     private func stateForNewInstance(_ instance: ViewModelInstance) -> SavedState? {
         // A plain `vm.create` beside durable instances: decided without hashing the id.
         if !nextIsDurable, restoring.isEmpty, instance.parent == nil { return nil }
         let id = instance.id
         let restored = restoring[id].flatMap { $0.type == instance.typeName ? $0 : nil }
-        let parentIsDurable = instance.parent.map { durableIDs.contains($0) } ?? false
+        let parentIsDurable = instance.parent.map { isDurable($0) } ?? false
         guard nextIsDurable || restored != nil || parentIsDurable else { return nil }
         nextIsDurable = false
-        durableIDs.insert(id)
+        editDurableIDs { _ = $0.insert(id) }
         var entries: [String: SavedEntry] = [:]
         for (key, value) in restored?.saved ?? JSONObject() {
             do throws(JSONDecodingError) {
@@ -131,7 +144,7 @@ final class Durability {
     /// The host destroyed durable instance `instance`: the store forgets it unless the daemon
     /// is ending (then it comes back at the next start).
     func instanceClosed(_ id: String, reason: CloseReason) {
-        guard !durableIDs.isEmpty, durableIDs.remove(id) != nil else { return }
+        guard !durableIDs.isEmpty, editDurableIDs({ $0.remove(id) }) != nil else { return }
         states[id] = nil
         if durableIDs.isEmpty { updateHostHook() }
         guard reason != .shutdown else { return }
@@ -178,7 +191,7 @@ final class Durability {
     private func forget(_ instance: StoredInstance, reason: String) {
         restoring[instance.id] = nil
         states[instance.id] = nil
-        durableIDs.remove(instance.id)
+        editDurableIDs { _ = $0.remove(instance.id) }
         store.setAside(instance.id, what: instance.jsonValue, reason: "durable instance not restored: \(reason)")
         store.destroyed(instance.id)
     }
