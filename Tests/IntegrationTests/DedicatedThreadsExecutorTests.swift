@@ -7,8 +7,6 @@ import VMTestSupport
 @Suite("Tests off the cooperative pool")
 struct DedicatedThreadsExecutorTests {
     private static var dedicated: Bool { OffTheCooperativePool.executor.ownsCurrentThread }
-    /// Blocks the calling thread, as a test waiting for a process does.
-    private static func block(_ seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
 
     @Test("a test with the trait runs, and resumes after each await, on the dedicated threads", .offTheCooperativePool)
     func traitMovesTheTest() async throws {
@@ -31,7 +29,7 @@ struct DedicatedThreadsExecutorTests {
             for _ in 0..<600 {
                 group.addTask(executorPreference: executor) {
                     // Hold the thread a little, so later jobs find both busy and queue.
-                    Self.block(0.0002)
+                    Waiting.pause(.milliseconds(1))
                     return executor.ownsCurrentThread
                 }
             }
