@@ -12,10 +12,11 @@ import JSONRPC
 /// object with `instance` and `input` (strings, `input` non-empty) and optionally `value`
 /// (any JSON value). `instance` and `input` must hold no escapes and be valid UTF-8 (checked by
 /// whoever turns them into strings). `null`, `true`, `false`, an integer of at most 18 digits
-/// and a string without escapes are read here; any other value (an object, an array, a
-/// fraction, an escaped string) is read by the general parser with the server's options, as
-/// the general path would read it, and any error it finds gives `nil`. Anything else —
-/// another member, a duplicate, bad syntax — gives `nil`.
+/// and a string without escapes are read here; an object or an array is only delimited
+/// (``rawValue``: read later by the input's own reader, or by ``parseRawValue(options:)``);
+/// any other value (a fraction, an escaped string) is read by the general parser with the
+/// server's options, as the general path would read it, and any error it finds gives `nil`.
+/// Anything else — another member, a duplicate, bad syntax — gives `nil`.
 ///
 /// Noncopyable: read once and used in place. As a copyable type, destroying the `SendFrame?`
 /// each read returns went through its metadata's value witness on every send; now the
@@ -27,12 +28,32 @@ struct SendFrame: ~Copyable {
     var instance: UnsafeBufferPointer<UInt8>
     /// The `input` string's bytes inside the frame (non-empty; not yet checked as UTF-8).
     var input: UnsafeBufferPointer<UInt8>
-    /// `nil` when omitted.
+    /// `nil` when omitted, or while the value is ``rawValue``.
     var value: JSONValue?
+    /// An object or array value, not yet parsed: its bytes from the opening bracket to the
+    /// matching closing one, found by counting brackets outside strings. Not checked: it is
+    /// valid JSON only if the input's reader or ``parseRawValue(options:)`` reads all of it.
+    var rawValue: UnsafeBufferPointer<UInt8>?
 
     /// The nesting of the params object, for the parser's `maxDepth` (a container `value` is
     /// one deeper, and the general parser checks it against `maxDepth` as it reads it).
     static let depth = 2
+
+    /// Parses ``rawValue`` into ``value`` with the general parser, as the general path would
+    /// read it from the frame; `false` when it is not one valid value (the general path then
+    /// reports the frame's error).
+    mutating func parseRawValue(options: JSONParseOptions) -> Bool {
+        guard let raw = rawValue else { return true }
+        do {
+            let read = try JSONParser.parseMember(in: UnsafeRawBufferPointer(raw), at: 0, depth: Self.depth, options: options)
+            guard read.end == raw.count else { return false }
+            value = read.value
+            rawValue = nil
+            return true
+        } catch {
+            return false
+        }
+    }
 
     /// The frame as a plain `vm.send`, or `nil` when the general path must read it; `options`
     /// are the general parser's, for a value only it reads.
@@ -143,7 +164,7 @@ struct SendFrame: ~Copyable {
             guard consume(UInt8(ascii: "{")) else { return nil }
             var id: RequestID?? = .none
             var sawVersion = false, sawMethod = false
-            var params: (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: JSONValue?)? = nil
+            var params: (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: ValueRead?)? = nil
             repeat {
                 guard let key = readKey() else { return nil }
                 switch key {
@@ -166,12 +187,19 @@ struct SendFrame: ~Copyable {
             guard consume(UInt8(ascii: "}")), sawVersion, sawMethod, let params else { return nil }
             skipWhitespace()
             guard position == end else { return nil }
-            return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: params.value)
+            switch params.value {
+            case .parsed(let value)?:
+                return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: value, rawValue: nil)
+            case .raw(let bytes)?:
+                return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: nil, rawValue: bytes)
+            case nil:
+                return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: nil, rawValue: nil)
+            }
         }
 
-        private mutating func readParams(options: JSONParseOptions) -> (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: JSONValue?)? {
+        private mutating func readParams(options: JSONParseOptions) -> (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: ValueRead?)? {
             guard consume(UInt8(ascii: "{")) else { return nil }
-            var instance: UnsafeBufferPointer<UInt8>?, input: UnsafeBufferPointer<UInt8>?, value: JSONValue?
+            var instance: UnsafeBufferPointer<UInt8>?, input: UnsafeBufferPointer<UInt8>?, value: ValueRead?
             repeat {
                 guard let key = readKey() else { return nil }
                 switch key {
@@ -267,10 +295,18 @@ struct SendFrame: ~Copyable {
             }
         }
 
-        /// The params' `value`: the common scalars read here, anything else by the general
-        /// parser from the same place (the params object's members are at depth 2, as when the
-        /// general path parses the whole frame).
-        private mutating func readValue(options: JSONParseOptions) -> JSONValue? {
+        /// The params' `value` as read so far.
+        enum ValueRead {
+            case parsed(JSONValue)
+            /// An object or array, delimited only (``SendFrame/rawValue``).
+            case raw(UnsafeBufferPointer<UInt8>)
+        }
+
+        /// The params' `value`: the common scalars read here, an object or array delimited for
+        /// a later reader, anything else read by the general parser from the same place (the
+        /// params object's members are at depth 2, as when the general path parses the whole
+        /// frame).
+        private mutating func readValue(options: JSONParseOptions) -> ValueRead? {
             skipWhitespace()
             guard position < end else { return nil }
             let start = position
@@ -280,17 +316,75 @@ struct SendFrame: ~Copyable {
             case UInt8(ascii: "n"): quick = matchLiteral(Packed.null, count: 4) ? .null : nil
             case UInt8(ascii: "t"): quick = matchLiteral(Packed.true, count: 4) ? .bool(true) : nil
             case UInt8(ascii: "f"): quick = matchLiteral(Packed.false, count: 5) ? .bool(false) : nil
-            case UInt8(ascii: "{"), UInt8(ascii: "["): quick = nil
+            case UInt8(ascii: "{"), UInt8(ascii: "["): return skipContainer().map(ValueRead.raw)
             default: quick = readInteger().map(JSONValue.integer)
             }
-            if let quick { return quick }
+            if let quick { return .parsed(quick) }
             do {
                 let read = try JSONParser.parseMember(
-                    in: UnsafeRawBufferPointer(start: base, count: end), at: start, depth: 2, options: options)
+                    in: UnsafeRawBufferPointer(start: base, count: end), at: start, depth: SendFrame.depth, options: options)
                 position = read.end
-                return read.value
+                return .parsed(read.value)
             } catch {
                 return nil
+            }
+        }
+
+        /// The bytes of the object or array at the cursor, to its matching closing bracket
+        /// (brackets inside strings not counted); `nil` if the frame ends first. Checks nothing
+        /// else: whoever reads the bytes does.
+        private mutating func skipContainer() -> UnsafeBufferPointer<UInt8>? {
+            let start = position
+            var nesting = 0
+            while position < end {
+                switch base[position] {
+                case UInt8(ascii: "\""):
+                    guard skipString() else { return nil }
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    nesting += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    nesting -= 1
+                    if nesting == 0 {
+                        position += 1
+                        return UnsafeBufferPointer(start: base + start, count: position - start)
+                    }
+                default:
+                    break
+                }
+                position += 1
+            }
+            return nil
+        }
+
+        /// Steps over the string at the cursor (a `"`) to just after its closing quote, a
+        /// backslash taking the byte after it; `false` if the frame ends first. Eight bytes per
+        /// step as in ``readPlainBytes()``, looking for quotes and backslashes only.
+        private mutating func skipString() -> Bool {
+            var index = position + 1
+            let raw = UnsafeRawPointer(base)
+            while true {
+                while end - index >= 8 {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let quotes = word ^ 0x2222_2222_2222_2222, backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                    let marks = ((quotes &- 0x0101_0101_0101_0101) & ~quotes
+                        | (backslashes &- 0x0101_0101_0101_0101) & ~backslashes) & 0x8080_8080_8080_8080
+                    if marks != 0 {
+                        index += marks.trailingZeroBitCount / 8
+                        break
+                    }
+                    index += 8
+                }
+                guard index < end else { return false }
+                switch base[index] {
+                case UInt8(ascii: "\""):
+                    position = index + 1
+                    return true
+                case UInt8(ascii: "\\"):
+                    index += 2
+                default:
+                    index += 1
+                }
             }
         }
 

@@ -54,7 +54,7 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
             self.heldFacts = HeldInputFacts(retaining: InputFacts<Value>(
                 summary: summary,
                 role: PortFacts.inputRole(schema: codec.makeSchema(), default: defaultValue.map(codec.encode), secret: secret),
-                name: "", declaredCodec: codec, deliver: { subject, value in subject.onNext(value) }))
+                name: "", declaredCodec: codec, read: codec.read, deliver: { subject, value in subject.onNext(value) }))
         }
         self.decode = codec.decode
         self.subject = PublishSubject()
