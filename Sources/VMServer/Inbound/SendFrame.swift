@@ -12,9 +12,10 @@ import JSONRPC
 /// object with `instance` and `input` (strings, `input` non-empty) and optionally `value`
 /// (any JSON value). `instance` and `input` must hold no escapes and be valid UTF-8 (checked by
 /// whoever turns them into strings). `null`, `true`, `false`, an integer of at most 18 digits
-/// and a string without escapes are read here; an object or an array is only delimited
-/// (``rawValue``: read later by the input's own reader, or by ``parseRawValue(options:)``);
-/// any other value (a fraction, an escaped string) is read by the general parser with the
+/// and a string without escapes are read here; an object or an array is only delimited when
+/// asked (``rawValue``: read later by the input's own reader, or by
+/// ``parseRawValue(options:)``); any other value (a fraction, an escaped string, an object or
+/// array not delimited) is read by the general parser with the
 /// server's options, as the general path would read it, and any error it finds gives `nil`.
 /// Anything else — another member, a duplicate, bad syntax — gives `nil`.
 ///
@@ -56,11 +57,12 @@ struct SendFrame: ~Copyable {
     }
 
     /// The frame as a plain `vm.send`, or `nil` when the general path must read it; `options`
-    /// are the general parser's, for a value only it reads.
-    static func read(_ frame: UnsafeRawBufferPointer, options: JSONParseOptions) -> SendFrame? {
+    /// are the general parser's, for a value only it reads; with `delimitingContainers`, an
+    /// object or array value is left as ``rawValue``.
+    static func read(_ frame: UnsafeRawBufferPointer, options: JSONParseOptions, delimitingContainers: Bool) -> SendFrame? {
         guard let base = frame.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var reader = Reader(base: base, end: frame.count)
-        return reader.readEnvelope(options: options)
+        return reader.readEnvelope(options: options, delimitingContainers: delimitingContainers)
     }
 
     /// The names and literals the reader matches, packed as ``Reader``'s `packed(_:_:)` does.
@@ -85,6 +87,8 @@ struct SendFrame: ~Copyable {
         let base: UnsafePointer<UInt8>
         let end: Int
         var position = 0
+        /// The params' `value` when it was delimited rather than read (``SendFrame/rawValue``).
+        var rawValue: UnsafeBufferPointer<UInt8>? = nil
 
         /// The frame as a ``RequestFrame``, or `nil` when the general path must read it.
         ///
@@ -160,11 +164,11 @@ struct SendFrame: ~Copyable {
             }
         }
 
-        mutating func readEnvelope(options: JSONParseOptions) -> SendFrame? {
+        mutating func readEnvelope(options: JSONParseOptions, delimitingContainers: Bool) -> SendFrame? {
             guard consume(UInt8(ascii: "{")) else { return nil }
             var id: RequestID?? = .none
             var sawVersion = false, sawMethod = false
-            var params: (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: ValueRead?)? = nil
+            var params: (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: JSONValue?)? = nil
             repeat {
                 guard let key = readKey() else { return nil }
                 switch key {
@@ -178,7 +182,7 @@ struct SendFrame: ~Copyable {
                     guard case .none = id, let read = readID() else { return nil }
                     id = .some(read)
                 case .params:
-                    guard params == nil, let read = readParams(options: options) else { return nil }
+                    guard params == nil, let read = readParams(options: options, delimitingContainers: delimitingContainers) else { return nil }
                     params = read
                 default:
                     return nil
@@ -187,19 +191,12 @@ struct SendFrame: ~Copyable {
             guard consume(UInt8(ascii: "}")), sawVersion, sawMethod, let params else { return nil }
             skipWhitespace()
             guard position == end else { return nil }
-            switch params.value {
-            case .parsed(let value)?:
-                return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: value, rawValue: nil)
-            case .raw(let bytes)?:
-                return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: nil, rawValue: bytes)
-            case nil:
-                return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: nil, rawValue: nil)
-            }
+            return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: params.value, rawValue: rawValue)
         }
 
-        private mutating func readParams(options: JSONParseOptions) -> (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: ValueRead?)? {
+        private mutating func readParams(options: JSONParseOptions, delimitingContainers: Bool) -> (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: JSONValue?)? {
             guard consume(UInt8(ascii: "{")) else { return nil }
-            var instance: UnsafeBufferPointer<UInt8>?, input: UnsafeBufferPointer<UInt8>?, value: ValueRead?
+            var instance: UnsafeBufferPointer<UInt8>?, input: UnsafeBufferPointer<UInt8>?, value: JSONValue?
             repeat {
                 guard let key = readKey() else { return nil }
                 switch key {
@@ -210,7 +207,8 @@ struct SendFrame: ~Copyable {
                     guard input == nil, let bytes = readStringBytes(), !bytes.isEmpty else { return nil }
                     input = bytes
                 case .value:
-                    guard value == nil, let read = readValue(options: options) else { return nil }
+                    guard value == nil, rawValue == nil,
+                          let read = readValue(options: options, delimitingContainers: delimitingContainers) else { return nil }
                     value = read
                 default:
                     return nil
@@ -295,18 +293,12 @@ struct SendFrame: ~Copyable {
             }
         }
 
-        /// The params' `value` as read so far.
-        enum ValueRead {
-            case parsed(JSONValue)
-            /// An object or array, delimited only (``SendFrame/rawValue``).
-            case raw(UnsafeBufferPointer<UInt8>)
-        }
-
         /// The params' `value`: the common scalars read here, an object or array delimited for
-        /// a later reader, anything else read by the general parser from the same place (the
-        /// params object's members are at depth 2, as when the general path parses the whole
-        /// frame).
-        private mutating func readValue(options: JSONParseOptions) -> ValueRead? {
+        /// a later reader when asked (into ``rawValue``, the value then `nil`), anything else
+        /// read by the general parser from the same place (the params object's members are at
+        /// depth 2, as when the general path parses the whole frame). `nil` when no value can
+        /// be read there.
+        private mutating func readValue(options: JSONParseOptions, delimitingContainers: Bool) -> JSONValue?? {
             skipWhitespace()
             guard position < end else { return nil }
             let start = position
@@ -316,15 +308,21 @@ struct SendFrame: ~Copyable {
             case UInt8(ascii: "n"): quick = matchLiteral(Packed.null, count: 4) ? .null : nil
             case UInt8(ascii: "t"): quick = matchLiteral(Packed.true, count: 4) ? .bool(true) : nil
             case UInt8(ascii: "f"): quick = matchLiteral(Packed.false, count: 5) ? .bool(false) : nil
-            case UInt8(ascii: "{"), UInt8(ascii: "["): return skipContainer().map(ValueRead.raw)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                if delimitingContainers {
+                    guard let bytes = skipContainer() else { return nil }
+                    rawValue = bytes
+                    return .some(nil)
+                }
+                quick = nil
             default: quick = readInteger().map(JSONValue.integer)
             }
-            if let quick { return .parsed(quick) }
+            if let quick { return quick }
             do {
                 let read = try JSONParser.parseMember(
                     in: UnsafeRawBufferPointer(start: base, count: end), at: start, depth: SendFrame.depth, options: options)
                 position = read.end
-                return .parsed(read.value)
+                return read.value
             } catch {
                 return nil
             }

@@ -15,7 +15,7 @@ extension Server {
     /// (`vm.send` then answers `shuttingDown`), or with a `maxDepth` below the frame's depth.
     func receivePlainSend(_ frame: UnsafeRawBufferPointer, on session: Session) -> Bool {
         guard sendRoute.isEnabled, outbox.monitors.isEmpty, !isShuttingDown, parseOptions.maxDepth >= SendFrame.depth,
-              var send = SendFrame.read(frame, options: parseOptions)
+              var send = SendFrame.read(frame, options: parseOptions, delimitingContainers: sendRoute.delimitsContainers)
         else { return false }
         let instance: ViewModelInstance, input: InputRoute
         if let cached = sendRoute.lookup(instance: send.instance, input: send.input) {

@@ -48,9 +48,10 @@ extension Input {
         send(try decode(json))
     }
 
+    var readsBytes: Bool { read != nil }
+
     func push(reading reader: inout JSONByteReader) throws(JSONDecodingError) -> Bool {
-        // Facts of the input's own class (see `attach`), whose reader is its codec's.
-        guard let facts = facts as? InputFacts<Value>, let read = facts.read else { return false }
+        guard let read else { return false }
         let value = try read(&reader)
         try reader.finish()
         send(value)

@@ -168,6 +168,13 @@ package final class ViewModelInstance {
         }
     }
 
+    /// Whether input `route` can read values from their bytes (``send(_:reading:depth:maxDepth:)``
+    /// sends nothing otherwise, so a caller may skip delimiting them).
+    package func readsBytes(_ route: InputRoute) -> Bool {
+        guard route.registered === registered, let port = input(at: route.slot.index) else { return false }
+        return port.readsBytes
+    }
+
     /// Starts action `action` with `value` (`vm.execute`; `nil` means omitted).
     ///
     /// Unknown actions and invalid values throw. Otherwise `completion` receives exactly one

@@ -1,4 +1,3 @@
-import JSONCore
 import ReactiveCore
 
 /// The facts of an ``Input`` of values of type `Value`: its ``PortFacts`` and how a value
@@ -15,21 +14,16 @@ import ReactiveCore
 /// claims only those, and `Input.attach(facts:bag:)` takes only facts of the class it has.
 @usableFromInline final class InputFacts<Value>: PortFacts, @unchecked Sendable {
     @usableFromInline let deliver: @Sendable (PublishSubject<Value>, Value) -> Void
-    /// The codec's reader (``ValueCodec/read``), when it has one: formed, like `deliver`, where
-    /// `Value` is concrete.
-    let read: ((inout JSONByteReader) throws(JSONDecodingError) -> Value)?
 
     @usableFromInline init(
         summary: String, role: PortRole, name: String, declaredCodec: Any? = nil,
-        read: ((inout JSONByteReader) throws(JSONDecodingError) -> Value)? = nil,
         deliver: @escaping @Sendable (PublishSubject<Value>, Value) -> Void
     ) {
         self.deliver = deliver
-        self.read = read
         super.init(summary: summary, role: role, name: name, declaredCodec: declaredCodec)
     }
 
     override func named(_ name: String) -> PortFacts {
-        InputFacts(summary: summary, role: role, name: name, read: read, deliver: deliver)
+        InputFacts(summary: summary, role: role, name: name, deliver: deliver)
     }
 }

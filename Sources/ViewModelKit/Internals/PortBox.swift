@@ -57,6 +57,8 @@ protocol InputPortBox: PortBox {
     /// pushed) when the codec has none. Throws when the reader declines the value, which is
     /// then to be parsed and pushed with ``push(json:)`` after the schema check.
     func push(reading reader: inout JSONByteReader) throws(JSONDecodingError) -> Bool
+    /// Whether ``push(reading:)`` can read at all (the codec has a reader).
+    var readsBytes: Bool { get }
 }
 
 protocol OutputPortBox: PortBox {
