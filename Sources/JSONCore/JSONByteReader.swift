@@ -192,18 +192,23 @@ public struct JSONByteReader {
         var index = start
         while index < bytes.count {
             let byte = bytes[index]
+            // Most bytes are neither a quote (0x22), a backslash (0x5C) nor a control character.
+            if byte > UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
             if byte == UInt8(ascii: "\"") {
                 position = index + 1
                 return UnsafeBufferPointer(rebasing: bytes[start..<index])
             }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { throw Self.unread }
+            guard byte >= 0x20, byte != UInt8(ascii: "\\") else { throw Self.unread }
             index += 1
         }
         throw Self.unread
     }
 
     /// Takes the ASCII `literal` if it is next.
-    @inlinable mutating func take(_ literal: StaticString) -> Bool {
+    @inlinable @inline(__always) mutating func take(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard bytes.count - position >= count else { return false }
         let expected = literal.utf8Start
@@ -212,7 +217,9 @@ public struct JSONByteReader {
         return true
     }
 
-    @inlinable mutating func skipWhitespace() {
+    @inlinable @inline(__always) mutating func skipWhitespace() {
+        // Compact JSON has none: one compare settles every byte above the space.
+        guard position < bytes.count, bytes[position] <= 0x20 else { return }
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
