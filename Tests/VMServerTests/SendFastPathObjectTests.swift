@@ -117,6 +117,14 @@ struct SendFastPathObjectTests {
         #"{"jsonrpc":"2.0","id":"f5","method":"vm.send","params":{"instance":"e","input":"nope","value":{"id":5,}}}"#,
         #"{"jsonrpc":"2.0","id":"f6","method":"vm.send","params":{"instance":"e","input":"editItem","value":{"id":6,"title":"t","done":true}"#,
         #"{"jsonrpc":"2.0","id":"f7","method":"vm.send","params":{"instance":"e","input":"editItem","value":{"id":7,"title":"}"}}"#,
+        #"{"jsonrpc":"2.0","id":"f8","method":"vm.send","params":{"instance":"e","input":"editItem","value":{"id":8,"title":"t","done":true},"extra":{}}}"#,
+        #"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":"e","input":"editItem","value":{"id":9,"title":"t","done":true}},"id":{}}"#,
+        "{\"jsonrpc\":\"2.0\",\"id\":\"f10\",\"method\":\"vm.send\",\"params\":{\"instance\":\"e\",\"input\":\"editItem\",\"value\":{\"id\":10,\"title\":\"t\",\"done\":true} \t} \t} ",
+        #"{"jsonrpc":"2.0","id":"f11","method":"vm.send","params":{"instance":"e","input":"editItem","value":{"id":11,"title":"t","done":true}}}}"#,
+        #"{"jsonrpc":"2.0","id":"f12","method":"vm.send","params":{"instance":"e","input":"editItem","value":{"id":12,"title":"t","done":true},"value":{}}}"#,
+        #"{"jsonrpc":"2.0","id":"f13","method":"vm.send","params":{"instance":"e","input":"editItem","value":{"id":13,"title":"t","done":true}},"params":{}}"#,
+        #"{"jsonrpc":"2.0","id":"f14","method":"vm.send","params":{"instance":"e","input":"editItem","value":{}}}"#,
+        #"{"jsonrpc":"2.0","id":"f15","params":{"instance":"e","input":"editItem","value":{"id":15,"title":"t","done":true}}}"#,
     ])
     func framesAroundTheValue(frame: String) async throws {
         _ = try await Self.expectSameBytes([frame])

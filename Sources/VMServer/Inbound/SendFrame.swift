@@ -208,7 +208,8 @@ struct SendFrame: ~Copyable {
                     input = bytes
                 case .value:
                     guard value == nil, rawValue == nil,
-                          let read = readValue(options: options, delimitingContainers: delimitingContainers) else { return nil }
+                          let read = readValue(options: options, delimitingContainers: delimitingContainers,
+                                               namesRead: instance != nil && input != nil) else { return nil }
                     value = read
                 default:
                     return nil
@@ -298,7 +299,7 @@ struct SendFrame: ~Copyable {
         /// read by the general parser from the same place (the params object's members are at
         /// depth 2, as when the general path parses the whole frame). `nil` when no value can
         /// be read there.
-        private mutating func readValue(options: JSONParseOptions, delimitingContainers: Bool) -> JSONValue?? {
+        private mutating func readValue(options: JSONParseOptions, delimitingContainers: Bool, namesRead: Bool) -> JSONValue?? {
             skipWhitespace()
             guard position < end else { return nil }
             let start = position
@@ -310,7 +311,7 @@ struct SendFrame: ~Copyable {
             case UInt8(ascii: "f"): quick = matchLiteral(Packed.false, count: 5) ? .bool(false) : nil
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 if delimitingContainers {
-                    guard let bytes = skipContainer() else { return nil }
+                    guard let bytes = (namesRead ? lastValue() : nil) ?? skipContainer() else { return nil }
                     rawValue = bytes
                     return .some(nil)
                 }
@@ -326,6 +327,31 @@ struct SendFrame: ~Copyable {
             } catch {
                 return nil
             }
+        }
+
+        /// The object or array at the cursor taken to be the frame's last value: its bytes up to
+        /// the frame's final `}` `}` (whitespace around them allowed), when the frame ends so
+        /// and the byte before is a closing bracket; `nil` otherwise.
+        ///
+        /// A guess, checked later: the reader that takes ``rawValue`` (the input's, or
+        /// ``parseRawValue(options:)``) must read all of it as one value, which is then the
+        /// value (a JSON value's extent is fixed by its first byte's), and the `}` `}` after it
+        /// close params and the envelope, read as usual from the cursor left before them. If
+        /// the guess was wrong (another member follows the value), neither reads all of it
+        /// and the general path reads the frame.
+        private mutating func lastValue() -> UnsafeBufferPointer<UInt8>? {
+            var index = end
+            func skipBack() { while index > position, [0x20, 0x09, 0x0A, 0x0D].contains(base[index - 1]) { index -= 1 } }
+            for _ in 0..<2 {
+                skipBack()
+                guard index > position, base[index - 1] == UInt8(ascii: "}") else { return nil }
+                index -= 1
+            }
+            skipBack()
+            guard index > position + 1, base[index - 1] | 0x20 == UInt8(ascii: "}") else { return nil }
+            let start = position
+            position = index
+            return UnsafeBufferPointer(start: base + start, count: index - start)
         }
 
         /// The bytes of the object or array at the cursor, to its matching closing bracket
