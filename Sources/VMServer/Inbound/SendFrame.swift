@@ -14,7 +14,7 @@ import JSONRPC
 /// whoever turns them into strings). `null`, `true`, `false`, an integer of at most 18 digits
 /// and a string without escapes are read here; an object or an array is only delimited when
 /// asked (``rawValue``: read later by the input's own reader, or by
-/// ``parseRawValue(options:)``); any other value (a fraction, an escaped string, an object or
+/// ``parseRawValue(options:)``, which check the delimiting: `Reader.lastValue()`); any other value (a fraction, an escaped string, an object or
 /// array not delimited) is read by the general parser with the
 /// server's options, as the general path would read it, and any error it finds gives `nil`.
 /// Anything else — another member, a duplicate, bad syntax — gives `nil`.
