@@ -113,6 +113,9 @@ public struct JSONByteReader {
 
         /// Whether the name is exactly `name`.
         @inlinable public static func ~= (name: StaticString, key: Key) -> Bool {
+            // A string literal always has its bytes; a StaticString made from one scalar may
+            // not, and then matches nothing (the reader declines: the general path reads it).
+            guard name.hasPointerRepresentation else { return false }
             let count = name.utf8CodeUnitCount
             guard count == key.bytes.count else { return false }
             let expected = name.utf8Start

@@ -128,6 +128,7 @@ struct JSONByteReaderTests {
                         switch key {
                         case "a": seen.append("a=\(try reader.readInt())")
                         case "bé": seen.append("bé=\(try reader.readString())")
+                        case "é": seen.append("é=\(try reader.readBool())")
                         default: throw JSONByteReader.unread
                         }
                     }
@@ -141,6 +142,7 @@ struct JSONByteReaderTests {
         #expect(pairs("{}") == [])
         #expect(pairs(#" { "a" : 1 , "bé" : "x" } "#) == ["a=1", "bé=x"])
         #expect(pairs(#"{"bé":"x","a":2}"#) == ["bé=x", "a=2"])
+        #expect(pairs(#"{"é":true}"#) == ["é=true"])
         #expect(pairs(#"{"\u0061":1}"#) == nil)
         #expect(pairs(#"{"a":1,}"#) == nil)
         #expect(pairs(#"{"a":1"#) == nil)
