@@ -12,10 +12,12 @@ import JSONRPC
 /// object with `instance` and `input` (strings, `input` non-empty) and optionally `value`
 /// (any JSON value). `instance` and `input` must hold no escapes and be valid UTF-8 (checked by
 /// whoever turns them into strings). `null`, `true`, `false`, an integer of at most 18 digits
-/// and a string without escapes are read here; any other value (an object, an array, a
-/// fraction, an escaped string) is read by the general parser with the server's options, as
-/// the general path would read it, and any error it finds gives `nil`. Anything else —
-/// another member, a duplicate, bad syntax — gives `nil`.
+/// and a string without escapes are read here; an object or an array is only delimited when
+/// asked (``rawValue``: read later by the input's own reader, or by
+/// ``parseRawValue(options:)``, which check the delimiting: `Reader.lastValue()`); any other value (a fraction, an escaped string, an object or
+/// array not delimited) is read by the general parser with the
+/// server's options, as the general path would read it, and any error it finds gives `nil`.
+/// Anything else — another member, a duplicate, bad syntax — gives `nil`.
 ///
 /// Noncopyable: read once and used in place. As a copyable type, destroying the `SendFrame?`
 /// each read returns went through its metadata's value witness on every send; now the
@@ -27,19 +29,40 @@ struct SendFrame: ~Copyable {
     var instance: UnsafeBufferPointer<UInt8>
     /// The `input` string's bytes inside the frame (non-empty; not yet checked as UTF-8).
     var input: UnsafeBufferPointer<UInt8>
-    /// `nil` when omitted.
+    /// `nil` when omitted, or while the value is ``rawValue``.
     var value: JSONValue?
+    /// An object or array value, not yet parsed: its bytes from the opening bracket to the
+    /// matching closing one, found by counting brackets outside strings. Not checked: it is
+    /// valid JSON only if the input's reader or ``parseRawValue(options:)`` reads all of it.
+    var rawValue: UnsafeBufferPointer<UInt8>?
 
     /// The nesting of the params object, for the parser's `maxDepth` (a container `value` is
     /// one deeper, and the general parser checks it against `maxDepth` as it reads it).
     static let depth = 2
 
+    /// Parses ``rawValue`` into ``value`` with the general parser, as the general path would
+    /// read it from the frame; `false` when it is not one valid value (the general path then
+    /// reports the frame's error).
+    mutating func parseRawValue(options: JSONParseOptions) -> Bool {
+        guard let raw = rawValue else { return true }
+        do {
+            let read = try JSONParser.parseMember(in: UnsafeRawBufferPointer(raw), at: 0, depth: Self.depth, options: options)
+            guard read.end == raw.count else { return false }
+            value = read.value
+            rawValue = nil
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// The frame as a plain `vm.send`, or `nil` when the general path must read it; `options`
-    /// are the general parser's, for a value only it reads.
-    static func read(_ frame: UnsafeRawBufferPointer, options: JSONParseOptions) -> SendFrame? {
+    /// are the general parser's, for a value only it reads; with `delimitingContainers`, an
+    /// object or array value is left as ``rawValue``.
+    static func read(_ frame: UnsafeRawBufferPointer, options: JSONParseOptions, delimitingContainers: Bool) -> SendFrame? {
         guard let base = frame.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var reader = Reader(base: base, end: frame.count)
-        return reader.readEnvelope(options: options)
+        return reader.readEnvelope(options: options, delimitingContainers: delimitingContainers)
     }
 
     /// The names and literals the reader matches, packed as ``Reader``'s `packed(_:_:)` does.
@@ -64,6 +87,8 @@ struct SendFrame: ~Copyable {
         let base: UnsafePointer<UInt8>
         let end: Int
         var position = 0
+        /// The params' `value` when it was delimited rather than read (``SendFrame/rawValue``).
+        var rawValue: UnsafeBufferPointer<UInt8>? = nil
 
         /// The frame as a ``RequestFrame``, or `nil` when the general path must read it.
         ///
@@ -139,7 +164,7 @@ struct SendFrame: ~Copyable {
             }
         }
 
-        mutating func readEnvelope(options: JSONParseOptions) -> SendFrame? {
+        mutating func readEnvelope(options: JSONParseOptions, delimitingContainers: Bool) -> SendFrame? {
             guard consume(UInt8(ascii: "{")) else { return nil }
             var id: RequestID?? = .none
             var sawVersion = false, sawMethod = false
@@ -157,7 +182,7 @@ struct SendFrame: ~Copyable {
                     guard case .none = id, let read = readID() else { return nil }
                     id = .some(read)
                 case .params:
-                    guard params == nil, let read = readParams(options: options) else { return nil }
+                    guard params == nil, let read = readParams(options: options, delimitingContainers: delimitingContainers) else { return nil }
                     params = read
                 default:
                     return nil
@@ -166,10 +191,10 @@ struct SendFrame: ~Copyable {
             guard consume(UInt8(ascii: "}")), sawVersion, sawMethod, let params else { return nil }
             skipWhitespace()
             guard position == end else { return nil }
-            return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: params.value)
+            return SendFrame(id: id.flatMap { $0 }, instance: params.instance, input: params.input, value: params.value, rawValue: rawValue)
         }
 
-        private mutating func readParams(options: JSONParseOptions) -> (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: JSONValue?)? {
+        private mutating func readParams(options: JSONParseOptions, delimitingContainers: Bool) -> (instance: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>, value: JSONValue?)? {
             guard consume(UInt8(ascii: "{")) else { return nil }
             var instance: UnsafeBufferPointer<UInt8>?, input: UnsafeBufferPointer<UInt8>?, value: JSONValue?
             repeat {
@@ -182,7 +207,9 @@ struct SendFrame: ~Copyable {
                     guard input == nil, let bytes = readStringBytes(), !bytes.isEmpty else { return nil }
                     input = bytes
                 case .value:
-                    guard value == nil, let read = readValue(options: options) else { return nil }
+                    guard value == nil, rawValue == nil,
+                          let read = readValue(options: options, delimitingContainers: delimitingContainers,
+                                               namesRead: instance != nil && input != nil) else { return nil }
                     value = read
                 default:
                     return nil
@@ -267,10 +294,12 @@ struct SendFrame: ~Copyable {
             }
         }
 
-        /// The params' `value`: the common scalars read here, anything else by the general
-        /// parser from the same place (the params object's members are at depth 2, as when the
-        /// general path parses the whole frame).
-        private mutating func readValue(options: JSONParseOptions) -> JSONValue? {
+        /// The params' `value`: the common scalars read here, an object or array delimited for
+        /// a later reader when asked (into ``rawValue``, the value then `nil`), anything else
+        /// read by the general parser from the same place (the params object's members are at
+        /// depth 2, as when the general path parses the whole frame). `nil` when no value can
+        /// be read there.
+        private mutating func readValue(options: JSONParseOptions, delimitingContainers: Bool, namesRead: Bool) -> JSONValue?? {
             skipWhitespace()
             guard position < end else { return nil }
             let start = position
@@ -280,17 +309,106 @@ struct SendFrame: ~Copyable {
             case UInt8(ascii: "n"): quick = matchLiteral(Packed.null, count: 4) ? .null : nil
             case UInt8(ascii: "t"): quick = matchLiteral(Packed.true, count: 4) ? .bool(true) : nil
             case UInt8(ascii: "f"): quick = matchLiteral(Packed.false, count: 5) ? .bool(false) : nil
-            case UInt8(ascii: "{"), UInt8(ascii: "["): quick = nil
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                if delimitingContainers {
+                    guard let bytes = (namesRead ? lastValue() : nil) ?? skipContainer() else { return nil }
+                    rawValue = bytes
+                    return .some(nil)
+                }
+                quick = nil
             default: quick = readInteger().map(JSONValue.integer)
             }
             if let quick { return quick }
             do {
                 let read = try JSONParser.parseMember(
-                    in: UnsafeRawBufferPointer(start: base, count: end), at: start, depth: 2, options: options)
+                    in: UnsafeRawBufferPointer(start: base, count: end), at: start, depth: SendFrame.depth, options: options)
                 position = read.end
                 return read.value
             } catch {
                 return nil
+            }
+        }
+
+        /// The object or array at the cursor taken to be the frame's last value: its bytes up to
+        /// the frame's final `}` `}` (whitespace around them allowed), when the frame ends so
+        /// and the byte before is a closing bracket; `nil` otherwise.
+        ///
+        /// A guess, checked later: the reader that takes ``rawValue`` (the input's, or
+        /// ``parseRawValue(options:)``) must read all of it as one value, which is then the
+        /// value (a JSON value's extent is fixed by its first byte's), and the `}` `}` after it
+        /// close params and the envelope, read as usual from the cursor left before them. If
+        /// the guess was wrong (another member follows the value), neither reads all of it
+        /// and the general path reads the frame.
+        private mutating func lastValue() -> UnsafeBufferPointer<UInt8>? {
+            var index = end
+            func skipBack() { while index > position, [0x20, 0x09, 0x0A, 0x0D].contains(base[index - 1]) { index -= 1 } }
+            for _ in 0..<2 {
+                skipBack()
+                guard index > position, base[index - 1] == UInt8(ascii: "}") else { return nil }
+                index -= 1
+            }
+            skipBack()
+            guard index > position + 1, base[index - 1] | 0x20 == UInt8(ascii: "}") else { return nil }
+            let start = position
+            position = index
+            return UnsafeBufferPointer(start: base + start, count: index - start)
+        }
+
+        /// The bytes of the object or array at the cursor, to its matching closing bracket
+        /// (brackets inside strings not counted); `nil` if the frame ends first. Checks nothing
+        /// else: whoever reads the bytes does.
+        private mutating func skipContainer() -> UnsafeBufferPointer<UInt8>? {
+            let start = position
+            var nesting = 0
+            while position < end {
+                switch base[position] {
+                case UInt8(ascii: "\""):
+                    guard skipString() else { return nil }
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    nesting += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    nesting -= 1
+                    if nesting == 0 {
+                        position += 1
+                        return UnsafeBufferPointer(start: base + start, count: position - start)
+                    }
+                default:
+                    break
+                }
+                position += 1
+            }
+            return nil
+        }
+
+        /// Steps over the string at the cursor (a `"`) to just after its closing quote, a
+        /// backslash taking the byte after it; `false` if the frame ends first. Eight bytes per
+        /// step as in ``readPlainBytes()``, looking for quotes and backslashes only.
+        private mutating func skipString() -> Bool {
+            var index = position + 1
+            let raw = UnsafeRawPointer(base)
+            while true {
+                while end - index >= 8 {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let quotes = word ^ 0x2222_2222_2222_2222, backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                    let marks = ((quotes &- 0x0101_0101_0101_0101) & ~quotes
+                        | (backslashes &- 0x0101_0101_0101_0101) & ~backslashes) & 0x8080_8080_8080_8080
+                    if marks != 0 {
+                        index += marks.trailingZeroBitCount / 8
+                        break
+                    }
+                    index += 8
+                }
+                guard index < end else { return false }
+                switch base[index] {
+                case UInt8(ascii: "\""):
+                    position = index + 1
+                    return true
+                case UInt8(ascii: "\\"):
+                    index += 2
+                default:
+                    index += 1
+                }
             }
         }
 

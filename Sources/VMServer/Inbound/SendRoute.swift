@@ -14,6 +14,13 @@ struct SendRoute {
     private var inputName: [UInt8] = []
     private var instance: ViewModelInstance?
     private var input: InputRoute?
+    /// Whether the cached input reads values from their bytes (``ViewModelInstance/readsBytes(_:)``).
+    private var inputReadsBytes = false
+
+    /// Whether the next frame's object or array value should be delimited for the input's
+    /// reader rather than parsed at once: yes unless the cached input has none (a stream of
+    /// sends to one input then skips the delimiting; a send elsewhere is right either way).
+    var delimitsContainers: Bool { input == nil || inputReadsBytes }
 
     /// The cached instance and input when `instance` and `input` name them.
     @inline(__always)
@@ -31,6 +38,7 @@ struct SendRoute {
                         instanceName name: UnsafeBufferPointer<UInt8>, inputName inputBytes: UnsafeBufferPointer<UInt8>) {
         self.instance = instance
         self.input = input
+        inputReadsBytes = instance.readsBytes(input)
         instanceName = Array(name)
         inputName = Array(inputBytes)
     }

@@ -15,7 +15,7 @@ extension Server {
     /// (`vm.send` then answers `shuttingDown`), or with a `maxDepth` below the frame's depth.
     func receivePlainSend(_ frame: UnsafeRawBufferPointer, on session: Session) -> Bool {
         guard sendRoute.isEnabled, outbox.monitors.isEmpty, !isShuttingDown, parseOptions.maxDepth >= SendFrame.depth,
-              let send = SendFrame.read(frame, options: parseOptions)
+              var send = SendFrame.read(frame, options: parseOptions, delimitingContainers: sendRoute.delimitsContainers)
         else { return false }
         let instance: ViewModelInstance, input: InputRoute
         if let cached = sendRoute.lookup(instance: send.instance, input: send.input) {
@@ -29,6 +29,8 @@ extension Server {
                 instance = try host.instance(instanceID)
                 input = try instance.inputRoute(inputName)
             } catch {
+                // A value that is not valid JSON is a parse error first, as on the general path.
+                guard send.parseRawValue(options: parseOptions) else { return false }
                 fail(Self.call(for: send, on: session), error)
                 return true
             }
@@ -37,9 +39,16 @@ extension Server {
             if (instance.attachment as? InstanceRecord)?.recorder != nil { return false }
             sendRoute.store(instance: instance, input: input, instanceName: send.instance, inputName: send.input)
         }
+        // An object or array goes to the input's own reader, if it has one and accepts it;
+        // else it is parsed (not valid JSON: the general path reports the parse error).
+        var readFromBytes = false
+        if let raw = send.rawValue {
+            readFromBytes = instance.send(input, reading: raw, depth: SendFrame.depth, maxDepth: parseOptions.maxDepth)
+            guard readFromBytes || send.parseRawValue(options: parseOptions) else { return false }
+        }
         do {
             // Everything the input causes synchronously is queued inside, before the reply (O4).
-            try instance.send(input, value: send.value)
+            if !readFromBytes { try instance.send(input, value: send.value) }
         } catch {
             fail(Self.call(for: send, on: session), error)
             return true

@@ -47,12 +47,30 @@ extension Input {
     func push(json: JSONValue) throws(JSONDecodingError) {
         send(try decode(json))
     }
+
+    var readsBytes: Bool { read != nil }
+
+    func push(reading reader: inout JSONByteReader) throws(JSONDecodingError) -> Bool {
+        guard let read else { return false }
+        let value = try read(&reader)
+        try reader.finish()
+        send(value)
+        return true
+    }
 }
 
 extension Input where Value: JSONConvertible {
     /// An input of a `JSONConvertible` type; an omitted value on the wire means
     /// `defaultValue` when given (published as the schema's `default`). `secret`: see
     /// ``init(_:codec:default:secret:)``.
+    @inlinable public convenience init(_ summary: String = "", default defaultValue: Value? = nil, secret: Bool = false) {
+        self.init(summary, codec: .json, default: defaultValue, secret: secret)
+    }
+}
+
+extension Input where Value: JSONReadable {
+    /// An input of a `JSONReadable` type: as for a `JSONConvertible` one, and values sent to
+    /// it are read from their bytes by the type's reader (``JSONReadable``).
     @inlinable public convenience init(_ summary: String = "", default defaultValue: Value? = nil, secret: Bool = false) {
         self.init(summary, codec: .json, default: defaultValue, secret: secret)
     }

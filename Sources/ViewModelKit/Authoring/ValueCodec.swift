@@ -19,6 +19,10 @@ public struct ValueCodec<Value> {
     @usableFromInline let makeSchema: () -> JSONValue
     @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
     @usableFromInline let encode: (Value) -> JSONValue
+    /// How a value reads itself from its bytes (``JSONReadable``), only in a codec whose
+    /// schema is the type's own `jsonSchema` (``json``; ``withSchema(_:)`` drops it), so that
+    /// what it accepts is what the schema and `decode` accept.
+    @usableFromInline let read: ((inout JSONByteReader) throws(JSONDecodingError) -> Value)?
 
     /// A codec from its parts. `encode` must produce values valid against `schema`, which
     /// is evaluated only when the schema is read (at registration).
@@ -27,9 +31,19 @@ public struct ValueCodec<Value> {
         decode: @escaping (JSONValue) throws(JSONDecodingError) -> Value,
         encode: @escaping (Value) -> JSONValue
     ) {
-        self.makeSchema = schema
+        self.init(makeSchema: schema, decode: decode, encode: encode, read: nil)
+    }
+
+    @usableFromInline init(
+        makeSchema: @escaping () -> JSONValue,
+        decode: @escaping (JSONValue) throws(JSONDecodingError) -> Value,
+        encode: @escaping (Value) -> JSONValue,
+        read: ((inout JSONByteReader) throws(JSONDecodingError) -> Value)?
+    ) {
+        self.makeSchema = makeSchema
         self.decode = decode
         self.encode = encode
+        self.read = read
     }
 
     /// The same codec publishing `schema` instead (values still decode and encode alike).
@@ -44,6 +58,17 @@ extension ValueCodec where Value: JSONConvertible {
     /// The codec of a `JSONConvertible` type: its `jsonSchema`, `init(json:)`, `jsonValue`.
     @inlinable public static var json: ValueCodec<Value> {
         ValueCodec(schema: Value.jsonSchema, decode: { json throws(JSONDecodingError) in try Value(json: json) }, encode: { $0.jsonValue })
+    }
+}
+
+extension ValueCodec where Value: JSONReadable {
+    /// The codec of a `JSONReadable` type: ``json``'s, and the type's reader for values sent
+    /// to an input, which skip the tree and the schema check (the reader accepts only what
+    /// they accept).
+    @inlinable public static var json: ValueCodec<Value> {
+        ValueCodec(
+            makeSchema: { Value.jsonSchema }, decode: { json throws(JSONDecodingError) in try Value(json: json) },
+            encode: { $0.jsonValue }, read: { reader throws(JSONDecodingError) in try Value(reading: &reader) })
     }
 }
 

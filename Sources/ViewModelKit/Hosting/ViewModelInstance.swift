@@ -149,6 +149,32 @@ package final class ViewModelInstance {
         }
     }
 
+    /// ``send(_:value:)`` of the JSON value in `bytes` (at nesting `depth` of its document,
+    /// read within `maxDepth`), read straight from them by the input's ``JSONReadable``
+    /// reader when it has one and the reader accepts them; `false` when nothing was sent,
+    /// for the caller to parse the bytes and call ``send(_:value:)``, which then reports
+    /// whatever is wrong (an unknown or destroyed instance included).
+    ///
+    /// The reader stands in for the schema check: it exists only in a codec publishing its
+    /// type's own schema, and accepts only values that schema and the type's `init(json:)`
+    /// accept (JSONReadable.swift), so the value and the effects are the general path's.
+    package func send(_ route: InputRoute, reading bytes: UnsafeBufferPointer<UInt8>, depth: Int, maxDepth: Int) -> Bool {
+        guard route.registered === registered, isAlive, isBuilt, let port = input(at: route.slot.index) else { return false }
+        var reader = JSONByteReader(bytes, depth: depth, maxDepth: maxDepth)
+        do throws(JSONDecodingError) {
+            return try port.push(reading: &reader)
+        } catch {
+            return false
+        }
+    }
+
+    /// Whether input `route` can read values from their bytes (``send(_:reading:depth:maxDepth:)``
+    /// sends nothing otherwise, so a caller may skip delimiting them).
+    package func readsBytes(_ route: InputRoute) -> Bool {
+        guard route.registered === registered, let port = input(at: route.slot.index) else { return false }
+        return port.readsBytes
+    }
+
     /// Starts action `action` with `value` (`vm.execute`; `nil` means omitted).
     ///
     /// Unknown actions and invalid values throw. Otherwise `completion` receives exactly one

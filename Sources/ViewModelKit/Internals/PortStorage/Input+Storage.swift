@@ -33,6 +33,10 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     /// The decoding of its codec (an input never encodes after `init`; its schema is in
     /// ``facts``).
     @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
+    /// Its codec's reader of values from their bytes, if it has one (``ValueCodec/read``):
+    /// the instance's own, read without a cast (its closure captures nothing, so holding it
+    /// costs an instance no allocation).
+    @usableFromInline let read: ((inout JSONByteReader) throws(JSONDecodingError) -> Value)?
     /// Assigned in the inlinable `init`, not by an initial value: an initial value is an
     /// out-of-line generic function, paying metadata lookups for every instance's ports.
     @usableFromInline let subject: PublishSubject<Value>
@@ -57,6 +61,7 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
                 name: "", declaredCodec: codec, deliver: { subject, value in subject.onNext(value) }))
         }
         self.decode = codec.decode
+        self.read = codec.read
         self.subject = PublishSubject()
     }
 
