@@ -28,7 +28,7 @@ extension ClientCore {
         let deliveries = state.withLock { state in
             var deliveries: [Delivery] = []
             framingError = reader.decodeFrames(
-                output: { Self.decideOutput($0, &state, into: &deliveries) },
+                output: { Self.decideOutput($0, route: &$1, &state, into: &deliveries) },
                 other: { Self.decide($0, &state, into: &deliveries) })
             return deliveries
         }
@@ -160,8 +160,15 @@ extension ClientCore {
     }
 
     /// A `vm.output` read by OutputFrameReader.swift: as the general path would route it.
-    private static func decideOutput(_ event: VMOutputEvent, _ state: inout State, into deliveries: inout [Delivery]) {
-        guard let sink = state.subscriptions[event.subscription] else {
+    /// `route` is where its subscription's frames went last: its channel is looked up by id
+    /// only when the subscriptions changed since.
+    private static func decideOutput(
+        _ event: VMOutputEvent, route: inout OutputRoute, _ state: inout State, into deliveries: inout [Delivery]
+    ) {
+        if route.version != state.subscriptionsVersion {
+            route = OutputRoute(sink: state.subscriptions[event.subscription], version: state.subscriptionsVersion)
+        }
+        guard let sink = route.sink else {
             deliveries.append(.event(.notification(method: VMOutputNotification.name, params: event.params)))
             return
         }
