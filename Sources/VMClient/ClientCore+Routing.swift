@@ -30,6 +30,7 @@ extension ClientCore {
             framingError = reader.decodeFrames(
                 output: { Self.decideOutput($0, route: &$1, &state, into: &deliveries) },
                 other: { Self.decide($0, &state, into: &deliveries) })
+            state.pendingOutputs.flush(into: &deliveries)
             return deliveries
         }
         perform(deliveries)
@@ -37,7 +38,7 @@ extension ClientCore {
     }
 
     /// Performs what was decided under the lock, in order. A subscription's outputs are
-    /// already in its channel (decideOutput); its waiting consumer is woken once, after the
+    /// already in its channel (decideOutput and the read's flush); its waiting consumer is woken once, after the
     /// batch or before anything else is delivered (a reply's caller finds the values it
     /// caused, O4).
     func perform(_ deliveries: [Delivery]) {
@@ -188,7 +189,7 @@ extension ClientCore {
         // No patch to apply and no subscription keeping values for patches (the usual case):
         // straight into the channel, without looking the id up in `lastValues` twice.
         if output.patch == nil, state.lastValues.isEmpty {
-            if sink.append(.output(output)) { deliveries.append(.wake(sink)) }
+            state.pendingOutputs.append(.output(output), to: sink)
             return
         }
         var event = output
@@ -208,9 +209,10 @@ extension ClientCore {
             event.value = value
         }
         if state.lastValues[id] != nil { state.lastValues[id]?[event.output] = event.value }
-        // Into the channel at once (its lock is taken inside the client's, never the other
-        // way round); only a waiting consumer needs a delivery, the wake, once per batch.
-        if sink.append(.output(event)) { deliveries.append(.wake(sink)) }
+        // Into the channel with the read's other values, still under the client's lock (the
+        // channel's lock is taken inside the client's, never the other way round); only a
+        // waiting consumer needs a delivery, the wake, once per batch.
+        state.pendingOutputs.append(.output(event), to: sink)
     }
 
     private static func decideNotification(

@@ -95,6 +95,8 @@ final class ClientCore: Sendable {
         var reconnectAttempt = 0
         /// The resumable session, when reconnecting is on and the daemon offers one.
         var session = ClientSessionState()
+        /// The subscription values of the read being routed, put into their channels at its end.
+        var pendingOutputs = PendingOutputs()
     }
 
     let location: VMSocketLocation
