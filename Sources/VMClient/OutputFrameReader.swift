@@ -28,11 +28,21 @@ enum OutputFrameReader {
         _ frame: UnsafeRawBufferPointer, names: inout OutputNameCache, to deliver: (VMOutputEvent, inout OutputRoute) -> Void
     ) -> Bool {
         var cursor = Cursor(bytes: frame)
-        guard cursor.skip(head), let subscription = cursor.plainString(),
-              cursor.skip(instanceKey), let instance = cursor.plainString(),
-              cursor.skip(outputKey), let output = cursor.plainString(),
-              cursor.skip(seqKey), let seq = cursor.integer(),
-              cursor.skip(valueKey) else { return false }
+        guard cursor.skip(head) else { return false }
+        // The names: one compare when a frame spelled them so before, else read and kept.
+        let entry: Int
+        if let (found, quote) = names.find(in: frame, at: cursor.position) {
+            entry = found
+            cursor.position = quote + 1
+        } else {
+            let start = cursor.position
+            guard let subscription = cursor.plainString(), cursor.skip(instanceKey), let instance = cursor.plainString(),
+                  cursor.skip(outputKey), let output = cursor.plainString() else { return false }
+            let made = OutputNames(subscription: Self.string(frame, subscription), instance: Self.string(frame, instance),
+                                   output: Self.string(frame, output))
+            entry = names.add(made, spelledBy: UnsafeRawBufferPointer(rebasing: frame[start..<output.upperBound]))
+        }
+        guard cursor.skip(seqKey), let seq = cursor.integer(), cursor.skip(valueKey) else { return false }
         let isReplay = frame.count - cursor.position > replayTail.utf8CodeUnitCount && cursor.endsWith(replayTail)
         guard isReplay || cursor.endsWith(tail) else { return false }
         let valueEnd = frame.count - (isReplay ? replayTail : tail).utf8CodeUnitCount
@@ -46,11 +56,7 @@ enum OutputFrameReader {
             guard let parsed = try? JSONParser.parse(valueBytes) else { return false }
             value = parsed
         }
-        let spelling = UnsafeRawBufferPointer(rebasing: frame[subscription.lowerBound..<output.upperBound])
-        names.withNames(spelledBy: spelling) {
-            OutputNames(subscription: Self.string(frame, subscription), instance: Self.string(frame, instance),
-                        output: Self.string(frame, output))
-        } _: { names, route in
+        names.withEntry(entry) { names, route in
             deliver(VMOutputEvent(names: names, value: value, seq: seq, isReplay: isReplay), &route)
         }
         return true

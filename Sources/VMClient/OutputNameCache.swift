@@ -23,44 +23,54 @@ struct OutputNameCache {
     /// The entry tried first.
     private var next = 0
 
-    /// Calls `body` with the names spelled by `spelling` (see ``Entry/spelling``), made by
-    /// `make` the first time, and the route their frames took last.
-    mutating func withNames<Result>(
-        spelledBy spelling: UnsafeRawBufferPointer, make: () -> OutputNames,
-        _ body: (OutputNames, inout OutputRoute) -> Result
-    ) -> Result {
+    /// The entry whose spelling the bytes of `frame` at `start` begin with, followed by the
+    /// output name's closing quote, and the position of that quote; nil when none is. (A
+    /// match needs no scan of the names: a spelling is kept only once read as plain names.)
+    mutating func find(in frame: UnsafeRawBufferPointer, at start: Int) -> (entry: Int, quote: Int)? {
         let count = entries.count
         var index = next
         for _ in 0..<count {
-            if Self.same(entries[index].spelling, spelling) {
+            if let quote = Self.spelling(entries[index].spelling, isAt: start, in: frame) {
                 next = index &+ 1 == count ? 0 : index &+ 1
-                return body(entries[index].names, &entries[index].route)
+                return (index, quote)
             }
             index = index &+ 1 == count ? 0 : index &+ 1
         }
-        let entry = Entry(spelling: Array(spelling), names: make())
-        if count < Self.capacity {
-            entries.append(entry)
-            index = count
-            next = 0
-        } else {
-            index = next
-            entries[index] = entry
-            next = index &+ 1 == count ? 0 : index &+ 1
-        }
-        return body(entries[index].names, &entries[index].route)
+        return nil
     }
 
-    /// Whether `stored` and `bytes` are the same bytes, compared without a branch per byte
-    /// (as OutputFrameReader.swift's `matches`).
-    private static func same(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-        stored.withUnsafeBytes { stored in
-            guard stored.count == bytes.count else { return false }
+    /// Keeps `names`, spelled by `spelling` (see ``Entry/spelling``); returns its entry.
+    mutating func add(_ names: OutputNames, spelledBy spelling: UnsafeRawBufferPointer) -> Int {
+        let entry = Entry(spelling: Array(spelling), names: names)
+        let count = entries.count
+        guard count == Self.capacity else {
+            entries.append(entry)
+            next = 0
+            return count
+        }
+        let index = next
+        entries[index] = entry
+        next = index &+ 1 == count ? 0 : index &+ 1
+        return index
+    }
+
+    /// Calls `body` with the names of `entry` (from ``find(in:at:)`` or ``add(_:spelledBy:)``)
+    /// and the route their frames took last.
+    mutating func withEntry<Result>(_ entry: Int, _ body: (OutputNames, inout OutputRoute) -> Result) -> Result {
+        body(entries[entry].names, &entries[entry].route)
+    }
+
+    /// The position of the quote right after `spelling` when `frame` holds `spelling` at
+    /// `start`, compared without a branch per byte (as OutputFrameReader.swift's `matches`).
+    private static func spelling(_ spelling: [UInt8], isAt start: Int, in frame: UnsafeRawBufferPointer) -> Int? {
+        spelling.withUnsafeBytes { spelling in
+            let quote = start &+ spelling.count
+            guard start >= 0, quote < frame.count, frame[quote] == UInt8(ascii: "\"") else { return nil }
             var difference: UInt8 = 0
-            for offset in 0..<stored.count {
-                difference |= stored[offset] ^ bytes[offset]
+            for offset in 0..<spelling.count {
+                difference |= spelling[offset] ^ frame[start &+ offset]
             }
-            return difference == 0
+            return difference == 0 ? quote : nil
         }
     }
 }

@@ -121,6 +121,11 @@ struct OutputFrameReaderTests {
             #expect(try read(Self.daemonFrame(2, subscription: "sub-b")).1 === b)
         }
         #expect(a != b)
+        // Names that begin with names seen before are names of their own.
+        for (subscription, output) in [("sub-1", "count"), ("sub-1", "counter"), ("sub-12", "count"), ("sub-1", "coun")] {
+            let (event, _) = try read(Self.daemonFrame(3, subscription: subscription, output: output))
+            #expect(event.subscription == subscription && event.output == output && event.value == 3)
+        }
     }
 
     @Test("an event changed through a copy leaves the original as it was")
