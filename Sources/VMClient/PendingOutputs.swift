@@ -8,6 +8,9 @@ struct PendingOutputs {
     /// The channel appended to last (a busy connection's values cycle through its channels:
     /// the one after it is tried next).
     private var last = 0
+    /// The most values one channel got in the last flush (at most 256): the capacity a
+    /// channel's list starts with, so a busy read's lists do not grow step by step.
+    private var expectedCount = 1
 
     /// Holds `event` for `channel`, after the values held for it before.
     mutating func append(_ event: VMSubscriptionEvent, to channel: SubscriptionChannel) {
@@ -18,9 +21,12 @@ struct PendingOutputs {
     /// a `.wake` delivery.
     mutating func flush(into deliveries: inout [ClientCore.Delivery]) {
         guard !channels.isEmpty else { return }
-        for index in channels.indices where channels[index].append(contentsOf: &events[index]) {
-            deliveries.append(.wake(channels[index]))
+        var most = 1
+        for index in channels.indices {
+            most = max(most, events[index].count)
+            if channels[index].append(contentsOf: &events[index]) { deliveries.append(.wake(channels[index])) }
         }
+        expectedCount = min(most, 256)
         channels.removeAll(keepingCapacity: true)
         events.removeAll(keepingCapacity: true)
         last = 0
@@ -41,7 +47,9 @@ struct PendingOutputs {
             return found
         }
         channels.append(channel)
-        events.append([])
+        var list: [VMSubscriptionEvent] = []
+        list.reserveCapacity(expectedCount)
+        events.append(list)
         last = count
         return count
     }
