@@ -125,10 +125,14 @@ enum OutputFrameReader {
         /// A non-negative integer of at most 18 digits without a leading zero (seq is 1, 2, 3, …).
         mutating func integer() -> Int64? {
             let start = position
+            let end = min(bytes.count, start &+ 18)
             var value: Int64 = 0
-            while position < bytes.count, position - start < 18, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
-                value = value * 10 + Int64(bytes[position] - UInt8(ascii: "0"))
-                position += 1
+            // One compare per digit (a byte below "0" wraps above 9); 18 digits cannot overflow.
+            while position < end {
+                let digit = bytes[position] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                value = value &* 10 &+ Int64(digit)
+                position &+= 1
             }
             let digits = position - start
             guard digits > 0, !(digits > 1 && bytes[start] == UInt8(ascii: "0")) else { return nil }
