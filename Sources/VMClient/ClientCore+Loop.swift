@@ -256,7 +256,7 @@ final class SocketReader {
     /// Hands every complete frame read so far to `output` (a `vm.output` in the daemon's own
     /// shape, read by OutputFrameReader.swift) or `other` (each message of any other frame),
     /// in order, without collecting them first; returns why the framing failed, if it did.
-    func decodeFrames(output: (VMOutputEvent, inout OutputRoute) -> Void, other: (ClientWire.Incoming) -> Void) -> String? {
+    func decodeFrames(output: (consuming VMOutputEvent, inout OutputRoute) -> Void, other: (ClientWire.Incoming) -> Void) -> String? {
         // The framer and the names are moved into locals for the loop and back after it:
         // used through the class's stored properties, with the handlers called in between,
         // each frame cost dynamic exclusivity checks.

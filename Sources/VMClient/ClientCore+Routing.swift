@@ -164,7 +164,7 @@ extension ClientCore {
     /// `route` is where its subscription's frames went last: its channel is looked up by id
     /// only when the subscriptions changed since.
     private static func decideOutput(
-        _ event: VMOutputEvent, route: inout OutputRoute, _ state: inout State, into deliveries: inout [Delivery]
+        _ event: consuming VMOutputEvent, route: inout OutputRoute, _ state: inout State, into deliveries: inout [Delivery]
     ) {
         if route.version != state.subscriptionsVersion {
             route = OutputRoute(sink: state.subscriptions[event.subscription], version: state.subscriptionsVersion)
@@ -181,7 +181,7 @@ extension ClientCore {
     /// be applied goes to the events stream with `unclaimedParams` (the params as received),
     /// or with the event's own params when it was read without its envelope (nil).
     private static func decideOutput(
-        _ output: VMOutputEvent, _ sink: SubscriptionSink, _ state: inout State, into deliveries: inout [Delivery],
+        _ output: consuming VMOutputEvent, _ sink: SubscriptionSink, _ state: inout State, into deliveries: inout [Delivery],
         unclaimedParams: JSONValue?
     ) {
         let id = output.subscription
@@ -192,7 +192,7 @@ extension ClientCore {
             state.pendingOutputs.append(.output(output), to: sink)
             return
         }
-        var event = output
+        var event = copy output
         if state.lastValues[id] != nil {
             // After a gap in seq, patches wait for a whole value (PROTOCOL.md §18).
             if let last = state.patchSeqs[id], event.seq != last + 1 { state.lastValues[id] = [:] }

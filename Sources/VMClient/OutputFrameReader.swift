@@ -25,7 +25,7 @@ enum OutputFrameReader {
     /// `deliver`; false when it is not a `vm.output` in the daemon's own shape. Its names come
     /// from `names`, made once per subscription and output.
     static func read(
-        _ frame: UnsafeRawBufferPointer, names: inout OutputNameCache, to deliver: (VMOutputEvent, inout OutputRoute) -> Void
+        _ frame: UnsafeRawBufferPointer, names: inout OutputNameCache, to deliver: (consuming VMOutputEvent, inout OutputRoute) -> Void
     ) -> Bool {
         var cursor = Cursor(bytes: frame)
         guard cursor.skip(head) else { return false }

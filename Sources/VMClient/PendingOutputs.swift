@@ -13,7 +13,7 @@ struct PendingOutputs {
     private var expectedCount = 1
 
     /// Holds `event` for `channel`, after the values held for it before.
-    mutating func append(_ event: VMSubscriptionEvent, to channel: SubscriptionChannel) {
+    mutating func append(_ event: consuming VMSubscriptionEvent, to channel: SubscriptionChannel) {
         events[index(of: channel)].append(event)
     }
 
