@@ -226,6 +226,7 @@ extension ClientCore {
 final class SocketReader {
     let socket: FileDescriptor
     private var framer = LineFramer(maxFrameBytes: Int.max / 2)  // daemon frames are unbounded
+    private var names = OutputNameCache()
     private var buffer = [UInt8](repeating: 0, count: 65536)
 
     init(socket: FileDescriptor) { self.socket = socket }
@@ -255,12 +256,22 @@ final class SocketReader {
     /// Hands every complete frame read so far to `output` (a `vm.output` in the daemon's own
     /// shape, read by OutputFrameReader.swift) or `other` (each message of any other frame),
     /// in order, without collecting them first; returns why the framing failed, if it did.
-    func decodeFrames(output: (VMOutputEvent) -> Void, other: (ClientWire.Incoming) -> Void) -> String? {
+    func decodeFrames(output: (consuming VMOutputEvent, inout OutputRoute) -> Void, other: (ClientWire.Incoming) -> Void) -> String? {
+        // The framer and the names are moved into locals for the loop and back after it:
+        // used through the class's stored properties, with the handlers called in between,
+        // each frame cost dynamic exclusivity checks.
+        var framer = LineFramer(maxFrameBytes: 0)
+        var names = OutputNameCache()
+        swap(&framer, &self.framer)
+        swap(&names, &self.names)
+        defer {
+            swap(&framer, &self.framer)
+            swap(&names, &self.names)
+        }
         do {
             while let frame = try framer.nextFrame() {
-                if let event = frame.withUnsafeBytes(OutputFrameReader.read) {
-                    output(event)
-                } else {
+                let read = frame.withUnsafeBytes { OutputFrameReader.read($0, names: &names, to: output) }
+                if !read {
                     for message in ClientWire.decode(frame) { other(message) }
                 }
             }

@@ -28,8 +28,9 @@ extension ClientCore {
         let deliveries = state.withLock { state in
             var deliveries: [Delivery] = []
             framingError = reader.decodeFrames(
-                output: { Self.decideOutput($0, &state, into: &deliveries) },
+                output: { Self.decideOutput($0, route: &$1, &state, into: &deliveries) },
                 other: { Self.decide($0, &state, into: &deliveries) })
+            state.pendingOutputs.flush(into: &deliveries)
             return deliveries
         }
         perform(deliveries)
@@ -37,7 +38,7 @@ extension ClientCore {
     }
 
     /// Performs what was decided under the lock, in order. A subscription's outputs are
-    /// already in its channel (decideOutput); its waiting consumer is woken once, after the
+    /// already in its channel (decideOutput and the read's flush); its waiting consumer is woken once, after the
     /// batch or before anything else is delivered (a reply's caller finds the values it
     /// caused, O4).
     func perform(_ deliveries: [Delivery]) {
@@ -160,8 +161,15 @@ extension ClientCore {
     }
 
     /// A `vm.output` read by OutputFrameReader.swift: as the general path would route it.
-    private static func decideOutput(_ event: VMOutputEvent, _ state: inout State, into deliveries: inout [Delivery]) {
-        guard let sink = state.subscriptions[event.subscription] else {
+    /// `route` is where its subscription's frames went last: its channel is looked up by id
+    /// only when the subscriptions changed since.
+    private static func decideOutput(
+        _ event: consuming VMOutputEvent, route: inout OutputRoute, _ state: inout State, into deliveries: inout [Delivery]
+    ) {
+        if route.version != state.subscriptionsVersion {
+            route = OutputRoute(sink: state.subscriptions[event.subscription], version: state.subscriptionsVersion)
+        }
+        guard let sink = route.sink else {
             deliveries.append(.event(.notification(method: VMOutputNotification.name, params: event.params)))
             return
         }
@@ -173,7 +181,7 @@ extension ClientCore {
     /// be applied goes to the events stream with `unclaimedParams` (the params as received),
     /// or with the event's own params when it was read without its envelope (nil).
     private static func decideOutput(
-        _ output: VMOutputEvent, _ sink: SubscriptionSink, _ state: inout State, into deliveries: inout [Delivery],
+        _ output: consuming VMOutputEvent, _ sink: SubscriptionSink, _ state: inout State, into deliveries: inout [Delivery],
         unclaimedParams: JSONValue?
     ) {
         let id = output.subscription
@@ -181,10 +189,10 @@ extension ClientCore {
         // No patch to apply and no subscription keeping values for patches (the usual case):
         // straight into the channel, without looking the id up in `lastValues` twice.
         if output.patch == nil, state.lastValues.isEmpty {
-            if sink.append(.output(output)) { deliveries.append(.wake(sink)) }
+            state.pendingOutputs.append(.output(output), to: sink)
             return
         }
-        var event = output
+        var event = copy output
         if state.lastValues[id] != nil {
             // After a gap in seq, patches wait for a whole value (PROTOCOL.md §18).
             if let last = state.patchSeqs[id], event.seq != last + 1 { state.lastValues[id] = [:] }
@@ -201,9 +209,10 @@ extension ClientCore {
             event.value = value
         }
         if state.lastValues[id] != nil { state.lastValues[id]?[event.output] = event.value }
-        // Into the channel at once (its lock is taken inside the client's, never the other
-        // way round); only a waiting consumer needs a delivery, the wake, once per batch.
-        if sink.append(.output(event)) { deliveries.append(.wake(sink)) }
+        // Into the channel with the read's other values, still under the client's lock (the
+        // channel's lock is taken inside the client's, never the other way round); only a
+        // waiting consumer needs a delivery, the wake, once per batch.
+        state.pendingOutputs.append(.output(event), to: sink)
     }
 
     private static func decideNotification(

@@ -60,7 +60,12 @@ final class ClientCore: Sendable {
         var link: Link = .down(reason: "not connected yet")
         var nextID: Int64 = 1
         var pending: [Int64: Waiter] = [:]
-        var subscriptions: [String: SubscriptionSink] = [:]
+        var subscriptions: [String: SubscriptionSink] = [:] {
+            didSet { subscriptionsVersion &+= 1 }
+        }
+        /// Counts the changes of ``subscriptions`` (from 1), so a route remembered by the
+        /// reader (OutputNameCache.swift) is known to be stale.
+        private(set) var subscriptionsVersion: UInt64 = 1
         /// Per patch subscription (only those: the others cost nothing) and output, the value
         /// delivered last: what the next `patch` applies to (ClientCore+Routing.swift). It
         /// shares storage with the value handed to the application.
@@ -90,6 +95,8 @@ final class ClientCore: Sendable {
         var reconnectAttempt = 0
         /// The resumable session, when reconnecting is on and the daemon offers one.
         var session = ClientSessionState()
+        /// The subscription values of the read being routed, put into their channels at its end.
+        var pendingOutputs = PendingOutputs()
     }
 
     let location: VMSocketLocation

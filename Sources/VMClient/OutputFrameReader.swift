@@ -21,29 +21,63 @@ enum OutputFrameReader {
     private static var tail: StaticString { "}}" }
     private static var replayTail: StaticString { #","replay":true}}"# }
 
-    /// The notification in `frame` (one line without its newline), or nil when it is not a
-    /// `vm.output` in the daemon's own shape.
-    static func read(_ frame: UnsafeRawBufferPointer) -> VMOutputEvent? {
+    /// Reads the notification in `frame` (one line without its newline) and hands it to
+    /// `deliver`; false when it is not a `vm.output` in the daemon's own shape. Its names come
+    /// from `names`, made once per subscription and output.
+    static func read(
+        _ frame: UnsafeRawBufferPointer, names: inout OutputNameCache, to deliver: (consuming VMOutputEvent, inout OutputRoute) -> Void
+    ) -> Bool {
         var cursor = Cursor(bytes: frame)
-        guard cursor.skip(head), let subscription = cursor.plainString(),
-              cursor.skip(instanceKey), let instance = cursor.plainString(),
-              cursor.skip(outputKey), let output = cursor.plainString(),
-              cursor.skip(seqKey), let seq = cursor.integer(),
-              cursor.skip(valueKey) else { return nil }
+        guard cursor.skip(head) else { return false }
+        // The names: one compare when a frame spelled them so before, else read and kept.
+        let entry: Int
+        if let (found, quote) = names.find(in: frame, at: cursor.position) {
+            entry = found
+            cursor.position = quote + 1
+        } else {
+            let start = cursor.position
+            guard let subscription = cursor.plainString(), cursor.skip(instanceKey), let instance = cursor.plainString(),
+                  cursor.skip(outputKey), let output = cursor.plainString() else { return false }
+            let made = OutputNames(subscription: Self.string(frame, subscription), instance: Self.string(frame, instance),
+                                   output: Self.string(frame, output))
+            entry = names.add(made, spelledBy: UnsafeRawBufferPointer(rebasing: frame[start..<output.upperBound]))
+        }
+        guard cursor.skip(seqKey), let seq = cursor.integer(), cursor.skip(valueKey) else { return false }
         let isReplay = frame.count - cursor.position > replayTail.utf8CodeUnitCount && cursor.endsWith(replayTail)
-        guard isReplay || cursor.endsWith(tail) else { return nil }
+        guard isReplay || cursor.endsWith(tail) else { return false }
         let valueEnd = frame.count - (isReplay ? replayTail : tail).utf8CodeUnitCount
-        guard valueEnd > cursor.position else { return nil }
+        guard valueEnd > cursor.position else { return false }
         let valueBytes = UnsafeRawBufferPointer(rebasing: frame[cursor.position..<valueEnd])
         let value: JSONValue
         var digits = Cursor(bytes: valueBytes)
         if let integer = digits.integer(), digits.position == valueBytes.count {
             value = .integer(integer)  // a plain count, as the parser reads it, without its set-up
         } else {
-            guard let parsed = try? JSONParser.parse(valueBytes) else { return nil }
+            guard let parsed = try? JSONParser.parse(valueBytes) else { return false }
             value = parsed
         }
-        return VMOutputEvent(subscription: subscription, instance: instance, output: output, value: value, seq: seq, isReplay: isReplay)
+        names.withEntry(entry) { names, route in
+            deliver(VMOutputEvent(names: names, value: value, seq: seq, isReplay: isReplay), &route)
+        }
+        return true
+    }
+
+    /// The notification in `frame`, or nil when it is not a `vm.output` in the daemon's own
+    /// shape (with names of its own: for tests).
+    static func read(_ frame: UnsafeRawBufferPointer) -> VMOutputEvent? {
+        var names = OutputNameCache()
+        var event: VMOutputEvent?
+        _ = read(frame, names: &names) { read, _ in event = read }
+        return event
+    }
+
+    /// The bytes of `range` in `frame`, already checked to be plain ASCII, as a `String`.
+    private static func string(_ frame: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+        let text = UnsafeRawBufferPointer(rebasing: frame[range])
+        return String(unsafeUninitializedCapacity: text.count) { buffer in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: text)
+            return text.count
+        }
     }
 
     /// A position in a frame, moved forward by what it reads.
@@ -72,19 +106,15 @@ enum OutputFrameReader {
             }
         }
 
-        /// The string up to the next quote, past that quote; nil when it has an escape, a
-        /// control character or a non-ASCII byte (the general path reads those).
-        mutating func plainString() -> String? {
+        /// The positions of the string up to the next quote, past that quote; nil when it has
+        /// an escape, a control character or a non-ASCII byte (the general path reads those).
+        mutating func plainString() -> Range<Int>? {
             let start = position
             while position < bytes.count {
                 let byte = bytes[position]
                 if byte == UInt8(ascii: "\"") {
-                    let text = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
-                    position += 1
-                    return String(unsafeUninitializedCapacity: text.count) { buffer in
-                        UnsafeMutableRawBufferPointer(buffer).copyMemory(from: text)
-                        return text.count
-                    }
+                    defer { position += 1 }
+                    return start..<position
                 }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
                 position += 1
@@ -95,10 +125,14 @@ enum OutputFrameReader {
         /// A non-negative integer of at most 18 digits without a leading zero (seq is 1, 2, 3, …).
         mutating func integer() -> Int64? {
             let start = position
+            let end = min(bytes.count, start &+ 18)
             var value: Int64 = 0
-            while position < bytes.count, position - start < 18, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
-                value = value * 10 + Int64(bytes[position] - UInt8(ascii: "0"))
-                position += 1
+            // One compare per digit (a byte below "0" wraps above 9); 18 digits cannot overflow.
+            while position < end {
+                let digit = bytes[position] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                value = value &* 10 &+ Int64(digit)
+                position &+= 1
             }
             let digits = position - start
             guard digits > 0, !(digits > 1 && bytes[start] == UInt8(ascii: "0")) else { return nil }

@@ -60,6 +60,23 @@ final class SubscriptionChannel: Sendable {
         }
     }
 
+    /// Appends `events` (a read's values, in order), taking them: `events` is left empty.
+    /// Returns as ``append(_:)`` does.
+    func append(contentsOf events: inout [VMSubscriptionEvent]) -> Bool {
+        state.withLock { state in
+            defer { events = [] }
+            guard !state.isFinished else { return false }
+            if state.buffer.isEmpty {
+                swap(&state.buffer, &events)
+            } else {
+                state.buffer.append(contentsOf: events)
+            }
+            guard state.waiter != nil, !state.wakeOwed else { return false }
+            state.wakeOwed = true
+            return true
+        }
+    }
+
     /// Hands everything buffered to the waiting consumer, if one waits.
     func wake() {
         let handed: (CheckedContinuation<Taken, Never>, [VMSubscriptionEvent])? = state.withLock { state in

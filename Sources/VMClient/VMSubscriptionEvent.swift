@@ -9,10 +9,26 @@ import JSONCore
 /// patch has no value to apply to and is not delivered on the subscription until a whole
 /// value of its output arrives (Protocol/PROTOCOL.md, section 18).
 public struct VMOutputEvent: Sendable, Hashable {
+    /// The subscription, instance and output names in one shared object: every event of one
+    /// subscription's output holds the same one (OutputNameCache.swift), so copying an event
+    /// on its way from the socket to the consumer counts one reference for its names.
+    private var names: OutputNames
+
     /// The subscription that delivered it.
-    public var subscription: String
-    public var instance: String
-    public var output: String
+    public var subscription: String {
+        get { names.subscription }
+        set { names = OutputNames(subscription: newValue, instance: names.instance, output: names.output) }
+    }
+    /// The instance whose output it is.
+    public var instance: String {
+        get { names.instance }
+        set { names = OutputNames(subscription: names.subscription, instance: newValue, output: names.output) }
+    }
+    /// The output's name.
+    public var output: String {
+        get { names.output }
+        set { names = OutputNames(subscription: names.subscription, instance: names.instance, output: newValue) }
+    }
     /// The whole value (materialized from the patch when one came).
     public var value: JSONValue
     /// The patch the daemon sent for this value, if it sent one.
@@ -22,11 +38,12 @@ public struct VMOutputEvent: Sendable, Hashable {
     /// True for the current values sent right after subscribing.
     public var isReplay: Bool
 
+    /// The names object this event shares with the others of its output (for tests).
+    var sharedNames: OutputNames { names }
+
     /// A value as OutputFrameReader.swift read it (never a patch).
-    init(subscription: String, instance: String, output: String, value: JSONValue, seq: Int64, isReplay: Bool) {
-        self.subscription = subscription
-        self.instance = instance
-        self.output = output
+    init(names: OutputNames, value: JSONValue, seq: Int64, isReplay: Bool) {
+        self.names = names
         self.value = value
         self.patch = nil
         self.seq = seq
@@ -46,9 +63,8 @@ public struct VMOutputEvent: Sendable, Hashable {
     /// Reads `vm.output`'s params.
     public init(json: JSONValue) throws(JSONDecodingError) {
         let members = try JSONObjectDecoder(json)
-        subscription = try members.decode("subscription")
-        instance = try members.decode("instance")
-        output = try members.decode("output")
+        names = OutputNames(subscription: try members.decode("subscription"), instance: try members.decode("instance"),
+                            output: try members.decode("output"))
         if let patchJSON = members.object["patch"], members.object["value"] == nil {
             do {
                 patch = try JSONPatch(json: patchJSON)

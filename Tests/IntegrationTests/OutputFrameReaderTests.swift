@@ -86,4 +86,63 @@ struct OutputFrameReaderTests {
             #expect(Self.read(changed) == nil, "read \(String(decoding: changed, as: UTF8.self))")
         }
     }
+
+    @Test("frames of one subscription's output share one names object, found again among many")
+    func namesAreShared() throws {
+        var names = OutputNameCache()
+        func read(_ frame: [UInt8]) throws -> (VMOutputEvent, OutputNames) {
+            var result: (VMOutputEvent, OutputNames)?
+            let accepted = frame.withUnsafeBytes { bytes in
+                OutputFrameReader.read(bytes, names: &names) { event, _ in result = (event, event.sharedNames) }
+            }
+            #expect(accepted)
+            return try #require(result)
+        }
+        let subscriptions = (1...(OutputNameCache.capacity + 8)).map { "sub-\($0)" }
+        for round in 1...3 {
+            for subscription in subscriptions {
+                for output in ["count", "label"] {
+                    let (event, shared) = try read(Self.daemonFrame(.integer(Int64(round)), seq: Int64(round),
+                                                                    subscription: subscription, output: output))
+                    #expect(event.subscription == subscription)
+                    #expect(event.output == output)
+                    #expect(event.instance == "counter-1")
+                    #expect(event.value == .integer(Int64(round)))
+                    #expect(shared.subscription == subscription)
+                }
+            }
+        }
+        // More pairs than the cache keeps: every frame is still read right (above); a pair
+        // read in turn with one other keeps its names object.
+        let a = try read(Self.daemonFrame(1, subscription: "sub-a")).1
+        let b = try read(Self.daemonFrame(1, subscription: "sub-b")).1
+        for _ in 0..<3 {
+            #expect(try read(Self.daemonFrame(2, subscription: "sub-a")).1 === a)
+            #expect(try read(Self.daemonFrame(2, subscription: "sub-b")).1 === b)
+        }
+        #expect(a != b)
+        // Names that begin with names seen before are names of their own.
+        for (subscription, output) in [("sub-1", "count"), ("sub-1", "counter"), ("sub-12", "count"), ("sub-1", "coun")] {
+            let (event, _) = try read(Self.daemonFrame(3, subscription: subscription, output: output))
+            #expect(event.subscription == subscription && event.output == output && event.value == 3)
+        }
+    }
+
+    @Test("an event changed through a copy leaves the original as it was")
+    func eventsAreValues() throws {
+        let original = try #require(Self.read(Self.daemonFrame(5, subscription: "sub-9")))
+        var copy = original
+        copy.subscription = "sub-10"
+        copy.instance = "other"
+        copy.output = "label"
+        #expect(original.subscription == "sub-9" && original.instance == "counter-1" && original.output == "count")
+        #expect(copy.subscription == "sub-10" && copy.instance == "other" && copy.output == "label")
+        #expect(copy != original)
+        copy.subscription = "sub-9"
+        copy.instance = "counter-1"
+        copy.output = "count"
+        #expect(copy == original)
+        #expect(copy.hashValue == original.hashValue)
+    }
 }
+

@@ -42,6 +42,31 @@ struct SubscriptionChannelTests {
         #expect(seen == [1, 2, 3])
     }
 
+    @Test("a read's values appended at once follow those buffered before, in order, and owe one wake")
+    func readAppendedAtOnce() async throws {
+        let channel = SubscriptionChannel()
+        var iterator = VMSubscription(id: "sub-1", instance: "c", consumer: SubscriptionConsumer(channel: channel)).makeAsyncIterator()
+        var read = try [Self.event(1), Self.event(2)]
+        #expect(channel.append(contentsOf: &read) == false, "nobody waits: no wake owed")
+        #expect(read.isEmpty, "the values are taken")
+        read = try [Self.event(3), Self.event(4)]
+        #expect(channel.append(contentsOf: &read) == false)
+        #expect(read.isEmpty)
+        var seen: [VMSubscriptionEvent] = []
+        for _ in 0..<4 { if let event = try await iterator.next() { seen.append(event) } }
+        #expect(Self.seqs(seen) == [1, 2, 3, 4])
+        let waiting = Task { try await iterator.next() }
+        for _ in 0..<5_000 where !channel.consumerIsWaiting { try await Task.sleep(for: .milliseconds(1)) }
+        read = try [Self.event(5), Self.event(6)]
+        #expect(channel.append(contentsOf: &read), "the consumer waits: the read owes one wake")
+        channel.wake()
+        #expect(Self.seqs([try #require(try await waiting.value)]) == [5])
+        channel.finish()
+        read = try [Self.event(7)]
+        #expect(channel.append(contentsOf: &read) == false, "after the end: dropped")
+        #expect(read.isEmpty)
+    }
+
     @Test("finish ends the sequence after the buffered events; a failure is thrown once, after them")
     func finishAfterBufferedEvents() async throws {
         let channel = SubscriptionChannel()
