@@ -19,10 +19,20 @@ struct JSONTextScratch: ~Copyable {
 
     /// Runs `body` with a writer over a fresh stack chunk, then appends what is left in it.
     static func writing(to buffer: inout [UInt8], _ body: (inout JSONTextScratch, inout [UInt8]) -> Void) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk in
-            var writer = JSONTextScratch(chunk: chunk)
+        withFreshChunk { scratch in
+            var writer = scratch
             body(&writer, &buffer)
             writer.flush(to: &buffer)
+        }
+    }
+
+    /// Runs `body` with a writer over a fresh stack chunk, handed over to it: `body` keeps it in
+    /// a writer of its own (``JSONTextWriter``) and must flush it before returning. The chunk
+    /// is valid only during `body`; the scratch is noncopyable and `body` returns nothing, so
+    /// it cannot outlive the call.
+    static func withFreshChunk(_ body: (consuming JSONTextScratch) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk in
+            body(JSONTextScratch(chunk: chunk))
         }
     }
 

@@ -35,7 +35,7 @@ extension State {
     /// `value` becomes the current value, and goes to the observers if there are any.
     @inlinable func emit(_ value: Value) {
         if let fanOut {
-            fanOut.emit(value, encode: encode)
+            fanOut.emit(value, encode: encode, writeText: writeText)
         } else {
             // Nobody observes (or ever did): no observer runs, so nothing re-enters here.
             storedValue = value
@@ -96,6 +96,12 @@ extension State {
         madeFanOut().observeJSON(handler, patches: patches)
     }
 
+    func observeJSON(
+        _ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?, text: @escaping JSONWatcher.TextHandler
+    ) -> any Disposable {
+        madeFanOut().observeJSON(handler, patches: patches, text: text)
+    }
+
     /// Nothing to close when nobody ever observed the state: JSON observers come only through
     /// `ViewModelInstance.observe(output:_:)`, which refuses them once the instance closed.
     func closeJSON() {
@@ -126,6 +132,15 @@ extension State where Value: Equatable {
 extension State where Value: JSONConvertible {
     /// A state output of a `JSONConvertible` type, holding `initial` until its source says
     /// otherwise.
+    public convenience init(_ summary: String = "", initial: Value) {
+        self.init(summary, initial: initial, codec: .json)
+    }
+}
+
+extension State where Value: JSONByteWritable {
+    /// A state output of a `JSONByteWritable` type, holding `initial` until its source says
+    /// otherwise: as for any `JSONConvertible` type, and a lone subscriber of whole values gets
+    /// the bytes its `writeJSON(to:)` writes, without a tree.
     public convenience init(_ summary: String = "", initial: Value) {
         self.init(summary, initial: initial, codec: .json)
     }

@@ -19,6 +19,9 @@ public struct ValueCodec<Value> {
     @usableFromInline let makeSchema: () -> JSONValue
     @usableFromInline let decode: (JSONValue) throws(JSONDecodingError) -> Value
     @usableFromInline let encode: (Value) -> JSONValue
+    /// Appends a value's JSON text (the serialized `encode(value)`) without a tree, when the
+    /// type writes itself (`JSONByteWritable`); a state hands whole-value subscribers these bytes.
+    @usableFromInline let writeText: ((Value, inout [UInt8]) -> Void)?
 
     /// A codec from its parts. `encode` must produce values valid against `schema`, which
     /// is evaluated only when the schema is read (at registration).
@@ -27,16 +30,26 @@ public struct ValueCodec<Value> {
         decode: @escaping (JSONValue) throws(JSONDecodingError) -> Value,
         encode: @escaping (Value) -> JSONValue
     ) {
-        self.makeSchema = schema
+        self.init(makeSchema: schema, decode: decode, encode: encode, writeText: nil)
+    }
+
+    @inlinable init(
+        makeSchema: @escaping () -> JSONValue,
+        decode: @escaping (JSONValue) throws(JSONDecodingError) -> Value,
+        encode: @escaping (Value) -> JSONValue,
+        writeText: ((Value, inout [UInt8]) -> Void)?
+    ) {
+        self.makeSchema = makeSchema
         self.decode = decode
         self.encode = encode
+        self.writeText = writeText
     }
 
     /// The same codec publishing `schema` instead (values still decode and encode alike).
     /// The kit validates incoming values against the published schema before decoding,
     /// so a tighter schema is enforced.
     @inlinable public func withSchema(_ schema: @autoclosure @escaping () -> JSONValue) -> ValueCodec<Value> {
-        ValueCodec(schema: schema(), decode: decode, encode: encode)
+        ValueCodec(makeSchema: schema, decode: decode, encode: encode, writeText: writeText)
     }
 }
 
@@ -44,6 +57,17 @@ extension ValueCodec where Value: JSONConvertible {
     /// The codec of a `JSONConvertible` type: its `jsonSchema`, `init(json:)`, `jsonValue`.
     @inlinable public static var json: ValueCodec<Value> {
         ValueCodec(schema: Value.jsonSchema, decode: { json throws(JSONDecodingError) in try Value(json: json) }, encode: { $0.jsonValue })
+    }
+}
+
+extension ValueCodec where Value: JSONByteWritable {
+    /// The codec of a `JSONByteWritable` type: as for any `JSONConvertible` type, and its
+    /// values written to bytes by `writeJSON(to:)` for whole-value subscribers (unless the
+    /// type prefers its tree, as the standard scalars do).
+    @inlinable public static var json: ValueCodec<Value> {
+        ValueCodec(
+            makeSchema: { Value.jsonSchema }, decode: { json throws(JSONDecodingError) in try Value(json: json) }, encode: { $0.jsonValue },
+            writeText: Value.prefersJSONValue ? nil : { value, buffer in JSONTextWriter.append(to: &buffer) { value.writeJSON(to: &$0) } })
     }
 }
 

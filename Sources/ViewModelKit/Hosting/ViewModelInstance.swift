@@ -221,6 +221,17 @@ package final class ViewModelInstance {
         try outputPort(output).observeJSON(handler, patches: patches)
     }
 
+    /// ``observe(output:_:patches:)``, but while `text`'s watcher is the output's only JSON
+    /// watcher, a value whose type writes its own JSON text goes to `text` instead of
+    /// `handler`, as a function appending that text and a function making the tree (for a
+    /// caller that needs it after all).
+    package func observe(
+        output: String, _ handler: @escaping (JSONValue) -> Void, patches: @escaping (_ patch: JSONPatch, _ valueBytesAtLeast: Int) -> Void,
+        text: @escaping (_ writeText: (inout [UInt8]) -> Void, _ tree: () -> JSONValue) -> Void
+    ) throws(ViewModelError) -> any Disposable {
+        try outputPort(output).observeJSON(handler, patches: patches, text: text)
+    }
+
     /// The view model itself (for tests and tools that know its type).
     package var viewModel: Any? { runtime?.viewModel }
 

@@ -61,8 +61,22 @@ protocol OutputPortBox: PortBox {
     /// Live values, encoded once per value however many handlers watch; a change the output
     /// says as a patch goes to `patches` when given (see ``JSONWatcher/patchHandler``).
     func observeJSON(_ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?) -> any Disposable
+    /// As above, and values the output can write as text without a tree go to `text` instead
+    /// (see ``JSONWatcher/textHandler``).
+    func observeJSON(
+        _ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?, text: @escaping JSONWatcher.TextHandler
+    ) -> any Disposable
     /// Drops every JSON observer (the instance is going away).
     func closeJSON()
+}
+
+extension OutputPortBox {
+    /// Outputs that never write text (events) take trees only.
+    func observeJSON(
+        _ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?, text: @escaping JSONWatcher.TextHandler
+    ) -> any Disposable {
+        observeJSON(handler, patches: patches)
+    }
 }
 
 protocol ActionPortBox: PortBox {
