@@ -19,8 +19,8 @@ struct JSONTextScratch: ~Copyable {
 
     /// Runs `body` with a writer over a fresh stack chunk, then appends what is left in it.
     static func writing(to buffer: inout [UInt8], _ body: (inout JSONTextScratch, inout [UInt8]) -> Void) {
-        withFreshChunk { scratch in
-            var writer = scratch
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk in
+            var writer = JSONTextScratch(chunk: chunk)
             body(&writer, &buffer)
             writer.flush(to: &buffer)
         }
@@ -61,6 +61,25 @@ struct JSONTextScratch: ~Copyable {
         let source = text.utf8Start
         for offset in 0..<text.utf8CodeUnitCount { chunk[used + offset] = source[offset] }
         used += text.utf8CodeUnitCount
+    }
+
+    /// Writes `"key":`, after a comma when `comma`, for a key that needs no escaping and is far
+    /// shorter than the chunk: one check for room for the whole piece.
+    mutating func writeKey(_ key: StaticString, comma: Bool, flushingTo buffer: inout [UInt8]) {
+        let count = key.utf8CodeUnitCount
+        makeRoom(count + 4, flushingTo: &buffer)
+        var index = used
+        if comma {
+            chunk[index] = UInt8(ascii: ",")
+            index += 1
+        }
+        chunk[index] = UInt8(ascii: "\"")
+        let source = key.utf8Start
+        for offset in 0..<count { chunk[index + 1 + offset] = source[offset] }
+        index += count + 1
+        chunk[index] = UInt8(ascii: "\"")
+        chunk[index + 1] = UInt8(ascii: ":")
+        used = index + 2
     }
 
     /// Writes `bytes` verbatim, in as many chunks as they need.

@@ -135,16 +135,17 @@ public struct JSONTextWriter: ~Copyable {
         assert(key.isASCII && UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
             $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
         }, "key(ascii:) takes keys that need no escaping")
-        separate()
-        scratch.write(UInt8(ascii: "\""), flushingTo: &buffer)
         if key.utf8CodeUnitCount <= Self.shortKeyBytes {
-            scratch.write(key, flushingTo: &buffer)
+            // The comma, quotes and colon with the key, in one piece.
+            scratch.writeKey(key, comma: needsComma, flushingTo: &buffer)
         } else {
-            // The scratch's literal write takes text far shorter than its chunk.
+            // The scratch writes pieces far shorter than its chunk.
+            separate()
+            scratch.write(UInt8(ascii: "\""), flushingTo: &buffer)
             scratch.write(verbatim: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), flushingTo: &buffer)
+            scratch.write(UInt8(ascii: "\""), flushingTo: &buffer)
+            scratch.write(UInt8(ascii: ":"), flushingTo: &buffer)
         }
-        scratch.write(UInt8(ascii: "\""), flushingTo: &buffer)
-        scratch.write(UInt8(ascii: ":"), flushingTo: &buffer)
         needsComma = false
     }
 
