@@ -56,6 +56,7 @@ struct JSONTextScratch: ~Copyable {
     }
 
     /// Writes `text` (a literal far shorter than the chunk) verbatim.
+    @inline(__always)
     mutating func write(_ text: StaticString, flushingTo buffer: inout [UInt8]) {
         makeRoom(text.utf8CodeUnitCount, flushingTo: &buffer)
         let source = text.utf8Start
@@ -65,6 +66,7 @@ struct JSONTextScratch: ~Copyable {
 
     /// Writes `"key":`, after a comma when `comma`, for a key that needs no escaping and is far
     /// shorter than the chunk: one check for room for the whole piece.
+    @inline(__always)
     mutating func writeKey(_ key: StaticString, comma: Bool, flushingTo buffer: inout [UInt8]) {
         let count = key.utf8CodeUnitCount
         makeRoom(count + 4, flushingTo: &buffer)
