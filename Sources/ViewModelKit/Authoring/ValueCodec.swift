@@ -4,9 +4,10 @@ import JSONCore
 /// `JSONValue`.
 ///
 /// Ports pick their codec from the value type, so authors rarely name one: a `JSONConvertible`
-/// type uses ``json``, and `Void` (an input or action that carries nothing, an action that
-/// returns nothing) uses ``void``, published as `{"type": "null"}`. Pass a codec explicitly
-/// to publish a tighter schema than the type's own (for example `"minimum": 0`).
+/// type uses `json` (a `JSONByteWritable` type its own `json`, which also writes its values
+/// to bytes), and `Void` (an input or action that carries nothing, an action that returns
+/// nothing) uses ``void``, published as `{"type": "null"}`. Pass a codec explicitly to
+/// publish a tighter schema than the type's own (for example `"minimum": 0`).
 public struct ValueCodec<Value> {
     /// The JSON Schema (2020-12) every encoded value satisfies.
     ///
