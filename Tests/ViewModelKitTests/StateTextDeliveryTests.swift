@@ -85,6 +85,27 @@ struct StateTextDeliveryTests {
         #expect(trees == [["x": 2, "label": "two"], ["x": 2, "label": "two"]])
     }
 
+    @Test("the current value's text (vm.get) is the tree's, written with or without a cached tree, and nothing for an event")
+    func currentText() {
+        let state = State<WrittenPoint>(initial: WrittenPoint(x: 7, label: "\u{1}é"))
+        func current() -> [UInt8] {
+            var bytes: [UInt8] = []
+            #expect(state.appendCurrentJSON(to: &bytes))
+            return bytes
+        }
+        #expect(current() == WrittenPoint(x: 7, label: "\u{1}é").jsonValue.encodedBytes())
+        let watch = state.observeJSON({ _ in }, patches: nil, text: { write, _ in _ = Self.written(write) })
+        state.accept(WrittenPoint(x: 8, label: "no tree cached"))
+        #expect(state.madeFanOut().cachedJSON == nil)
+        #expect(current() == Array(#"{"x":8,"label":"no tree cached"}"#.utf8))
+        watch.dispose()
+        _ = state.currentJSON
+        #expect(current() == Array(#"{"x":8,"label":"no tree cached"}"#.utf8))
+        var eventBytes: [UInt8] = []
+        #expect(!EventOutput<Int>().appendCurrentJSON(to: &eventBytes))
+        #expect(eventBytes.isEmpty)
+    }
+
     @Test("a scalar state keeps its tree: the standard scalars prefer it")
     func scalarsKeepTrees() {
         let state = State<Int>(initial: 0)

@@ -92,6 +92,18 @@ extension State {
         return encoded
     }
 
+    /// The current value's text: from its cached encoding when there is one, else written by
+    /// the codec's writer when it has one (no tree), else encoded (and cached, as
+    /// ``currentJSON`` does).
+    func appendCurrentJSON(to buffer: inout [UInt8]) -> Bool {
+        if fanOut?.fanOut.cachedJSON == nil, let writeText {
+            writeText(value, &buffer)
+        } else {
+            JSONSerializer.append(currentJSON ?? .null, to: &buffer)
+        }
+        return true
+    }
+
     func observeJSON(_ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?) -> any Disposable {
         madeFanOut().observeJSON(handler, patches: patches)
     }

@@ -200,6 +200,13 @@ package final class ViewModelInstance {
         return value
     }
 
+    /// ``currentValue(output:)`` as JSON text appended to `buffer`, written straight from the
+    /// value when its type writes itself and no encoding of it is cached (`vm.get`'s reply).
+    package func appendCurrentValue(output: String, to buffer: inout [UInt8]) throws(ViewModelError) {
+        let port = try outputPort(output)
+        guard port.appendCurrentJSON(to: &buffer) else { throw .notStateOutput(instance: id, output: output) }
+    }
+
     /// Calls `handler` with every new value of output `output` (live values only: replay
     /// the current value with ``currentValue(output:)`` first). Each value is encoded once,
     /// however many handlers watch; all handlers see the same values in the same order.
