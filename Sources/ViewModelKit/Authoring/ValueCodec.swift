@@ -65,10 +65,19 @@ extension ValueCodec where Value: JSONByteWritable {
     /// The codec of a `JSONByteWritable` type: as for any `JSONConvertible` type, and its
     /// values written to bytes by `writeJSON(to:)` for whole-value subscribers (unless the
     /// type prefers its tree, as the standard scalars do).
+    ///
+    /// Debug builds check every value written against its `jsonValue`'s text, so a
+    /// `writeJSON(to:)` that disagrees fails the tests that send it.
     @inlinable public static var json: ValueCodec<Value> {
         ValueCodec(
             makeSchema: { Value.jsonSchema }, decode: { json throws(JSONDecodingError) in try Value(json: json) }, encode: { $0.jsonValue },
-            writeText: Value.prefersJSONValue ? nil : { value, buffer in JSONTextWriter.append(to: &buffer) { value.writeJSON(to: &$0) } })
+            writeText: Value.prefersJSONValue ? nil : { value, buffer in
+                let start = buffer.count
+                JSONTextWriter.append(to: &buffer) { value.writeJSON(to: &$0) }
+                assert(
+                    buffer[start...].elementsEqual(value.jsonValue.encodedBytes()),
+                    "\(Value.self).writeJSON(to:) must write the text its jsonValue serializes to")
+            })
     }
 }
 
