@@ -46,6 +46,18 @@ struct WrittenStateDeliveryTests {
         }
     }
 
+    @Test("a subscriber that comes after the sends gets the current item as its replay")
+    func lateSubscriberReplay() async throws {
+        let fixture = try fixture()
+        let writer = fixture.open(), early = fixture.open(), late = fixture.open()
+        _ = try await writer.result("vm.create", json(#"{"type":"TodoRecord","id":"r"}"#))
+        _ = try await early.result("vm.subscribe", json(#"{"instance":"r","outputs":["item"],"replay":false}"#))
+        for value in Self.sent { try await writer.notify("vm.send", json(#"{"instance":"r","input":"editItem","value":\#(value)}"#)) }
+        #expect(try await items(early).count == Self.sent.count)
+        _ = try await late.result("vm.subscribe", json(#"{"instance":"r","outputs":["item"]}"#))
+        #expect(try await items(late) == [try TodoItem(json: json(Self.sent[Self.sent.count - 1])).jsonValue])
+    }
+
     @Test("whole-value and patch subscribers of the same state each get a correct view of every send")
     func wholeAndPatchSubscribers() async throws {
         let fixture = try fixture()
