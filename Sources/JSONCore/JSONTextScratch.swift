@@ -26,6 +26,16 @@ struct JSONTextScratch: ~Copyable {
         }
     }
 
+    /// Runs `body` with a writer over a fresh stack chunk, handed over to it: `body` keeps it in
+    /// a writer of its own (``JSONTextWriter``) and must flush it before returning. The chunk
+    /// is valid only during `body`; the scratch is noncopyable and `body` returns nothing, so
+    /// it cannot outlive the call.
+    static func withFreshChunk(_ body: (consuming JSONTextScratch) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk in
+            body(JSONTextScratch(chunk: chunk))
+        }
+    }
+
     /// Appends the bytes written so far to `buffer` and empties the chunk.
     mutating func flush(to buffer: inout [UInt8]) {
         guard used > 0 else { return }
@@ -46,11 +56,32 @@ struct JSONTextScratch: ~Copyable {
     }
 
     /// Writes `text` (a literal far shorter than the chunk) verbatim.
+    @inline(__always)
     mutating func write(_ text: StaticString, flushingTo buffer: inout [UInt8]) {
         makeRoom(text.utf8CodeUnitCount, flushingTo: &buffer)
         let source = text.utf8Start
         for offset in 0..<text.utf8CodeUnitCount { chunk[used + offset] = source[offset] }
         used += text.utf8CodeUnitCount
+    }
+
+    /// Writes `"key":`, after a comma when `comma`, for a key that needs no escaping and is far
+    /// shorter than the chunk: one check for room for the whole piece.
+    @inline(__always)
+    mutating func writeKey(_ key: StaticString, comma: Bool, flushingTo buffer: inout [UInt8]) {
+        let count = key.utf8CodeUnitCount
+        makeRoom(count + 4, flushingTo: &buffer)
+        var index = used
+        if comma {
+            chunk[index] = UInt8(ascii: ",")
+            index += 1
+        }
+        chunk[index] = UInt8(ascii: "\"")
+        let source = key.utf8Start
+        for offset in 0..<count { chunk[index + 1 + offset] = source[offset] }
+        index += count + 1
+        chunk[index] = UInt8(ascii: "\"")
+        chunk[index + 1] = UInt8(ascii: ":")
+        used = index + 2
     }
 
     /// Writes `bytes` verbatim, in as many chunks as they need.

@@ -40,4 +40,14 @@ public enum VMGetMethod: VMMethod {
 
     /// `{"value": value}`.
     package static func result(value: JSONValue) -> JSONValue { Result(value: value).jsonValue }
+
+    /// `{"value": …}` encoded, the value's text appended by `writeValue`.
+    package static func encodedResult<E: Error>(writingValue writeValue: (inout [UInt8]) throws(E) -> Void) throws(E) -> [UInt8] {
+        var bytes: [UInt8] = []
+        try JSONObjectWriter.append(to: &bytes) { (object: inout JSONObjectWriter) throws(E) in
+            object.key(ascii: "value")
+            try writeValue(&object.buffer)
+        }
+        return bytes
+    }
 }

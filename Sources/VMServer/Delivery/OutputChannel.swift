@@ -69,7 +69,8 @@ final class OutputChannel {
             // Strong capture: `stop()` disposes the observation, which breaks the cycle.
             self.instance = instance
             observation = try instance.observe(
-                output: output, { value in self.deliver(value) }, patches: { patch, atLeast in self.deliverPatch(patch, valueBytesAtLeast: atLeast) })
+                output: output, { value in self.deliver(value) }, patches: { patch, atLeast in self.deliverPatch(patch, valueBytesAtLeast: atLeast) },
+                text: { writeText, tree in self.deliver(writing: writeText, tree: tree) })
         }
         taps.append(tap)
         if tap.subscription.patches && kind == .state { patchTaps += 1 }
@@ -108,21 +109,12 @@ final class OutputChannel {
         encoded.removeAll(keepingCapacity: true)
         JSONSerializer.append(value, to: &encoded)
         let bytes = encoded
-        if patchTaps == 0, taps.count == 1 {
-            // One watcher (the common case): its tap is copied out before the call, so no copy
-            // of the list is needed.
-            let only = taps[0]
-            only.subscription.deliver(slot: only.slot, encodedValue: bytes)
+        guard patchTaps > 0 else {
+            deliverToEveryTap(bytes)
             return
         }
         // Iterating a copy: a delivery may close a subscription (and edit `taps`) mid-way.
         let current = taps
-        guard patchTaps > 0 else {
-            for tap in current {
-                tap.subscription.deliver(slot: tap.slot, encodedValue: bytes)
-            }
-            return
-        }
         let from = generation
         generation += 1
         let now = generation
@@ -141,6 +133,34 @@ final class OutputChannel {
                 }
             }
             subscription.deliver(slot: tap.slot, encodedValue: bytes, generation: now)
+        }
+    }
+
+    /// A value whose type writes its own text (`JSONByteWritable`), given as `writeText`: its
+    /// bytes, written without a tree, to every tap. Patch taps diff trees, so while there are
+    /// any the tree is made (`tree`) and goes the way of any value.
+    private func deliver(writing writeText: (inout [UInt8]) -> Void, tree: () -> JSONValue) {
+        guard patchTaps == 0 else {
+            deliver(tree())
+            return
+        }
+        encoded.removeAll(keepingCapacity: true)
+        writeText(&encoded)
+        deliverToEveryTap(encoded)
+    }
+
+    /// `bytes`, a value's encoding, to every tap (none of them a patch tap).
+    private func deliverToEveryTap(_ bytes: [UInt8]) {
+        if taps.count == 1 {
+            // One watcher (the common case): its tap is copied out before the call, so no copy
+            // of the list is needed.
+            let only = taps[0]
+            only.subscription.deliver(slot: only.slot, encodedValue: bytes)
+            return
+        }
+        // Iterating a copy: a delivery may close a subscription (and edit `taps`) mid-way.
+        for tap in taps {
+            tap.subscription.deliver(slot: tap.slot, encodedValue: bytes)
         }
     }
 

@@ -90,13 +90,18 @@ extension Server {
         let instance = subscription.record.instance
         var encoded: [UInt8] = []
         for (slot, watched) in subscription.slots.enumerated() where watched.kind == .state {
-            guard subscription.isOpen, let value = try? instance.currentValue(output: watched.output) else { continue }
+            guard subscription.isOpen else { continue }
             encoded.removeAll(keepingCapacity: true)
-            JSONSerializer.append(value, to: &encoded)
-            // A patch subscription's next patch applies on top of this replayed value.
+            // A patch subscription's next patch applies on top of this replayed value, which its
+            // channel keeps as a tree; any other gets the value's text, written without one
+            // when its type writes itself.
             var generation: UInt64 = 0
             if subscription.patches, let channel = subscription.record.channels[watched.outputIndex] {
+                guard let value = try? instance.currentValue(output: watched.output) else { continue }
+                JSONSerializer.append(value, to: &encoded)
                 generation = channel.noteReplayed(value)
+            } else {
+                do { try instance.appendCurrentValue(output: watched.output, to: &encoded) } catch { continue }
             }
             subscription.deliver(slot: slot, encodedValue: encoded, replay: true, generation: generation)
         }

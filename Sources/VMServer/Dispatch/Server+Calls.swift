@@ -24,8 +24,10 @@ extension Server {
 
     func get(_ call: Call) throws -> Outcome {
         let params = try VMGetMethod.Params(call.params)
-        let value = try host.instance(params.instance).currentValue(output: params.output)
-        return .result(VMGetMethod.result(value: value))
+        let instance = try host.instance(params.instance)
+        return .encoded(try VMGetMethod.encodedResult { (buffer: inout [UInt8]) throws(ViewModelError) in
+            try instance.appendCurrentValue(output: params.output, to: &buffer)
+        })
     }
 
     func execute(_ call: Call) throws -> Outcome {

@@ -35,7 +35,7 @@ extension State {
     /// `value` becomes the current value, and goes to the observers if there are any.
     @inlinable func emit(_ value: Value) {
         if let fanOut {
-            fanOut.emit(value, encode: encode)
+            fanOut.emit(value, encode: encode, writeText: writeText)
         } else {
             // Nobody observes (or ever did): no observer runs, so nothing re-enters here.
             storedValue = value
@@ -92,8 +92,26 @@ extension State {
         return encoded
     }
 
+    /// The current value's text: from its cached encoding when there is one, else written by
+    /// the codec's writer when it has one (no tree), else encoded (and cached, as
+    /// ``currentJSON`` does).
+    func appendCurrentJSON(to buffer: inout [UInt8]) -> Bool {
+        if fanOut?.fanOut.cachedJSON == nil, let writeText {
+            writeText(value, &buffer)
+        } else {
+            JSONSerializer.append(currentJSON ?? .null, to: &buffer)
+        }
+        return true
+    }
+
     func observeJSON(_ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?) -> any Disposable {
         madeFanOut().observeJSON(handler, patches: patches)
+    }
+
+    func observeJSON(
+        _ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?, text: @escaping JSONWatcher.TextHandler
+    ) -> any Disposable {
+        madeFanOut().observeJSON(handler, patches: patches, text: text)
     }
 
     /// Nothing to close when nobody ever observed the state: JSON observers come only through
@@ -126,6 +144,15 @@ extension State where Value: Equatable {
 extension State where Value: JSONConvertible {
     /// A state output of a `JSONConvertible` type, holding `initial` until its source says
     /// otherwise.
+    public convenience init(_ summary: String = "", initial: Value) {
+        self.init(summary, initial: initial, codec: .json)
+    }
+}
+
+extension State where Value: JSONByteWritable {
+    /// A state output of a `JSONByteWritable` type, holding `initial` until its source says
+    /// otherwise: as for any `JSONConvertible` type, and a lone subscriber of whole values gets
+    /// the bytes its `writeJSON(to:)` writes, without a tree.
     public convenience init(_ summary: String = "", initial: Value) {
         self.init(summary, initial: initial, codec: .json)
     }

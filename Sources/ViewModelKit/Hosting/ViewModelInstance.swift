@@ -226,6 +226,13 @@ package final class ViewModelInstance {
         return value
     }
 
+    /// ``currentValue(output:)`` as JSON text appended to `buffer`, written straight from the
+    /// value when its type writes itself and no encoding of it is cached (`vm.get`'s reply).
+    package func appendCurrentValue(output: String, to buffer: inout [UInt8]) throws(ViewModelError) {
+        let port = try outputPort(output)
+        guard port.appendCurrentJSON(to: &buffer) else { throw .notStateOutput(instance: id, output: output) }
+    }
+
     /// Calls `handler` with every new value of output `output` (live values only: replay
     /// the current value with ``currentValue(output:)`` first). Each value is encoded once,
     /// however many handlers watch; all handlers see the same values in the same order.
@@ -245,6 +252,17 @@ package final class ViewModelInstance {
         output: String, _ handler: @escaping (JSONValue) -> Void, patches: @escaping (_ patch: JSONPatch, _ valueBytesAtLeast: Int) -> Void
     ) throws(ViewModelError) -> any Disposable {
         try outputPort(output).observeJSON(handler, patches: patches)
+    }
+
+    /// ``observe(output:_:patches:)``, but while `text`'s watcher is the output's only JSON
+    /// watcher, a value whose type writes its own JSON text goes to `text` instead of
+    /// `handler`, as a function appending that text and a function making the tree (for a
+    /// caller that needs it after all).
+    package func observe(
+        output: String, _ handler: @escaping (JSONValue) -> Void, patches: @escaping (_ patch: JSONPatch, _ valueBytesAtLeast: Int) -> Void,
+        text: @escaping (_ writeText: (inout [UInt8]) -> Void, _ tree: () -> JSONValue) -> Void
+    ) throws(ViewModelError) -> any Disposable {
+        try outputPort(output).observeJSON(handler, patches: patches, text: text)
     }
 
     /// The view model itself (for tests and tools that know its type).

@@ -24,8 +24,8 @@ import JSONCore
     }
 
     /// `value` goes out through the fan-out.
-    @inlinable func emit(_ value: Value, encode: (Value) -> JSONValue) {
-        reference._withUnsafeGuaranteedRef { $0.emit(value, encode: encode) }
+    @inlinable func emit(_ value: Value, encode: (Value) -> JSONValue, writeText: ((Value, inout [UInt8]) -> Void)?) {
+        reference._withUnsafeGuaranteedRef { $0.emit(value, encode: encode, writeText: writeText) }
     }
 
     /// The last value queued behind the one being delivered (OutputFanOut.swift), if any.

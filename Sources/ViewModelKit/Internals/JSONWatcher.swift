@@ -22,11 +22,22 @@ import ReactiveCore
     /// knows them (State+IdentifiedList.swift); `nil` for a watcher of whole values only.
     /// Only called while ``handler`` is set.
     @usableFromInline let patchHandler: ((JSONPatch, Int) -> Void)?
+    /// Takes a value as a function appending its JSON text and a function making its tree
+    /// (for a caller that needs the tree after all); see ``textHandler``.
+    @usableFromInline typealias TextHandler = (_ writeText: (inout [UInt8]) -> Void, _ tree: () -> JSONValue) -> Void
+    /// Called instead of ``handler`` when the output's type writes its own text and this
+    /// watcher is the output's only one: the value is written straight to the watcher's bytes
+    /// and its tree made only if the watcher asks. Only called while ``handler`` is set.
+    @usableFromInline let textHandler: TextHandler?
     private let onDispose: (JSONWatcher) -> Void
 
-    init(handler: @escaping (JSONValue) -> Void, patchHandler: ((JSONPatch, Int) -> Void)?, onDispose: @escaping (JSONWatcher) -> Void) {
+    init(
+        handler: @escaping (JSONValue) -> Void, patchHandler: ((JSONPatch, Int) -> Void)?, textHandler: TextHandler? = nil,
+        onDispose: @escaping (JSONWatcher) -> Void
+    ) {
         self.handler = handler
         self.patchHandler = patchHandler
+        self.textHandler = textHandler
         self.onDispose = onDispose
     }
 

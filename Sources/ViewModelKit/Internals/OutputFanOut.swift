@@ -4,7 +4,7 @@ import ReactiveCore
 /// Delivers one output's values to any number of observers, typed and JSON, in one order.
 ///
 /// The output path, from a view model's value to the bytes on each subscriber's socket: this
-/// type's ``emit(_:encode:)`` encodes the value to JSON once for its JSON watchers (in a daemon, one
+/// type's ``emit(_:encode:writeText:)`` encodes the value to JSON once for its JSON watchers (in a daemon, one
 /// per watched output: VMServer's `OutputChannel`); the channel serializes it to bytes once and
 /// is the one fan-out, to every `Subscription` of that output (sharing one patch among patch
 /// subscriptions); each subscription takes the next seq, or coalesces the value while the
@@ -13,7 +13,7 @@ import ReactiveCore
 /// the connection's outbound queue of pooled chunks, which VMTransport sends once per loop turn.
 ///
 /// The view model's chain is subscribed once (by the port's `bind`); every value goes
-/// through ``emit(_:encode:)``, which encodes it at most once and only when someone watches the
+/// through ``emit(_:encode:writeText:)``, which encodes it at most once and only when someone watches the
 /// JSON side. Re-entrant emissions (an observer causing a new value of the same output) are
 /// queued and delivered after the current one has reached everybody, so every observer,
 /// typed or JSON, sees the same order, and a state's current value is always the last value
@@ -60,7 +60,7 @@ import ReactiveCore
     /// The state output this fans out, if it is one: each value becomes its current value
     /// before any observer sees it, and the JSON encoded for watchers its cached encoding.
     /// Unowned, without reference counting (`unowned(unsafe)`): the state owns this fan-out
-    /// (its `fanOut`), and the only callers of ``emit(_:encode:)`` and ``deliver(_:encode:)`` that pass a
+    /// (its `fanOut`), and the only callers of ``emit(_:encode:writeText:)`` and ``deliver(_:encode:writeText:)`` that pass a
     /// state are the state's own `accept` and its `bind` closure, which holds the state
     /// (see State.swift); so the state is alive whenever this is read. The checked `unowned`
     /// paid a strong retain and release of the state per value. Set once, by the state's
@@ -72,7 +72,7 @@ import ReactiveCore
     @usableFromInline unowned(unsafe) var state: State<Value>?
     /// A state's current value encoded, once encoded (for its JSON watchers or a read), until
     /// the next value; always `nil` for an event output. (Unchecked exclusivity: written by
-    /// single assignments in ``deliver(_:encode:)`` and the state's `currentJSON`, read in
+    /// single assignments in ``deliver(_:encode:writeText:)`` and the state's `currentJSON`, read in
     /// single expressions; no access spans a call.)
     #if !DEBUG
     @exclusivity(unchecked)
@@ -98,7 +98,9 @@ import ReactiveCore
     /// Whether anyone watches the JSON side (only then is a patch worth computing).
     var hasJSONWatchers: Bool { !json.isEmpty }
 
-    @inlinable func emit(_ value: Value, encode: (Value) -> JSONValue) {
+    /// `writeText`, when given, appends a value's JSON text without a tree (the state's codec
+    /// has one when its type writes itself): a lone watcher that takes text gets it.
+    @inlinable func emit(_ value: Value, encode: (Value) -> JSONValue, writeText: ((Value, inout [UInt8]) -> Void)? = nil) {
         guard !isEmitting else {
             queue.append(value)
             return
@@ -106,13 +108,13 @@ import ReactiveCore
         isEmitting = true
         // The value itself goes out without passing through `queue`; values emitted while it
         // is delivered queue up and follow, in order.
-        deliver(value, encode: encode)
+        deliver(value, encode: encode, writeText: writeText)
         if !queue.isEmpty {
             var index = 0
             while index < queue.count {
                 let next = queue[index]
                 index += 1
-                deliver(next, encode: encode)
+                deliver(next, encode: encode, writeText: writeText)
             }
             queue.removeAll(keepingCapacity: true)
         }
@@ -122,7 +124,7 @@ import ReactiveCore
     /// One value to everybody: the state's bookkeeping, the JSON watchers, the typed subject.
     /// The state's value and cached encoding are written once each, before any observer
     /// runs (the encoding first, when someone watches the JSON side).
-    @inlinable func deliver(_ value: Value, encode: (Value) -> JSONValue) {
+    @inlinable func deliver(_ value: Value, encode: (Value) -> JSONValue, writeText: ((Value, inout [UInt8]) -> Void)?) {
         if json.isEmpty {
             if let state {
                 state.storedValue = value
@@ -132,6 +134,16 @@ import ReactiveCore
             // Out of line: this inlined path stays as small as before lists had patches
             // (the `send` workload of .ci/instructions).
             deliverPendingPatch(value)
+        } else if let writeText, json.count == 1, let text = json[0].textHandler {
+            // One watcher that takes text (the server's channel): the value's bytes are
+            // written without a tree; the tree is made (and cached) only if it asks for it.
+            if let state {
+                state.storedValue = value
+                cachedJSON = nil
+            }
+            if json[0].handler != nil {
+                text({ buffer in writeText(value, &buffer) }, { self.encodedForWatcher(value, encode: encode) })
+            }
         } else {
             let encoded = encode(value)
             if let state {
@@ -141,6 +153,14 @@ import ReactiveCore
             deliverJSON(encoded)
         }
         typed?.onNext(value)
+    }
+
+    /// `value`'s tree, asked for by a text watcher that needs it after all: cached as the
+    /// state's encoding when `value` is the state's value.
+    @inlinable func encodedForWatcher(_ value: Value, encode: (Value) -> JSONValue) -> JSONValue {
+        let encoded = encode(value)
+        if state != nil { cachedJSON = encoded }
+        return encoded
     }
 
     @inlinable func subscribeTyped(_ observer: AnyObserver<Value>) -> any Disposable {
@@ -183,9 +203,11 @@ import ReactiveCore
         }
     }
 
-    func observeJSON(_ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)? = nil) -> any Disposable {
+    func observeJSON(
+        _ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)? = nil, text: JSONWatcher.TextHandler? = nil
+    ) -> any Disposable {
         if isJSONClosed { return Disposables.create() }
-        let watcher = JSONWatcher(handler: handler, patchHandler: patches) { [weak self] watcher in
+        let watcher = JSONWatcher(handler: handler, patchHandler: patches, textHandler: text) { [weak self] watcher in
             self?.json.removeAll { $0 === watcher }
         }
         json.append(watcher)

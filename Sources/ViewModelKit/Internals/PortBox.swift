@@ -64,11 +64,35 @@ protocol InputPortBox: PortBox {
 protocol OutputPortBox: PortBox {
     /// The current value, encoded (state outputs only; `nil` for events).
     var currentJSON: JSONValue? { get }
+    /// The current value's JSON text appended to `buffer` (`vm.get`); `false` for events.
+    func appendCurrentJSON(to buffer: inout [UInt8]) -> Bool
     /// Live values, encoded once per value however many handlers watch; a change the output
     /// says as a patch goes to `patches` when given (see ``JSONWatcher/patchHandler``).
     func observeJSON(_ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?) -> any Disposable
+    /// As above, and values the output can write as text without a tree go to `text` instead
+    /// (see ``JSONWatcher/textHandler``).
+    func observeJSON(
+        _ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?, text: @escaping JSONWatcher.TextHandler
+    ) -> any Disposable
     /// Drops every JSON observer (the instance is going away).
     func closeJSON()
+}
+
+extension OutputPortBox {
+    /// Appends the current value's JSON text to `buffer`; `false` (nothing appended) for an
+    /// output with no current value (events). States that write their own text override it.
+    func appendCurrentJSON(to buffer: inout [UInt8]) -> Bool {
+        guard let value = currentJSON else { return false }
+        JSONSerializer.append(value, to: &buffer)
+        return true
+    }
+
+    /// Outputs that never write text (events) take trees only.
+    func observeJSON(
+        _ handler: @escaping (JSONValue) -> Void, patches: ((JSONPatch, Int) -> Void)?, text: @escaping JSONWatcher.TextHandler
+    ) -> any Disposable {
+        observeJSON(handler, patches: patches)
+    }
 }
 
 protocol ActionPortBox: PortBox {

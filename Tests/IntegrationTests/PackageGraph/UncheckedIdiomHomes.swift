@@ -160,12 +160,14 @@ enum UncheckedIdiomHomes {
                 the memory is bound to UInt8 (or the stack's element) by the buffer that owns it. \
                 Stack chunks (`withUnsafeTemporaryAllocation`) never leave the closure that made them: \
                 the parse stacks move to memory of their own before they outgrow theirs, and the \
-                serializer makes room for a write's longest form (flushing the chunk) before it writes; \
+                serializer makes room for a write's longest form (flushing the chunk) before it writes, \
+                also when its chunk is handed to a `JSONTextWriter`, which is noncopyable, made only \
+                inside that closure and lent to its body `inout`, so it cannot outlive the chunk; \
                 a message built in a stack buffer is given the writer's own bound \
                 (`maximumByteCount`, `maximumSuccessByteCount`), and only the bytes written are read back.
                 """,
             checkedBy: [
-                "ParserConformanceTests", "ParserErrorTests", "ChunkedTextTests", "EncoderTests", "OutputNotificationBytesTests",
+                "ParserConformanceTests", "ParserErrorTests", "ChunkedTextTests", "JSONTextWriterTests", "EncoderTests", "OutputNotificationBytesTests",
                 "OutboundQueueTests", "FramerTests", "LineScanTests",
                 "RequestFrameTests", "SendFastPathTests", "SendRouteCacheTests", ".ci/fuzz", ".ci/sanitized",
             ]),

@@ -6,8 +6,8 @@ extension ValueCodec where Value: Codable & Sendable {
     /// `JSONValueDecoder` and `JSONValueEncoder`.
     ///
     /// Ports pick it for `Codable` value types that are not `JSONConvertible`; a type that is
-    /// both uses ``json``, the hand-written fast path (and so does this codec, for it, and
-    /// for any `JSONConvertible` member inside a `Codable` value).
+    /// both uses `json`, the hand-written fast path (and so does this codec, for it, and for
+    /// any `JSONConvertible` member inside a `Codable` value).
     ///
     /// A value that cannot be encoded (a `Double` that is not finite) is sent as `null`, as
     /// the serializer writes a non-finite `JSONConvertible` double.

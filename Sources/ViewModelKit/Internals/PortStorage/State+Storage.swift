@@ -51,6 +51,9 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     @usableFromInline var bindings = BindingStore()
     /// The encoding of its codec (its schema is in ``facts``).
     @usableFromInline let encode: (Value) -> JSONValue
+    /// Its codec's writer of JSON text, when the type writes itself: the fan-out then hands a
+    /// lone JSON watcher the bytes, without a tree (see OutputFanOut.swift).
+    @usableFromInline let writeText: ((Value, inout [UInt8]) -> Void)?
     /// Delivers its values to its observers, typed and JSON; made by the first observer
     /// (``madeFanOut()``): most states of idle instances are never observed, and an object
     /// per state per instance was spent on them (`vmd-bench create`, RSS per idle
@@ -76,6 +79,7 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
             ?? PortFacts.output(kind: .state, summary: summary, codec: codec)
         self.storedValue = initial
         self.encode = codec.encode
+        self.writeText = codec.writeText
         self.fanOut = nil
     }
 
