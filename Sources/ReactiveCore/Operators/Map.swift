@@ -27,7 +27,7 @@ extension ObservableType {
             // Always this class, as above.
             let map = observable.asRunOwner(MapObservable<Source, Result>.self)
             let source = MergeMapSource(sink: merge, transform: map.transform)
-            merge.add(source) { map.source.subscribe(AnyObserver(eventHandler: source.on)) }
+            merge.add(source) { map.source.subscribe(source) }
         }, endsItsSubscription: true)
     }
 }
