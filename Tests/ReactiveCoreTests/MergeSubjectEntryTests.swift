@@ -3,13 +3,21 @@ import ReactiveTesting
 import Testing
 
 /// A `map` of a `PublishSubject` merged is the subject's own entry (MergeMapSource.swift): the
-/// subject delivers to the merge's source directly. Each test runs it that way (`direct` true)
-/// and through `asObservable()`, which subscribes the map's source with an erased observer and
-/// so keeps the entry and the source apart; both must behave exactly alike.
+/// subject delivers to the merge's source directly, whether the map is of the subject or of its
+/// `asObservable()` (Map.swift). Each test runs both, and a map over a `map { $0 }` of the
+/// subject, which keeps the entry and the source apart; all must behave exactly alike.
 @Suite("merge of mapped subjects, each its subject's entry")
 struct MergeSubjectEntryTests {
-    func mapped(_ subject: PublishSubject<Int>, direct: Bool, _ transform: @escaping (Int) throws -> String) -> Observable<String> {
-        direct ? subject.map(transform) : subject.asObservable().map(transform)
+    enum Route: CaseIterable {
+        case subject, asObservable, keptApart
+    }
+
+    func mapped(_ subject: PublishSubject<Int>, route: Route, _ transform: @escaping (Int) throws -> String) -> Observable<String> {
+        switch route {
+        case .subject: subject.map(transform)
+        case .asObservable: subject.asObservable().map(transform)
+        case .keptApart: subject.map { $0 }.map(transform)
+        }
     }
 
     /// Records what a subscription receives, and whether it ended.
@@ -27,8 +35,8 @@ struct MergeSubjectEntryTests {
         let received = Received()
         var subscription: (any Disposable)?
 
-        init(direct: Bool, merging: (PublishSubject<Int>, PublishSubject<Int>, Bool) -> Observable<String>) {
-            let merged = merging(a, b, direct)
+        init(route: Route, merging: (PublishSubject<Int>, PublishSubject<Int>, Route) -> Observable<String>) {
+            let merged = merging(a, b, route)
             let received = received
             subscription = merged.subscribe(
                 onNext: { received.elements.append($0) },
@@ -37,9 +45,9 @@ struct MergeSubjectEntryTests {
         }
     }
 
-    func twoSubjects(direct: Bool) -> TwoSubjects {
-        TwoSubjects(direct: direct) { a, b, direct in
-            .merge(mapped(a, direct: direct) { "a\($0)" }, mapped(b, direct: direct) { "b\($0)" })
+    func twoSubjects(route: Route) -> TwoSubjects {
+        TwoSubjects(route: route) { a, b, route in
+            .merge(mapped(a, route: route) { "a\($0)" }, mapped(b, route: route) { "b\($0)" })
         }
     }
 
@@ -50,9 +58,9 @@ struct MergeSubjectEntryTests {
             onCompleted: { received.completed = true })
     }
 
-    @Test("elements arrive transformed, in the order sent, from every subject", arguments: [true, false])
-    func elements(direct: Bool) {
-        let merged = twoSubjects(direct: direct)
+    @Test("elements arrive transformed, in the order sent, from every subject", arguments: Route.allCases)
+    func elements(route: Route) {
+        let merged = twoSubjects(route: route)
         let (a, b, received) = (merged.a, merged.b, merged.received)
         a.onNext(1)
         b.onNext(2)
@@ -62,9 +70,9 @@ struct MergeSubjectEntryTests {
         #expect(!received.completed)
     }
 
-    @Test("disposing the merge removes it from every subject; later elements reach nobody", arguments: [true, false])
-    func disposal(direct: Bool) {
-        let merged = twoSubjects(direct: direct)
+    @Test("disposing the merge removes it from every subject; later elements reach nobody", arguments: Route.allCases)
+    func disposal(route: Route) {
+        let merged = twoSubjects(route: route)
         let (a, b, received) = (merged.a, merged.b, merged.received)
         a.onNext(1)
         merged.subscription?.dispose()
@@ -75,9 +83,9 @@ struct MergeSubjectEntryTests {
         #expect(!b.hasObservers)
     }
 
-    @Test("a subject that completes ends its source; the merge completes after the last", arguments: [true, false])
-    func completion(direct: Bool) {
-        let merged = twoSubjects(direct: direct)
+    @Test("a subject that completes ends its source; the merge completes after the last", arguments: Route.allCases)
+    func completion(route: Route) {
+        let merged = twoSubjects(route: route)
         let (a, b, received) = (merged.a, merged.b, merged.received)
         a.onCompleted()
         #expect(!received.completed)
@@ -88,9 +96,9 @@ struct MergeSubjectEntryTests {
         merged.subscription?.dispose()
     }
 
-    @Test("a subject's error fails the merge and removes it from the other subjects", arguments: [true, false])
-    func error(direct: Bool) {
-        let merged = twoSubjects(direct: direct)
+    @Test("a subject's error fails the merge and removes it from the other subjects", arguments: Route.allCases)
+    func error(route: Route) {
+        let merged = twoSubjects(route: route)
         let (a, b, received) = (merged.a, merged.b, merged.received)
         a.onError(TestError())
         b.onNext(1)
@@ -100,18 +108,18 @@ struct MergeSubjectEntryTests {
         merged.subscription?.dispose()
     }
 
-    @Test("a transform that throws fails the merge and removes it from every subject", arguments: [true, false])
-    func throwingTransform(direct: Bool) {
+    @Test("a transform that throws fails the merge and removes it from every subject", arguments: Route.allCases)
+    func throwingTransform(route: Route) {
         let a = PublishSubject<Int>()
         let b = PublishSubject<Int>()
         let received = Received()
         let subscription = subscribe(
             .merge(
-                mapped(a, direct: direct) { value in
+                mapped(a, route: route) { value in
                     if value == 2 { throw TestError() }
                     return "a\(value)"
                 },
-                mapped(b, direct: direct) { "b\($0)" }),
+                mapped(b, route: route) { "b\($0)" }),
             into: received)
         a.onNext(1)
         a.onNext(2)
@@ -123,14 +131,14 @@ struct MergeSubjectEntryTests {
         subscription.dispose()
     }
 
-    @Test("a subject that already completed ends its source at once", arguments: [true, false])
-    func alreadyCompleted(direct: Bool) {
+    @Test("a subject that already completed ends its source at once", arguments: Route.allCases)
+    func alreadyCompleted(route: Route) {
         let a = PublishSubject<Int>()
         let b = PublishSubject<Int>()
         a.onCompleted()
         let received = Received()
         let subscription = subscribe(
-            .merge(mapped(a, direct: direct) { "a\($0)" }, mapped(b, direct: direct) { "b\($0)" }), into: received)
+            .merge(mapped(a, route: route) { "a\($0)" }, mapped(b, route: route) { "b\($0)" }), into: received)
         b.onNext(1)
         b.onCompleted()
         #expect(received.elements == ["b1"])
@@ -139,15 +147,15 @@ struct MergeSubjectEntryTests {
     }
 
     @Test("one subject in two merges, and twice in one, delivers to each entry in subscription order",
-          arguments: [true, false])
-    func sharedSubject(direct: Bool) {
+          arguments: Route.allCases)
+    func sharedSubject(route: Route) {
         let subject = PublishSubject<Int>()
         let first = Received()
         let second = Received()
         let one = subscribe(
-            .merge(mapped(subject, direct: direct) { "x\($0)" }, mapped(subject, direct: direct) { "y\($0)" }),
+            .merge(mapped(subject, route: route) { "x\($0)" }, mapped(subject, route: route) { "y\($0)" }),
             into: first)
-        let two = subscribe(.merge(mapped(subject, direct: direct) { "z\($0)" }, .never()), into: second)
+        let two = subscribe(.merge(mapped(subject, route: route) { "z\($0)" }, .never()), into: second)
         subject.onNext(1)
         one.dispose()
         subject.onNext(2)
@@ -158,11 +166,11 @@ struct MergeSubjectEntryTests {
     }
 
     @Test("an element the observer sends re-entrantly to the subject arrives after the one being delivered",
-          arguments: [true, false])
-    func reentrantSend(direct: Bool) {
+          arguments: Route.allCases)
+    func reentrantSend(route: Route) {
         let subject = PublishSubject<Int>()
         var received: [String] = []
-        let subscription = Observable.merge(mapped(subject, direct: direct) { "s\($0)" }, .never())
+        let subscription = Observable.merge(mapped(subject, route: route) { "s\($0)" }, .never())
             .subscribe(onNext: { value in
                 received.append(value)
                 if value == "s1" { subject.onNext(2) }
@@ -173,13 +181,13 @@ struct MergeSubjectEntryTests {
     }
 
     @Test("disposing the merge from inside a transform drops that element and every later one",
-          arguments: [true, false])
-    func disposedByTransform(direct: Bool) {
+          arguments: Route.allCases)
+    func disposedByTransform(route: Route) {
         let subject = PublishSubject<Int>()
         var subscription: (any Disposable)?
         var received: [String] = []
         subscription = Observable.merge(
-            mapped(subject, direct: direct) { value in
+            mapped(subject, route: route) { value in
                 if value == 2 { subscription?.dispose() }
                 return "s\(value)"
             },
@@ -193,13 +201,13 @@ struct MergeSubjectEntryTests {
     }
 
     @Test("a subject released while merged lets the merge go on; disposing it still ends cleanly",
-          arguments: [true, false])
-    func subjectReleased(direct: Bool) {
+          arguments: Route.allCases)
+    func subjectReleased(route: Route) {
         var subject: PublishSubject<Int>? = PublishSubject<Int>()
         let other = PublishSubject<Int>()
         let received = Received()
         let subscription = subscribe(
-            .merge(mapped(subject ?? PublishSubject(), direct: direct) { "a\($0)" }, mapped(other, direct: direct) { "b\($0)" }),
+            .merge(mapped(subject ?? PublishSubject(), route: route) { "a\($0)" }, mapped(other, route: route) { "b\($0)" }),
             into: received)
         subject?.onNext(1)
         subject = nil
