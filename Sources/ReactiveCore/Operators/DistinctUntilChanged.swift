@@ -1,7 +1,11 @@
 extension ObservableType where Element: Equatable {
     /// Drops elements equal to the previous element.
     @inlinable public func distinctUntilChanged() -> Observable<Element> {
-        EquatableDistinctObservable(source: asObservable())
+        let source = asObservable()
+        // Right after a `scan` (and its `startWith`), the scan's own sink drops them
+        // (ScanFusing.swift).
+        if let scan = source as? ScanFusing<Element>, let fused = scan.distinct(by: ==) { return fused }
+        return EquatableDistinctObservable(source: source)
     }
 }
 

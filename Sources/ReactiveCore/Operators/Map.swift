@@ -27,7 +27,14 @@ extension ObservableType {
             // Always this class, as above.
             let map = observable.asRunOwner(MapObservable<Source, Result>.self)
             let source = MergeMapSource(sink: merge, transform: map.transform)
-            merge.add(source) { map.source.subscribe(AnyObserver(eventHandler: source.on)) }
+            merge.add(source) {
+                // A subject's `asObservable()` (an action's `elements`) is subscribed at the
+                // subject, so that the source is the subject's entry there too.
+                if let subject = map.source as? SourceObservable<PublishSubject<Source.Element>> {
+                    return subject.source.subscribe(source)
+                }
+                return map.source.subscribe(source)
+            }
         }, endsItsSubscription: true)
     }
 }

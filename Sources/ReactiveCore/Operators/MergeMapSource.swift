@@ -9,15 +9,24 @@
 /// of two, and each element
 /// takes one call less (`vmd-bench create`, `.ci/instructions`, `create` and `send`).
 ///
-/// Exclusivity unchecked, as on ``MergeSource`` (the fields are its base's).
-@usableFromInline final class MergeMapSource<Input, Element>: MergeSubscription {
-    @usableFromInline let sink: MergeSink<Element>
-    @usableFromInline let transform: (Input) throws -> Element
+/// Subscribed to a `PublishSubject` (a view model's input), it is also the subject's entry
+/// for this observer (`ObserverHub.Entry`, its base): the subject delivers to it directly and
+/// disposing it removes it from the subject; one object instead of two again.
+///
+/// Exclusivity unchecked, as on ``MergeSource`` (the fields are its bases').
+@usableFromInline final class MergeMapSource<Input, Output>: ObserverHub<Input>.Entry, ObserverType {
+    @usableFromInline typealias Element = Input
 
-    @inlinable init(sink: MergeSink<Element>, transform: @escaping (Input) throws -> Element) {
+    @usableFromInline let sink: MergeSink<Output>
+    @usableFromInline let transform: (Input) throws -> Output
+
+    @inlinable init(sink: MergeSink<Output>, transform: @escaping (Input) throws -> Output) {
         self.sink = sink
         self.transform = transform
-        super.init()
+        super.init(receiver: { entry, event in
+            // Always this class: only this initializer stores this function.
+            (entry as? MergeMapSource<Input, Output>)?.on(event)
+        })
     }
 
     @inlinable func on(_ event: Event<Input>) {

@@ -28,6 +28,14 @@
         subscription = self
     }
 
+    /// For a subject's entry that is not a merge's source (`ObserverHub.Entry`): no
+    /// placeholder, so no cycle; its `subscription` stays `nil`.
+    @inlinable init(outsideMerge: Void) {
+        subscription = nil
+        next = nil
+        super.init()
+    }
+
     /// Whether the source ended or was disposed: nothing of it is forwarded any more.
     @inlinable final var isDone: Bool { subscription == nil }
 
@@ -39,7 +47,8 @@
         }
     }
 
-    @inlinable override final func dispose() {
+    /// Overridden only by a subject's entry, which a merge's source can be (``MergeMapSource``).
+    @inlinable override func dispose() {
         let ending = subscription
         subscription = nil
         if let ending, ending !== self { ending.dispose() }

@@ -2,57 +2,59 @@ extension ObservableType {
     /// Emits the running accumulation: `accumulator(seed, e1)`, then that with `e2`, and so on.
     /// Each subscription starts again from `seed`.
     @inlinable public func scan<State>(_ seed: State, accumulator: @escaping (State, Element) throws -> State) -> Observable<State> {
-        scan(into: seed) { state, element in state = try accumulator(state, element) }
+        ScanObservable(source: asObservable(), seed: seed, accumulator: .returning(accumulator))
     }
 
     /// Emits the running accumulation, mutating the state in place.
     @inlinable public func scan<State>(into seed: State, accumulator: @escaping (inout State, Element) throws -> Void) -> Observable<State> {
-        ScanObservable(source: asObservable(), seed: seed, accumulator: accumulator)
+        ScanObservable(source: asObservable(), seed: seed, accumulator: .inPlace(accumulator))
     }
 }
 
-/// A `scan`: its source, seed and accumulator (see `Observable` for why `run` is stored).
-@usableFromInline final class ScanObservable<Input, State>: Observable<State> {
+/// A `scan`: its source, seed and accumulator (see `Observable` for why `run` is stored), and
+/// what a `startWith` or `distinctUntilChanged()` written right after it added (see
+/// ``ScanFusing``): one ``ScanSink`` then does the three operators' work for each subscription.
+@usableFromInline final class ScanObservable<Input, State>: ScanFusing<State> {
     @usableFromInline let source: Observable<Input>
     @usableFromInline let seed: State
-    @usableFromInline let accumulator: (inout State, Input) throws -> Void
+    @usableFromInline let accumulator: ScanAccumulator<Input, State>
+    /// The fused `startWith`'s element; the seed when there is none (`hasStart`).
+    @usableFromInline let start: State
 
-    @inlinable init(source: Observable<Input>, seed: State, accumulator: @escaping (inout State, Input) throws -> Void) {
+    @inlinable init(
+        source: Observable<Input>, seed: State, accumulator: ScanAccumulator<Input, State>, start: State? = nil,
+        areEqual: ((State, State) -> Bool)? = nil
+    ) {
         self.source = source
         self.seed = seed
         self.accumulator = accumulator
-        super.init(run: { observable, observer in
+        self.start = start ?? seed
+        super.init(hasStart: start != nil, areEqual: areEqual, remake: { fusing, start, areEqual in
             // Always this class: only this initializer stores this function.
+            let scan = fusing.asRunOwner(ScanObservable<Input, State>.self)
+            return ScanObservable(
+                source: scan.source, seed: scan.seed, accumulator: scan.accumulator,
+                start: start ?? (scan.hasStart ? scan.start : nil), areEqual: areEqual)
+        }, run: { observable, observer in
+            // Always this class, as above.
             let scan = observable.asRunOwner(ScanObservable<Input, State>.self)
-            let sink = ScanSink(observer, seed: scan.seed, accumulator: scan.accumulator)
+            let sink = ScanSink(
+                observer, seed: scan.seed, accumulator: scan.accumulator, start: scan.start, hasStart: scan.hasStart,
+                areEqual: scan.areEqual)
+            if scan.hasStart {
+                sink.forward(scan.start)
+                // Nothing holds the sink yet, so nothing can have disposed it; kept for safety.
+                guard !sink.isDisposed else { return sink }
+            }
             sink.setUpstream(scan.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
-        }, endsItsSubscription: true)
+        })
     }
 }
 
-@usableFromInline final class ScanSink<Input, State>: Sink<State> {
-    @usableFromInline var state: State
-    @usableFromInline let accumulator: (inout State, Input) throws -> Void
-
-    @inlinable init(_ observer: AnyObserver<State>, seed: State, accumulator: @escaping (inout State, Input) throws -> Void) {
-        self.state = seed
-        self.accumulator = accumulator
-        super.init(observer)
-    }
-
-    @inlinable func on(_ event: Event<Input>) {
-        switch event {
-        case .next(let element):
-            guard !isDisposed else { return }
-            do {
-                try accumulator(&state, element)
-                forward(state)
-            } catch {
-                forwardError(error)
-            }
-        case .error(let error): forwardError(error)
-        case .completed: forwardCompleted()
-        }
-    }
+/// A `scan`'s accumulator as its author wrote it: stored as given, so that the returning form
+/// needs no closure wrapping it (one object fewer per `scan`).
+@usableFromInline enum ScanAccumulator<Input, State> {
+    case returning((State, Input) throws -> State)
+    case inPlace((inout State, Input) throws -> Void)
 }

@@ -8,7 +8,10 @@ extension ObservableType {
     /// element, chosen by a call with one argument. No array is made for it (an allocation
     /// per chain built, as in a view model's usual `scan(…).startWith(start)`).
     @inlinable public func startWith(_ element: Element) -> Observable<Element> {
-        StartWithObservable(source: asObservable(), elements: CollectionOfOne(element))
+        let source = asObservable()
+        // Right after a `scan`, the scan's own sink emits it (ScanFusing.swift).
+        if let scan = source as? ScanFusing<Element>, let fused = scan.startingWith(element) { return fused }
+        return StartWithObservable(source: source, elements: CollectionOfOne(element))
     }
 }
 

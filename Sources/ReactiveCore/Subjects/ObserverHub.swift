@@ -18,54 +18,52 @@
 /// subclassed or used outside this module.
 public class ObserverHub<Element> {
     /// One subscription to the subject; disposing it removes the observer.
-    @usableFromInline final class Entry: DisposableBase, Cancelable {
-        /// A `let`, so calling it needs no retain; the entry is freed (with it) once the
-        /// hub dropped it and the subscriber released its disposable.
+    /// One observer of the subject. A merge's source can be its own entry (a `map` of a
+    /// `PublishSubject` merged, ``MergeMapSource``): one object instead of an entry and a
+    /// source; hence the base, whose fields a plain entry leaves empty.
+    @usableFromInline class Entry: MergeSubscription, Cancelable {
         @usableFromInline let observer: AnyObserver<Element>
-        /// Unowned, not weak: a weak reference gives the hub a side table, an allocation per
-        /// subscribed subject. Safe because the entry reads it only while not disposed, and
-        /// the hub marks every entry it still holds disposed before it goes (its `deinit`;
-        /// a terminal event ends them all too; `dispose` marks the entry before removing
-        /// it), so it is never read once the hub is gone. `unowned(unsafe)` for the same
-        /// reason: the checked form only adds an unowned count to increment and release per
-        /// subscription, and keeps a freed subject's memory until its last entry goes.
-        ///
-        /// `nil` once the entry is disposed or ended: that is what `isDisposed` reads. One
-        /// field instead of a reference and a flag keeps the entry a malloc size class smaller
-        /// (one per subscription to a subject). `Unmanaged`, the
-        /// same unowned(unsafe) reference, because testing an optional `unowned(unsafe)`
-        /// property for `nil` retains and releases it (on every delivery's check of each
-        /// observer).
         #if !DEBUG
         @exclusivity(unchecked)
         #endif
         @usableFromInline final var hub: Unmanaged<ObserverHub>?
 
+        /// What receives, given this entry: `observer`, or for an entry that is a merge's
+        /// source, a function made where its types are known, so that delivery runs
+        /// specialized code (a method overridden in a generic subclass would not). Neither
+        /// captures anything: no closure context is allocated.
+        @usableFromInline let receiver: (Entry, Event<Element>) -> Void
+
         @inlinable init(_ observer: AnyObserver<Element>, hub: ObserverHub) {
             self.observer = observer
             self.hub = Unmanaged.passUnretained(hub)
+            receiver = { entry, event in entry.observer.on(event) }
+            super.init(outsideMerge: ())
+        }
+
+        /// An entry that receives through `receiver`, attached later.
+        @inlinable init(receiver: @escaping (Entry, Event<Element>) -> Void) {
+            observer = AnyObserver { _ in }
+            hub = nil
+            self.receiver = receiver
             super.init()
         }
 
         @inlinable final var isDisposed: Bool { hub == nil }
 
+        @inline(__always)
+        @inlinable final func receive(_ event: Event<Element>) { receiver(self, event) }
+
         @inlinable override func dispose() {
+            super.dispose()
             guard let hub else { return }
             self.hub = nil
             hub.takeUnretainedValue().remove(self)
         }
 
-        @inlinable func end() { hub = nil }
+        @inlinable final func end() { hub = nil }
     }
 
-    /// What a hub holds only once it needs it: the observers after the first, the events
-    /// sent re-entrantly while one is delivered, and (for a ``PublishSubject``) how it ended.
-    /// Most subjects (a view model's inputs, an action's elements) never need it: one
-    /// observer for their whole life, no re-entrant sends, no end before they are freed.
-    /// Kept apart, those three fields (and the flag saying whether `rest` was used) leave a
-    /// `PublishSubject` a malloc size class smaller.
-    ///
-    /// Exclusivity unchecked, as on the hub's own fields (see the type).
     @usableFromInline final class Overflow {
         #if !DEBUG
         @exclusivity(unchecked)
@@ -145,7 +143,12 @@ public class ObserverHub<Element> {
     }
 
     @inlinable final func add(_ observer: AnyObserver<Element>) -> Entry {
-        let entry = Entry(observer, hub: self)
+        attach(Entry(observer, hub: self))
+    }
+
+    /// Adds `entry`, made for this hub or not yet attached to any.
+    @inlinable final func attach(_ entry: Entry) -> Entry {
+        entry.hub = Unmanaged.passUnretained(self)
         if first == nil, overflow?.rest.isEmpty ?? true {
             first = entry
         } else {
@@ -193,10 +196,10 @@ public class ObserverHub<Element> {
         let firstSnapshot = first
         let snapshot = overflow?.rest
         if case .next = event {
-            if let firstSnapshot, !firstSnapshot.isDisposed { firstSnapshot.observer.on(event) }
+            if let firstSnapshot, !firstSnapshot.isDisposed { firstSnapshot.receive(event) }
             if let snapshot {
                 for entry in snapshot where !entry.isDisposed {
-                    entry.observer.on(event)
+                    entry.receive(event)
                 }
             }
         } else {
@@ -205,12 +208,12 @@ public class ObserverHub<Element> {
             overflow?.rest = []
             if let firstSnapshot, !firstSnapshot.isDisposed {
                 firstSnapshot.end()
-                firstSnapshot.observer.on(event)
+                firstSnapshot.receive(event)
             }
             if let snapshot {
                 for entry in snapshot where !entry.isDisposed {
                     entry.end()
-                    entry.observer.on(event)
+                    entry.receive(event)
                 }
             }
         }
