@@ -125,9 +125,9 @@ private enum VMClientReceiver {
         var first: ReceiverSpan? = nil
         for _ in 0..<(notifications / subscriptions) {
             for index in iterators.indices {
-                var iterator = iterators[index]
-                guard case .output? = try await iterator.next() else { throw BenchFailure("subscription \(index) ended early") }
-                iterators[index] = iterator
+                // In place, as `for await` keeps its iterator: a copy taken out and written
+                // back would hold a second reference to the iterator's batch.
+                guard case .output? = try await iterators[index].next() else { throw BenchFailure("subscription \(index) ended early") }
                 if first == nil { first = .start() }
             }
         }
