@@ -36,6 +36,8 @@ public struct MessageRow: ViewModel {
         public let subject = State<String>("The message's subject line.", initial: "")
         public let isRead = State<Bool>("Whether the message has been read.", initial: false)
         public let archived = EventOutput<Void>("The person archived the message (sent once).")
+        public let editReply = Input<ReplyDraft>("The person edited their reply (sent as they type).")
+        public let reply = State<ReplyDraft>("The reply being written, as last edited: every window shows the same draft.", initial: ReplyDraft())
 
         public init() {}
     }
@@ -46,6 +48,8 @@ public struct MessageRow: ViewModel {
         ports.subject.accept(message.subject)
         ports.isRead.bind(ports.markRead.map { _ in true }.startWith(message.isRead).distinctUntilChanged())
         ports.archived.bind(ports.archive.take(1))
+        // A client's caret may run past the text (an edit racing a deletion): it reads as the end.
+        ports.reply.bind(ports.editReply.map(\.clamped))
     }
 }
 

@@ -40,6 +40,38 @@ struct MessageRowTests {
         #expect(archived.values.count == 1)
     }
 
+    @Test("the reply follows the person's edits as they type; a caret past the end reads as the end")
+    func replyFollowsTheEdits() async {
+        let row = makeRow(Message(id: "m1", from: "ada@example.com", subject: "Engine notes"))
+        let reply = row.record(\.reply)
+
+        row.send(\.editReply, ReplyDraft(text: "T", cursor: 1))
+        await row.advance(by: .milliseconds(120))
+        row.send(\.editReply, ReplyDraft(text: "Th", cursor: 2))
+        await row.advance(by: .milliseconds(80))
+        row.send(\.editReply, ReplyDraft(text: "Tha", cursor: 7))
+
+        #expect(reply.events == [
+            .next(0, ReplyDraft()),
+            .next(0, ReplyDraft(text: "T", cursor: 1)),
+            .next(120, ReplyDraft(text: "Th", cursor: 2)),
+            .next(200, ReplyDraft(text: "Tha", cursor: 3)),
+        ])
+    }
+
+    @Test("an edit that changes nothing the person sees is not sent on")
+    func unchangedReplyIsNotRepeated() async {
+        let row = makeRow(Message(id: "m1", from: "ada@example.com", subject: "Engine notes"))
+        let reply = row.record(\.reply)
+
+        row.send(\.editReply, ReplyDraft(text: "Hi", cursor: 2))
+        await row.advance(by: .milliseconds(50))
+        row.send(\.editReply, ReplyDraft(text: "Hi", cursor: 40))
+        row.send(\.editReply, ReplyDraft(text: "Hi", cursor: 2))
+
+        #expect(reply.events == [.next(0, ReplyDraft()), .next(0, ReplyDraft(text: "Hi", cursor: 2))])
+    }
+
     @Test("omitted arguments take the defaults written in the declaration, and unknown ones are refused")
     func arguments() throws {
         let args = try MessageRow.Arguments(json: ["id": "m7", "subject": "Lunch?"])
