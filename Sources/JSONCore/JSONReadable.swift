@@ -32,6 +32,22 @@ public protocol JSONReadable: JSONConvertible {
     init(reading reader: inout JSONByteReader) throws(JSONDecodingError)
 }
 
+extension JSONReadable {
+    /// Reads a whole JSON text with the type's own reader, as the kit reads a value sent to an
+    /// input (nothing but whitespace may follow the value; the general parser's default
+    /// `maxDepth`): for a type's tests to compare the reader with `init(json:)` on the same
+    /// text. Throws ``JSONByteReader/unread`` wherever the kit would read the value the general
+    /// way instead.
+    public init(readingJSON text: some StringProtocol) throws(JSONDecodingError) {
+        self = try Array(text.utf8).withUnsafeBufferPointer { bytes throws(JSONDecodingError) -> Self in
+            var reader = JSONByteReader(bytes, depth: 0, maxDepth: JSONParseOptions().maxDepth)
+            let value = try Self(reading: &reader)
+            try reader.finish()
+            return value
+        }
+    }
+}
+
 extension Bool: JSONReadable {
     @inlinable public init(reading reader: inout JSONByteReader) throws(JSONDecodingError) {
         self = try reader.readBool()

@@ -150,4 +150,15 @@ struct JSONByteReaderTests {
         #expect(pairs(#"{"c":1}"#) == nil)
         #expect(pairs(#"{"a":1} x"#) == nil)
     }
+
+    @Test("init(readingJSON:) reads a whole text as the kit reads a sent value, and declines what follows it and what it does not read")
+    func readingAWholeText() throws {
+        #expect(try [Int](readingJSON: " [1, -2, 30] ") == [1, -2, 30])
+        #expect(try String(readingJSON: #""héllo""#) == "héllo")
+        #expect(try Int?(readingJSON: "null") == nil)
+        #expect(throws: JSONByteReader.unread) { try Int(readingJSON: "1 2") }
+        #expect(throws: JSONByteReader.unread) { try String(readingJSON: #""a\nb""#) }
+        #expect(throws: JSONByteReader.unread) { try Int(readingJSON: "1.5") }
+        #expect(try [[Int]](readingJSON: "[[1], []]") == [[1], []])
+    }
 }

@@ -70,7 +70,7 @@ extension Input where Value: JSONConvertible {
 
 extension Input where Value: JSONReadable {
     /// An input of a `JSONReadable` type: as for a `JSONConvertible` one, and values sent to
-    /// it are read from their bytes by the type's reader (``JSONReadable``).
+    /// it are read from their bytes by the type's reader (`JSONReadable`).
     @inlinable public convenience init(_ summary: String = "", default defaultValue: Value? = nil, secret: Bool = false) {
         self.init(summary, codec: .json, default: defaultValue, secret: secret)
     }

@@ -23,7 +23,7 @@ public struct ValueCodec<Value> {
     /// Appends a value's JSON text (the serialized `encode(value)`) without a tree, when the
     /// type writes itself (`JSONByteWritable`); a state hands whole-value subscribers these bytes.
     @usableFromInline let writeText: ((Value, inout [UInt8]) -> Void)?
-    /// How a value reads itself from its bytes (``JSONReadable``), only in a codec whose
+    /// How a value reads itself from its bytes (`JSONReadable`), only in a codec whose
     /// schema is the type's own `jsonSchema` (`json`; ``withSchema(_:)`` drops it), so that
     /// what it accepts is what the schema and `decode` accept.
     @usableFromInline let read: ((inout JSONByteReader) throws(JSONDecodingError) -> Value)?

@@ -150,7 +150,7 @@ package final class ViewModelInstance {
     }
 
     /// ``send(_:value:)`` of the JSON value in `bytes` (at nesting `depth` of its document,
-    /// read within `maxDepth`), read straight from them by the input's ``JSONReadable``
+    /// read within `maxDepth`), read straight from them by the input's `JSONReadable`
     /// reader when it has one and the reader accepts them; `false` when nothing was sent,
     /// for the caller to parse the bytes and call ``send(_:value:)``, which then reports
     /// whatever is wrong (an unknown or destroyed instance included).

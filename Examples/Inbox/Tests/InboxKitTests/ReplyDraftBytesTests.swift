@@ -1,5 +1,5 @@
 import InboxKit
-@testable import JSONCore
+import JSONCore
 import Testing
 
 /// ReplyDraft's reader and writer (ReplyDraft+Bytes.swift) against the general path on the
@@ -8,9 +8,6 @@ import Testing
 /// text of `jsonValue`.
 @Suite("ReplyDraft reads and writes its own bytes exactly as the general path would")
 struct ReplyDraftBytesTests {
-    /// Where a sent value sits in a `vm.send` frame (`params.value`), and the parser's limit.
-    static let depth = 2, maxDepth = 512
-
     /// The general path: parse, check `jsonSchema`, `init(json:)`; `nil` where it refuses.
     static func general(_ text: String) -> ReplyDraft? {
         guard let value = try? JSONValue(parsing: text),
@@ -18,18 +15,9 @@ struct ReplyDraftBytesTests {
         return try? ReplyDraft(json: value)
     }
 
-    /// The reader, as the kit runs it on a frame's bytes; `nil` where it declines.
+    /// The reader, as the kit runs it on a sent value's bytes; `nil` where it declines.
     static func read(_ text: String) -> ReplyDraft? {
-        Array(text.utf8).withUnsafeBufferPointer { bytes -> ReplyDraft? in
-            var reader = JSONByteReader(bytes, depth: depth, maxDepth: maxDepth)
-            do throws(JSONDecodingError) {
-                let draft = try ReplyDraft(reading: &reader)
-                try reader.finish()
-                return draft
-            } catch {
-                return nil
-            }
-        }
+        try? ReplyDraft(readingJSON: text)
     }
 
     /// Every pairing of these member texts, in both orders, with and without a stray member:
