@@ -33,6 +33,15 @@ struct SessionResumeTests {
             }
         }
 
+        /// How many overflow episodes of `subscription` the daemon logged before the first line
+        /// containing `text`. Each episode's drain resends the newest value of every coalesced
+        /// state output with a fresh seq (PROTOCOL.md §7), so for a Counter (one state output)
+        /// it consumes one seq beyond the values produced.
+        func overflowEpisodes(of subscription: String, before text: String) -> Int {
+            let earlier = process.log.components(separatedBy: text).first ?? ""
+            return earlier.components(separatedBy: "subscription \(subscription) lost seq ").count - 1
+        }
+
         /// The reply to `session.resume` with `token` on a new connection, closed afterwards.
         func resumeOnNewConnection(_ token: String) async throws -> JSONValue {
             let session = try session()
@@ -79,6 +88,17 @@ struct SessionResumeTests {
         return (try #require(created["instance"]?.stringValue), try #require(created["subscription"]?.stringValue))
     }
 
+    /// A resumable session on `owner` with a Counter it created subscribed to, and a second
+    /// connection, `sender`, to send it bursts.
+    static func burstScene(_ vmd: Running) async throws -> (
+        owner: RPCSession, name: String, token: String, instance: String, subscription: String, sender: RPCSession
+    ) {
+        let owner = try vmd.session()
+        let (name, token) = try await open(owner)
+        let (instance, subscription) = try await createSubscribedCounter(owner)
+        return (owner, name, token, instance, subscription, try vmd.session())
+    }
+
     /// Sends `count` increments to `instance` as notifications, in one write.
     static func burst(_ connection: RPCSession, instance: String, count: Int) async throws {
         let line = #"{"jsonrpc":"2.0","method":"vm.send","params":{"instance":""# + instance + #"","input":"increment"}}"#
@@ -122,10 +142,7 @@ struct SessionResumeTests {
     func burstSurvivesAClientSideKill() async throws {
         let vmd = try Running(["--session-grace-ms", "20000", "--max-outbound-bytes", "65536"])
         defer { vmd.stop() }
-        let owner = try vmd.session()
-        let (name, token) = try await Self.open(owner)
-        let (instance, subscription) = try await Self.createSubscribedCounter(owner)
-        let sender = try vmd.session()
+        let (owner, name, token, instance, subscription, sender) = try await Self.burstScene(vmd)
         defer { sender.close() }
 
         try await Self.burst(sender, instance: instance, count: 5000)
@@ -150,9 +167,12 @@ struct SessionResumeTests {
         // announced by vm.overflow.
         let first = try #require(SeqAudit.firstAccounted(in: resumed.everythingRead, subscription: subscription))
         #expect(first > before.last)
-        // The detach came after at most 5,001 seqs (the replay and the first 5,000): every
-        // value from then on was queued for the session, so the resumed stream starts there.
-        #expect(first <= 5002)
+        // The detach came after at most 5,001 seqs for values (the replay and the first
+        // 5,000) plus one for each overflow episode the old connection had by then (its drain
+        // resent the coalesced count with a fresh seq): every value from then on was queued for
+        // the session, so the resumed stream starts there.
+        let episodes = vmd.overflowEpisodes(of: subscription, before: "session \(name) detached")
+        #expect(first <= 5002 + Int64(episodes), "after \(episodes) overflow episode(s) before the detach")
         var after = SeqAudit(last: first - 1)
         after.follow(resumed.everythingRead, subscription: subscription)
         #expect(before.uncovered.isEmpty && before.disordered.isEmpty)
@@ -168,14 +188,45 @@ struct SessionResumeTests {
         #expect(resumed.everythingRead.last { $0["method"] != nil }?["params"]?["seq"]?.intValue == Int(after.last) + 1)
     }
 
+    @Test("a socket killed after its overflow episodes resumes right after the last seq handed to it")
+    func resumedStreamStartsAfterTheLastHandedSeq() async throws {
+        let vmd = try Running(["--session-grace-ms", "20000", "--max-outbound-bytes", "65536"])
+        defer { vmd.stop() }
+        let (owner, name, token, instance, subscription, sender) = try await Self.burstScene(vmd)
+        defer { sender.close() }
+
+        // The owner reads until the last value of the burst: everything produced so far was
+        // handed to its connection, nothing is being coalesced when it is killed.
+        try await Self.burst(sender, instance: instance, count: 5000)
+        let handedLast = try await owner.nextMessage(timeout: Self.readTimeout, where: Self.countIs(5000, on: subscription))
+        let lastHanded = try #require(handedLast["params"]?["seq"]?.intValue.map(Int64.init))
+        owner.close()
+        try vmd.waitForLog("session \(name) detached")
+        // The replay, 5,000 values, and one coalesced count resent per overflow episode.
+        let episodes = vmd.overflowEpisodes(of: subscription, before: "session \(name) detached")
+        #expect(lastHanded == 5001 + Int64(episodes))
+        try await Self.burst(sender, instance: instance, count: 100)
+        #expect(try await Self.count(of: instance, via: sender) == 5100)
+
+        let resumed = try vmd.session()
+        defer { resumed.close() }
+        #expect(try await resumed.result("session.resume", ["token": .string(token)])["subscriptions"] == [.string(subscription)])
+        try await resumed.nextMessage(timeout: Self.readTimeout, where: Self.countIs(5100, on: subscription))
+        // 100 values fit the detached queue: all of them, in order, right after the last seq
+        // the old connection was handed.
+        #expect(SeqAudit.firstAccounted(in: resumed.everythingRead, subscription: subscription) == lastHanded + 1)
+        var after = SeqAudit(last: lastHanded)
+        after.follow(resumed.everythingRead, subscription: subscription)
+        #expect(after.delivered == Array((lastHanded + 1)...(lastHanded + 100)))
+        #expect(after.uncovered.isEmpty && after.disordered.isEmpty && after.overflows.isEmpty)
+        #expect(after.lastValue == 5100)
+    }
+
     @Test("a connection the daemon drops mid-burst resumes with every seq delivered once, in order, or covered by vm.overflow")
     func burstSurvivesADaemonSideDrop() async throws {
         let vmd = try Running(["--session-grace-ms", "20000", "--max-outbound-bytes", "65536", "--max-frame-bytes", "4096"])
         defer { vmd.stop() }
-        let owner = try vmd.session()
-        let (name, token) = try await Self.open(owner)
-        let (instance, subscription) = try await Self.createSubscribedCounter(owner)
-        let sender = try vmd.session()
+        let (owner, name, token, instance, subscription, sender) = try await Self.burstScene(vmd)
         defer { sender.close() }
 
         try await Self.burst(sender, instance: instance, count: 5000)
@@ -286,10 +337,7 @@ struct SessionResumeTests {
     func lostTailIsReportedAndResent() async throws {
         let vmd = try Running([])
         defer { vmd.stop() }
-        let owner = try vmd.session()
-        let (name, token) = try await Self.open(owner)
-        let (instance, subscription) = try await Self.createSubscribedCounter(owner)
-        let sender = try vmd.session()
+        let (owner, name, token, instance, subscription, sender) = try await Self.burstScene(vmd)
         defer { sender.close() }
         // 100 values handed to the owner's connection (seqs 2...101) after the replay (seq 1).
         try await Self.burst(sender, instance: instance, count: 100)
