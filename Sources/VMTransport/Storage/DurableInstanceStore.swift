@@ -74,7 +74,11 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
     private var unwritten: [UInt8] = []
     /// A sync runs on ``syncQueue``.
     package private(set) var isSyncing = false
-    package private(set) var isHolding = false
+    /// Whether replies wait for a sync (``GroupCommit/isHolding``), read once per flush.
+    package var isHolding: Bool { holding }
+    /// ``isHolding``'s storage, private so that every access is visible to the optimizer and
+    /// checked statically, not at run time on each flush.
+    private var holding = false
     /// The last sync failed: what it left is retried with the next change, not at once.
     private var lastSyncFailed = false
     private var syncCompletion: (() -> Void)?
@@ -167,7 +171,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
         let wasEmpty = !hasPending
         hasChangesToCollect = true
         lastSyncFailed = false
-        isHolding = true
+        holding = true
         if wasEmpty { onPending?() }
     }
 
@@ -201,7 +205,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
             file = try openFile()
         } catch {
             lastSyncFailed = true
-            isHolding = false
+            holding = false
             log.error("durable instances store: cannot open its file", ["file": .string(path), "error": .string("\(error)")])
             completion()
             return
@@ -238,7 +242,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
         } else {
             fileBytes += Int64(batch.count)
         }
-        isHolding = hasPending
+        holding = hasPending
         let completion = syncCompletion
         syncCompletion = nil
         completion?()
@@ -255,7 +259,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
         }
         lastSyncFailed = false
         commit()
-        isHolding = hasPending
+        holding = hasPending
     }
 
     /// Writes every waiting record with one `write` and one `fdatasync` (or compacts), on
@@ -276,7 +280,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
                 "file": .string(path), "error": .string("\(error)"), "bytes": LogValue(unwritten.count),
             ])
         }
-        isHolding = isSyncing
+        holding = isSyncing
     }
 
     private func needsCompaction(adding bytes: Int) -> Bool {
@@ -336,7 +340,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
     private func append(_ record: PendingRecord) {
         let wasEmpty = !hasPending
         lastSyncFailed = false
-        isHolding = true
+        holding = true
         pendingRecords.append(record)
         if wasEmpty { onPending?() }
     }
