@@ -38,7 +38,7 @@ import VMServer
 ///
 /// Threading: the loop thread only; only the file's `write` and `fdatasync` (or a
 /// compaction's `replace`) run on a private serial queue, with the bytes handed over.
-package final class DurableInstanceStore: InstanceStore, GroupCommit {
+package final class DurableInstanceStore: InstanceStore {
     /// The store's file name in the state directory.
     package static let fileName = "instances.vmdlog"
     /// Where set-aside records and bytes go, in the same directory.
@@ -74,7 +74,9 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
     private var unwritten: [UInt8] = []
     /// A sync runs on ``syncQueue``.
     package private(set) var isSyncing = false
-    /// Whether replies wait for a sync (``GroupCommit/isHolding``), read once per flush.
+    /// Whether records wait for a sync or one runs (``hasPending`` or ``isSyncing``), kept as
+    /// one stored flag: the daemon reads it before every write and then holds back each
+    /// connection's bytes queued after the last completed sync began (Daemon+GroupCommit.swift).
     package var isHolding: Bool { holding }
     /// ``isHolding``'s storage, private so that every access is visible to the optimizer and
     /// checked statically, not at run time on each flush.
