@@ -32,7 +32,7 @@ package final class Daemon {
     package var onStopped: (() -> Void)?
     /// The durable-instance store's group commit (``DaemonContext/commitBeforeWriting(_:)``,
     /// Daemon+GroupCommit.swift).
-    var durability: (any GroupCommit)?
+    var durability: DurableInstanceStore?
     /// While changes wait for a sync: per connection (by number), the bytes written since
     /// they began to, and how far into its output the running and the last completed sync
     /// reach (in the same count).

@@ -152,9 +152,17 @@ final class Connection: ConnectionSink {
     }
 
     /// The framing of replies: decided by the first byte received (NDJSON until then).
+    ///
+    /// Asked after every read, answered from the framer once: the framer is another module's
+    /// `package` type, whose `format` is a real call that copies the framer out and back.
     func adoptDetectedFormat() {
-        if let format = framer.format { outputFormat = format }
+        guard !hasDetectedFormat, let format = framer.format else { return }
+        outputFormat = format
+        hasDetectedFormat = true
     }
+
+    /// ``outputFormat`` follows the framer (the first byte has been read); it never changes after.
+    private var hasDetectedFormat = false
 
     /// Whether output is still queued: anything but `aborting` and `closed`, and a closing
     /// connection only under `maxOutboundBytes` (PROTOCOL.md §11: the bound holds in every

@@ -27,7 +27,7 @@ package final class DaemonContext {
     /// Has the daemon write each reply and notification only once `store` has synced the
     /// changes made before it was queued (every write goes through this), so what a client
     /// is told about is on disk first (Daemon+GroupCommit.swift).
-    package func commitBeforeWriting(_ store: any GroupCommit) {
+    package func commitBeforeWriting(_ store: DurableInstanceStore) {
         guard let daemon else { return }
         daemon.durability = store
         store.onPending = { [weak daemon] in daemon?.loop.enqueue { [weak daemon] in daemon?.startDurableSync() } }

@@ -11,7 +11,7 @@ extension Daemon {
     }
 
     /// ``startDurableSync()`` with the store read once (the write path's).
-    func startDurableSync(_ durability: any GroupCommit) {
+    func startDurableSync(_ durability: DurableInstanceStore) {
         guard durability.hasPending, !durability.isSyncing else { return }
         coverInFlight.removeAll(keepingCapacity: true)
         for (key, connection) in connections where connection.pendingBytes > 0 {

@@ -38,7 +38,7 @@ import VMServer
 ///
 /// Threading: the loop thread only; only the file's `write` and `fdatasync` (or a
 /// compaction's `replace`) run on a private serial queue, with the bytes handed over.
-package final class DurableInstanceStore: InstanceStore, GroupCommit {
+package final class DurableInstanceStore: InstanceStore {
     /// The store's file name in the state directory.
     package static let fileName = "instances.vmdlog"
     /// Where set-aside records and bytes go, in the same directory.
@@ -74,7 +74,13 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
     private var unwritten: [UInt8] = []
     /// A sync runs on ``syncQueue``.
     package private(set) var isSyncing = false
-    package private(set) var isHolding = false
+    /// Whether records wait for a sync or one runs (``hasPending`` or ``isSyncing``), kept as
+    /// one stored flag: the daemon reads it before every write and then holds back each
+    /// connection's bytes queued after the last completed sync began (Daemon+GroupCommit.swift).
+    package var isHolding: Bool { holding }
+    /// ``isHolding``'s storage, private so that every access is visible to the optimizer and
+    /// checked statically, not at run time on each flush.
+    private var holding = false
     /// The last sync failed: what it left is retried with the next change, not at once.
     private var lastSyncFailed = false
     private var syncCompletion: (() -> Void)?
@@ -167,7 +173,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
         let wasEmpty = !hasPending
         hasChangesToCollect = true
         lastSyncFailed = false
-        isHolding = true
+        holding = true
         if wasEmpty { onPending?() }
     }
 
@@ -201,7 +207,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
             file = try openFile()
         } catch {
             lastSyncFailed = true
-            isHolding = false
+            holding = false
             log.error("durable instances store: cannot open its file", ["file": .string(path), "error": .string("\(error)")])
             completion()
             return
@@ -238,7 +244,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
         } else {
             fileBytes += Int64(batch.count)
         }
-        isHolding = hasPending
+        holding = hasPending
         let completion = syncCompletion
         syncCompletion = nil
         completion?()
@@ -255,7 +261,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
         }
         lastSyncFailed = false
         commit()
-        isHolding = hasPending
+        holding = hasPending
     }
 
     /// Writes every waiting record with one `write` and one `fdatasync` (or compacts), on
@@ -276,7 +282,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
                 "file": .string(path), "error": .string("\(error)"), "bytes": LogValue(unwritten.count),
             ])
         }
-        isHolding = isSyncing
+        holding = isSyncing
     }
 
     private func needsCompaction(adding bytes: Int) -> Bool {
@@ -336,7 +342,7 @@ package final class DurableInstanceStore: InstanceStore, GroupCommit {
     private func append(_ record: PendingRecord) {
         let wasEmpty = !hasPending
         lastSyncFailed = false
-        isHolding = true
+        holding = true
         pendingRecords.append(record)
         if wasEmpty { onPending?() }
     }
