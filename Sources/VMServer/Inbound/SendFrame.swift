@@ -382,24 +382,12 @@ struct SendFrame: ~Copyable {
         }
 
         /// Steps over the string at the cursor (a `"`) to just after its closing quote, a
-        /// backslash taking the byte after it; `false` if the frame ends first. Eight bytes per
-        /// step as in ``readPlainBytes()``, looking for quotes and backslashes only.
+        /// backslash taking the byte after it; `false` if the frame ends first. Byte by byte:
+        /// it runs only for a container value with members after it in the frame (in the usual
+        /// order the value runs to the frame's closing `}}`, see `lastValue()`).
         private mutating func skipString() -> Bool {
             var index = position + 1
-            let raw = UnsafeRawPointer(base)
-            while true {
-                while end - index >= 8 {
-                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    let quotes = word ^ 0x2222_2222_2222_2222, backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                    let marks = ((quotes &- 0x0101_0101_0101_0101) & ~quotes
-                        | (backslashes &- 0x0101_0101_0101_0101) & ~backslashes) & 0x8080_8080_8080_8080
-                    if marks != 0 {
-                        index += marks.trailingZeroBitCount / 8
-                        break
-                    }
-                    index += 8
-                }
-                guard index < end else { return false }
+            while index < end {
                 switch base[index] {
                 case UInt8(ascii: "\""):
                     position = index + 1
@@ -410,6 +398,7 @@ struct SendFrame: ~Copyable {
                     index += 1
                 }
             }
+            return false
         }
 
         /// `-?(0|[1-9][0-9]{0,17})` not followed by `.`, `e` or `E`, and not `-0`: a number the
