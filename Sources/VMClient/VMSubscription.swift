@@ -42,18 +42,40 @@ public struct VMSubscription: AsyncSequence, Sendable {
         public typealias Failure = any Error
 
         let consumer: SubscriptionConsumer
-        private var batch: [VMSubscriptionEvent] = []
-        private var position = 0
+        /// The events taken from the channel last, handed out from `position` on. Visible to
+        /// the inlined ``next(isolation:)`` (below), whose use is all this module may rely on.
+        @usableFromInline var batch: [VMSubscriptionEvent] = []
+        @usableFromInline var position = 0
 
         init(consumer: SubscriptionConsumer) { self.consumer = consumer }
 
         /// The next event, waiting for it when none has arrived; `nil` once the subscription
         /// ended (and when the waiting task is cancelled: the subscription is then given up).
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> VMSubscriptionEvent? {
+            // Inlined into the caller: an event already taken costs no async call and no
+            // switch to `actor` (the caller's own isolation when `for await` passes it).
             if position < batch.count {
-                defer { position += 1 }
+                defer { position &+= 1 }
                 return batch[position]
             }
+            return try await nextBatch(isolation: actor)
+        }
+
+        /// ``next(isolation:)`` from a nonisolated context.
+        @inlinable
+        public mutating func next() async throws -> VMSubscriptionEvent? {
+            if position < batch.count {
+                defer { position &+= 1 }
+                return batch[position]
+            }
+            return try await nextBatch(isolation: nil)
+        }
+
+        /// The first event of the channel's next batch (the rest stay in `batch`), waiting
+        /// for it when none has arrived; `nil` once the subscription ended.
+        @usableFromInline
+        mutating func nextBatch(isolation actor: isolated (any Actor)?) async throws -> VMSubscriptionEvent? {
             batch = []
             switch await consumer.channel.take(isolation: actor) {
             case .events(let events):
@@ -64,11 +86,6 @@ public struct VMSubscription: AsyncSequence, Sendable {
                 if let error { throw error }
                 return nil
             }
-        }
-
-        /// ``next(isolation:)`` from a nonisolated context.
-        public mutating func next() async throws -> VMSubscriptionEvent? {
-            try await next(isolation: nil)
         }
     }
 }
