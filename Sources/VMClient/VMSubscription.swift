@@ -42,10 +42,14 @@ public struct VMSubscription: AsyncSequence, Sendable {
         public typealias Failure = any Error
 
         let consumer: SubscriptionConsumer
-        /// The events taken from the channel last, handed out from `position` on. Visible to
-        /// the inlined ``next(isolation:)`` (below), whose use is all this module may rely on.
+        /// The list of events handed out now, from `position` on. Visible to the inlined
+        /// ``next(isolation:)`` (below), whose use is all this module may rely on.
         @usableFromInline var batch: [VMSubscriptionEvent] = []
         @usableFromInline var position = 0
+        /// The rest of what was taken from the channel with `batch`: lists handed out after
+        /// it, from `nextList` on.
+        private var lists: [[VMSubscriptionEvent]] = []
+        private var nextList = 0
 
         init(consumer: SubscriptionConsumer) { self.consumer = consumer }
 
@@ -72,19 +76,29 @@ public struct VMSubscription: AsyncSequence, Sendable {
             return try await nextBatch(isolation: nil)
         }
 
-        /// The first event of the channel's next batch (the rest stay in `batch`), waiting
-        /// for it when none has arrived; `nil` once the subscription ended.
+        /// The first event of the next list taken (the rest stay in `batch`), waiting for the
+        /// channel when none is left; `nil` once the subscription ended.
         @usableFromInline
         mutating func nextBatch(isolation actor: isolated (any Actor)?) async throws -> VMSubscriptionEvent? {
-            batch = []
-            switch await consumer.channel.take(isolation: actor) {
-            case .events(let events):
-                batch = events
-                position = 1
-                return events.first  // never empty: a channel hands out events only when it has some
-            case .end(let error):
-                if let error { throw error }
-                return nil
+            while true {
+                batch = []
+                while nextList < lists.count {
+                    swap(&batch, &lists[nextList])
+                    nextList += 1
+                    if let first = batch.first {  // never empty: a channel keeps no empty list
+                        position = 1
+                        return first
+                    }
+                }
+                lists = []
+                nextList = 0
+                switch await consumer.channel.take(isolation: actor) {
+                case .events(let taken):
+                    lists = taken
+                case .end(let error):
+                    if let error { throw error }
+                    return nil
+                }
             }
         }
     }

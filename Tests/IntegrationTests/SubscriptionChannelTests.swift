@@ -67,6 +67,27 @@ struct SubscriptionChannelTests {
         #expect(read.isEmpty)
     }
 
+    @Test("reads' lists and single values buffered together are handed out in the order they came, then the end")
+    func listsAndSingleValuesInOrder() async throws {
+        let channel = SubscriptionChannel()
+        var iterator = VMSubscription(id: "sub-1", instance: "c", consumer: SubscriptionConsumer(channel: channel)).makeAsyncIterator()
+        try channel.yield(Self.event(1))
+        var read = try [Self.event(2), Self.event(3)]
+        _ = channel.append(contentsOf: &read)
+        try channel.yield(Self.event(4))  // joins the list before it
+        var empty: [VMSubscriptionEvent] = []
+        _ = channel.append(contentsOf: &empty)  // keeps no empty list
+        read = try [Self.event(5)]
+        _ = channel.append(contentsOf: &read)
+        var seen: [VMSubscriptionEvent] = []
+        for _ in 0..<3 { if let event = try await iterator.next() { seen.append(event) } }
+        read = try [Self.event(6), Self.event(7)]  // while the iterator holds the lists taken before
+        _ = channel.append(contentsOf: &read)
+        channel.finish()
+        while let event = try await iterator.next() { seen.append(event) }
+        #expect(Self.seqs(seen) == [1, 2, 3, 4, 5, 6, 7])
+    }
+
     @Test("finish ends the sequence after the buffered events; a failure is thrown once, after them")
     func finishAfterBufferedEvents() async throws {
         let channel = SubscriptionChannel()
