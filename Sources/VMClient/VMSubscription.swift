@@ -50,6 +50,9 @@ public struct VMSubscription: AsyncSequence, Sendable {
         /// it, from `nextList` on.
         private var lists: [[VMSubscriptionEvent]] = []
         private var nextList = 0
+        /// Shared by the copies of this iterator: while it is not, no other iterator holds
+        /// `batch` either, and events are moved out of it instead of copied.
+        @usableFromInline var copies = IteratorCopies()
 
         init(consumer: SubscriptionConsumer) { self.consumer = consumer }
 
@@ -59,21 +62,29 @@ public struct VMSubscription: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> VMSubscriptionEvent? {
             // Inlined into the caller: an event already taken costs no async call and no
             // switch to `actor` (the caller's own isolation when `for await` passes it).
-            if position < batch.count {
-                defer { position &+= 1 }
-                return batch[position]
-            }
+            if let event = nextTaken() { return event }
             return try await nextBatch(isolation: actor)
         }
 
         /// ``next(isolation:)`` from a nonisolated context.
         @inlinable
         public mutating func next() async throws -> VMSubscriptionEvent? {
-            if position < batch.count {
-                defer { position &+= 1 }
-                return batch[position]
-            }
+            if let event = nextTaken() { return event }
             return try await nextBatch(isolation: nil)
+        }
+
+        /// The next event of `batch`, or nil when it is handed out. Moved out (a value without
+        /// references left in its place, never read again) when this iterator has no copies,
+        /// so it is neither copied nor destroyed a second time with the list; copied when it has
+        /// (they may hold the same list, each reading it whole).
+        @inlinable
+        mutating func nextTaken() -> VMSubscriptionEvent? {
+            guard position < batch.count else { return nil }
+            defer { position &+= 1 }
+            guard isKnownUniquelyReferenced(&copies) else { return batch[position] }
+            var event = VMSubscriptionEvent.overflow(0...0)
+            swap(&event, &batch[position])
+            return event
         }
 
         /// The first event of the next list taken (the rest stay in `batch`), waiting for the
@@ -102,6 +113,13 @@ public struct VMSubscription: AsyncSequence, Sendable {
             }
         }
     }
+}
+
+/// What the copies of one ``VMSubscription/Iterator`` share: one reference each, so an
+/// iterator finds out whether it has copies (nothing else is kept).
+@usableFromInline
+final class IteratorCopies: Sendable {
+    init() {}
 }
 
 /// Holds a subscription's channel for its consumer; gone, it cancels the channel (the
