@@ -184,14 +184,18 @@ extension ClientCore {
         _ output: consuming VMOutputEvent, _ sink: SubscriptionSink, _ state: inout State, into deliveries: inout [Delivery],
         unclaimedParams: JSONValue?
     ) {
-        let id = output.subscription
-        guard state.session.accept(subscription: id, seq: output.seq) else { return }  // seen before a resume
+        // Without a resumable session (the usual case) no seq is remembered: the id is not
+        // even read.
+        if state.session.isResumable {
+            guard state.session.accept(subscription: output.subscription, seq: output.seq) else { return }  // seen before a resume
+        }
         // No patch to apply and no subscription keeping values for patches (the usual case):
         // straight into the channel, without looking the id up in `lastValues` twice.
         if output.patch == nil, state.lastValues.isEmpty {
             state.pendingOutputs.append(.output(output), to: sink)
             return
         }
+        let id = output.subscription
         var event = copy output
         if state.lastValues[id] != nil {
             // After a gap in seq, patches wait for a whole value (PROTOCOL.md §18).

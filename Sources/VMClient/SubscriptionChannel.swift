@@ -6,7 +6,9 @@ import Synchronization
 /// Built for a busy subscription: the loop appends every event of one socket read without
 /// waking anybody (``append(_:)``), then wakes the waiting consumer once (``wake()``); the
 /// consumer takes the whole buffer at once (``take(isolation:)``) and hands the events out of
-/// its own copy, so the lock and the wakeup are paid per read, not per notification. (An
+/// its own copy, so the lock and the wakeup are paid per read, not per notification. The
+/// buffer is a list of the reads' lists, each kept as it was appended: a read's values join
+/// the buffer in one move, never copied one by one behind values the consumer has not taken. (An
 /// `AsyncThrowingStream` resumes its consumer for every element: one futex wake and one sleep
 /// per notification when the consumer keeps up.)
 ///
@@ -17,12 +19,15 @@ import Synchronization
 final class SubscriptionChannel: Sendable {
     /// What a ``take(isolation:)`` gets: events, or the end.
     enum Taken: Sendable {
-        case events([VMSubscriptionEvent])
+        /// The buffered events in order: each list as it was appended, none empty.
+        case events([[VMSubscriptionEvent]])
         case end(error: (any Error)?)
     }
 
     private struct State: Sendable {
-        var buffer: [VMSubscriptionEvent] = []
+        /// The events not taken yet, in order: each read's list as ``append(contentsOf:)``
+        /// took it (``append(_:)`` adds to the last one); never an empty list.
+        var buffer: [[VMSubscriptionEvent]] = []
         /// The consumer waiting in ``take(isolation:)``, if it is.
         var waiter: CheckedContinuation<Taken, Never>?
         /// An ``append(_:)`` already told its caller to ``wake()`` the waiter.
@@ -53,7 +58,11 @@ final class SubscriptionChannel: Sendable {
     func append(_ event: VMSubscriptionEvent) -> Bool {
         state.withLock { state in
             guard !state.isFinished else { return false }
-            state.buffer.append(event)
+            if state.buffer.isEmpty {
+                state.buffer.append([event])
+            } else {
+                state.buffer[state.buffer.count - 1].append(event)
+            }
             guard state.waiter != nil, !state.wakeOwed else { return false }
             state.wakeOwed = true
             return true
@@ -63,14 +72,12 @@ final class SubscriptionChannel: Sendable {
     /// Appends `events` (a read's values, in order), taking them: `events` is left empty.
     /// Returns as ``append(_:)`` does.
     func append(contentsOf events: inout [VMSubscriptionEvent]) -> Bool {
-        state.withLock { state in
-            defer { events = [] }
+        var taken: [VMSubscriptionEvent] = []
+        swap(&taken, &events)
+        return state.withLock { state in
             guard !state.isFinished else { return false }
-            if state.buffer.isEmpty {
-                swap(&state.buffer, &events)
-            } else {
-                state.buffer.append(contentsOf: events)
-            }
+            // The list itself joins the buffer: its values are moved, not copied.
+            if !taken.isEmpty { state.buffer.append(taken) }
             guard state.waiter != nil, !state.wakeOwed else { return false }
             state.wakeOwed = true
             return true
@@ -79,7 +86,7 @@ final class SubscriptionChannel: Sendable {
 
     /// Hands everything buffered to the waiting consumer, if one waits.
     func wake() {
-        let handed: (CheckedContinuation<Taken, Never>, [VMSubscriptionEvent])? = state.withLock { state in
+        let handed: (CheckedContinuation<Taken, Never>, [[VMSubscriptionEvent]])? = state.withLock { state in
             state.wakeOwed = false
             guard let waiter = state.waiter, !state.buffer.isEmpty else { return nil }
             state.waiter = nil

@@ -42,35 +42,84 @@ public struct VMSubscription: AsyncSequence, Sendable {
         public typealias Failure = any Error
 
         let consumer: SubscriptionConsumer
-        private var batch: [VMSubscriptionEvent] = []
-        private var position = 0
+        /// The list of events handed out now, from `position` on. Visible to the inlined
+        /// ``next(isolation:)`` (below), whose use is all this module may rely on.
+        @usableFromInline var batch: [VMSubscriptionEvent] = []
+        @usableFromInline var position = 0
+        /// The rest of what was taken from the channel with `batch`: lists handed out after
+        /// it, from `nextList` on.
+        private var lists: [[VMSubscriptionEvent]] = []
+        private var nextList = 0
+        /// Shared by the copies of this iterator: while it is not, no other iterator holds
+        /// `batch` either, and events are moved out of it instead of copied.
+        @usableFromInline var copies = IteratorCopies()
 
         init(consumer: SubscriptionConsumer) { self.consumer = consumer }
 
         /// The next event, waiting for it when none has arrived; `nil` once the subscription
         /// ended (and when the waiting task is cancelled: the subscription is then given up).
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> VMSubscriptionEvent? {
-            if position < batch.count {
-                defer { position += 1 }
-                return batch[position]
-            }
-            batch = []
-            switch await consumer.channel.take(isolation: actor) {
-            case .events(let events):
-                batch = events
-                position = 1
-                return events.first  // never empty: a channel hands out events only when it has some
-            case .end(let error):
-                if let error { throw error }
-                return nil
-            }
+            // Inlined into the caller: an event already taken costs no async call and no
+            // switch to `actor` (the caller's own isolation when `for await` passes it).
+            if let event = nextTaken() { return event }
+            return try await nextBatch(isolation: actor)
         }
 
         /// ``next(isolation:)`` from a nonisolated context.
+        @inlinable
         public mutating func next() async throws -> VMSubscriptionEvent? {
-            try await next(isolation: nil)
+            if let event = nextTaken() { return event }
+            return try await nextBatch(isolation: nil)
+        }
+
+        /// The next event of `batch`, or nil when it is handed out. Moved out (a value without
+        /// references left in its place, never read again) when this iterator has no copies,
+        /// so it is neither copied nor destroyed a second time with the list; copied when it has
+        /// (they may hold the same list, each reading it whole).
+        @inlinable
+        mutating func nextTaken() -> VMSubscriptionEvent? {
+            guard position < batch.count else { return nil }
+            defer { position &+= 1 }
+            guard isKnownUniquelyReferenced(&copies) else { return batch[position] }
+            var event = VMSubscriptionEvent.overflow(0...0)
+            swap(&event, &batch[position])
+            return event
+        }
+
+        /// The first event of the next list taken (the rest stay in `batch`), waiting for the
+        /// channel when none is left; `nil` once the subscription ended.
+        @usableFromInline
+        mutating func nextBatch(isolation actor: isolated (any Actor)?) async throws -> VMSubscriptionEvent? {
+            while true {
+                batch = []
+                while nextList < lists.count {
+                    swap(&batch, &lists[nextList])
+                    nextList += 1
+                    if let first = batch.first {  // never empty: a channel keeps no empty list
+                        position = 1
+                        return first
+                    }
+                }
+                lists = []
+                nextList = 0
+                switch await consumer.channel.take(isolation: actor) {
+                case .events(let taken):
+                    lists = taken
+                case .end(let error):
+                    if let error { throw error }
+                    return nil
+                }
+            }
         }
     }
+}
+
+/// What the copies of one ``VMSubscription/Iterator`` share: one reference each, so an
+/// iterator finds out whether it has copies (nothing else is kept).
+@usableFromInline
+final class IteratorCopies: Sendable {
+    init() {}
 }
 
 /// Holds a subscription's channel for its consumer; gone, it cancels the channel (the

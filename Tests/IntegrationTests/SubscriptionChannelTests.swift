@@ -67,6 +67,56 @@ struct SubscriptionChannelTests {
         #expect(read.isEmpty)
     }
 
+    @Test("reads' lists and single values buffered together are handed out in the order they came, then the end")
+    func listsAndSingleValuesInOrder() async throws {
+        let channel = SubscriptionChannel()
+        var iterator = VMSubscription(id: "sub-1", instance: "c", consumer: SubscriptionConsumer(channel: channel)).makeAsyncIterator()
+        try channel.yield(Self.event(1))
+        var read = try [Self.event(2), Self.event(3)]
+        _ = channel.append(contentsOf: &read)
+        try channel.yield(Self.event(4))  // joins the list before it
+        var empty: [VMSubscriptionEvent] = []
+        _ = channel.append(contentsOf: &empty)  // keeps no empty list
+        read = try [Self.event(5)]
+        _ = channel.append(contentsOf: &read)
+        var seen: [VMSubscriptionEvent] = []
+        for _ in 0..<3 { if let event = try await iterator.next() { seen.append(event) } }
+        read = try [Self.event(6), Self.event(7)]  // while the iterator holds the lists taken before
+        _ = channel.append(contentsOf: &read)
+        channel.finish()
+        while let event = try await iterator.next() { seen.append(event) }
+        #expect(Self.seqs(seen) == [1, 2, 3, 4, 5, 6, 7])
+    }
+
+    @Test("a copy of an iterator reads the rest of the list it was copied with, and so does the iterator; copied out and back between calls, it misses nothing")
+    func iteratorCopiesReadTheirList() async throws {
+        let channel = SubscriptionChannel()
+        var iterator = VMSubscription(id: "sub-1", instance: "c", consumer: SubscriptionConsumer(channel: channel)).makeAsyncIterator()
+        var read = try [Self.event(1), Self.event(2), Self.event(3), Self.event(4)]
+        _ = channel.append(contentsOf: &read)
+        var seen: [VMSubscriptionEvent] = []
+        if let event = try await iterator.next() { seen.append(event) }  // 1, moved out: no copy yet
+        var copy = iterator
+        for _ in 0..<2 { if let event = try await copy.next() { seen.append(event) } }
+        #expect(Self.seqs(seen) == [1, 2, 3])
+        seen = []
+        for _ in 0..<3 { if let event = try await iterator.next() { seen.append(event) } }
+        #expect(Self.seqs(seen) == [2, 3, 4], "the copy took nothing from the iterator's list")
+        // Copied out of an array and written back around each call, as a receiver of many
+        // subscriptions may keep them.
+        read = try (5...9).map(Self.event)
+        _ = channel.append(contentsOf: &read)
+        var stored = [iterator]
+        seen = []
+        for _ in 0..<5 {
+            var current = stored[0]
+            if let event = try await current.next() { seen.append(event) }
+            stored[0] = current
+        }
+        #expect(Self.seqs(seen) == [5, 6, 7, 8, 9])
+        _ = copy
+    }
+
     @Test("finish ends the sequence after the buffered events; a failure is thrown once, after them")
     func finishAfterBufferedEvents() async throws {
         let channel = SubscriptionChannel()
