@@ -62,7 +62,7 @@ final class SchemaProbe {
         if let cases = EnumerationCases.values(of: T.self), let first = EnumerationCases.first(of: T.self) {
             return (given ?? SchemaProbe.enumeration(cases), first)
         }
-        if T.self is any StructuralCodable.Type {
+        if Self.isStandardContainer(T.self) {
             // Arrays, dictionaries and optionals: recursion always passes through a named type.
             let (node, value) = run(T.self)
             return (given ?? node.schema, value)
@@ -86,6 +86,30 @@ final class SchemaProbe {
             definitions.append((definitionName(of: T.self), schema))
         }
         return (reference(to: T.self), value)
+    }
+
+    /// Whether `T` is one of the standard library's generic containers (`Array`, `Set`,
+    /// `Dictionary`, `Optional`), which the probe does not count as types that can recur
+    /// (`[Node]` inside `Node` recurs at `Node`).
+    ///
+    /// Told by the type's qualified name: a conformance of those four to a protocol of ours,
+    /// asked as `T.self is any P.Type`, cost a first-time scan of every protocol-conformance
+    /// record for each type probed, most of them at start-up (Performance.md, issue 27). Only
+    /// the standard library declares types in `Swift`; a type nested in an extension of one
+    /// of them is named `(extension in M):Swift.Array<…>.Inner`, and one nested in their own
+    /// declaration (`Swift.Array<…>.Inner`) does not end at the bracket its arguments opened.
+    static func isStandardContainer<T>(_ type: T.Type) -> Bool {
+        let name = _typeName(T.self, qualified: true).utf8
+        let prefixes = ["Swift.Array<", "Swift.Set<", "Swift.Dictionary<", "Swift.Optional<"]
+        guard let prefix = prefixes.first(where: { name.starts(with: $0.utf8) }) else { return false }
+        // The arguments' bracket closes at the name's last byte.
+        var depth = 0
+        for (offset, byte) in name.dropFirst(prefix.utf8.count - 1).enumerated() {
+            if byte == UInt8(ascii: "<") { depth += 1 }
+            if byte == UInt8(ascii: ">") { depth -= 1 }
+            if depth == 0 { return offset == name.count - prefix.utf8.count }
+        }
+        return false
     }
 
     /// Runs `T`'s `init(from:)` against the probe; if no stand-in value comes out, runs it
