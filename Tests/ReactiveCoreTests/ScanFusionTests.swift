@@ -149,4 +149,55 @@ struct ScanFusionTests {
         }
         #expect(observer.events == [.next(200, 0), .next(210, 1), .next(230, 3)])
     }
+    @Test("a scan kept in a variable emits as before after a startWith is written on it")
+    func keptScanUnchangedByStart() {
+        let subject = PublishSubject<Int>()
+        let scanned = subject.scan(0) { total, step in total + step }
+        let started = scanned.startWith(7)
+        var plain: [Int] = []
+        var withStart: [Int] = []
+        let a = scanned.subscribe(onNext: { plain.append($0) })
+        let b = started.subscribe(onNext: { withStart.append($0) })
+        subject.onNext(0)
+        subject.onNext(2)
+        a.dispose()
+        b.dispose()
+        #expect(plain == [0, 2])
+        #expect(withStart == [7, 0, 2])
+    }
+
+    @Test("a scan kept in a variable emits as before after a distinctUntilChanged is written on it")
+    func keptScanUnchangedByDistinct() {
+        let subject = PublishSubject<Int>()
+        let started = subject.scan(0) { total, step in total + step }.startWith(0)
+        let distinct = started.distinctUntilChanged()
+        var plain: [Int] = []
+        var distinctValues: [Int] = []
+        let a = started.subscribe(onNext: { plain.append($0) })
+        let b = distinct.subscribe(onNext: { distinctValues.append($0) })
+        subject.onNext(0)
+        subject.onNext(2)
+        subject.onNext(0)
+        a.dispose()
+        b.dispose()
+        #expect(plain == [0, 0, 2, 2])
+        #expect(distinctValues == [0, 2])
+    }
+
+    @Test("a chain written in one expression fuses as a chain built step by step", arguments: [true, false])
+    func oneExpressionAndStepByStep(oneExpression: Bool) {
+        let source = scheduler.createHotObservable([.next(210, 0), .next(220, 1), .next(230, 0), .next(240, 2)])
+        let observer = scheduler.start { () -> Observable<Int> in
+            if oneExpression {
+                return source.scan(5) { total, step in total + step }.startWith(5).distinctUntilChanged()
+            }
+            let scanned = source.scan(5) { total, step in total + step }
+            let started = scanned.startWith(5)
+            let chain = started.distinctUntilChanged()
+            _ = scanned.subscribe(onNext: { _ in }).dispose()
+            _ = started.subscribe(onNext: { _ in }).dispose()
+            return chain
+        }
+        #expect(observer.events == [.next(200, 5), .next(220, 6), .next(240, 8)])
+    }
 }

@@ -1,10 +1,13 @@
 extension ObservableType where Element: Equatable {
     /// Drops elements equal to the previous element.
-    @inlinable public func distinctUntilChanged() -> Observable<Element> {
-        let source = asObservable()
+    ///
+    /// Consuming for the reason given on the one-element `startWith(_:)`.
+    @inlinable public consuming func distinctUntilChanged() -> Observable<Element> {
+        var source = (consume self).asObservable()
+        let alone = isKnownUniquelyReferenced(&source)
         // Right after a `scan` (and its `startWith`), the scan's own sink drops them
         // (ScanFusing.swift).
-        if let scan = source as? ScanFusing<Element>, let fused = scan.distinct(by: ==) { return fused }
+        if let scan = source as? ScanFusing<Element>, let fused = scan.fuseDistinct(==, alone: alone) { return fused }
         return EquatableDistinctObservable(source: source)
     }
 }

@@ -18,8 +18,6 @@ extension ObservableType {
     @usableFromInline let source: Observable<Input>
     @usableFromInline let seed: State
     @usableFromInline let accumulator: ScanAccumulator<Input, State>
-    /// The fused `startWith`'s element; the seed when there is none (`hasStart`).
-    @usableFromInline let start: State
 
     @inlinable init(
         source: Observable<Input>, seed: State, accumulator: ScanAccumulator<Input, State>, start: State? = nil,
@@ -28,21 +26,23 @@ extension ObservableType {
         self.source = source
         self.seed = seed
         self.accumulator = accumulator
-        self.start = start ?? seed
-        super.init(hasStart: start != nil, areEqual: areEqual, remake: { fusing, start, areEqual in
+        super.init(hasStart: start != nil, start: start ?? seed, areEqual: areEqual, remake: { fusing, start, areEqual in
             // Always this class: only this initializer stores this function.
             let scan = fusing.asRunOwner(ScanObservable<Input, State>.self)
             return ScanObservable(
                 source: scan.source, seed: scan.seed, accumulator: scan.accumulator,
-                start: start ?? (scan.hasStart ? scan.start : nil), areEqual: areEqual)
+                start: start ?? (scan.fused.hasStart ? scan.start : nil), areEqual: areEqual)
         }, run: { observable, observer in
             // Always this class, as above.
             let scan = observable.asRunOwner(ScanObservable<Input, State>.self)
+            // Each read once: they are `var`s (see ScanFusing), each read an access check.
+            let fused = scan.fused
+            let start = scan.start
             let sink = ScanSink(
-                observer, seed: scan.seed, accumulator: scan.accumulator, start: scan.start, hasStart: scan.hasStart,
-                areEqual: scan.areEqual)
-            if scan.hasStart {
-                sink.forward(scan.start)
+                observer, seed: scan.seed, accumulator: scan.accumulator, start: start, hasStart: fused.hasStart,
+                areEqual: fused.areEqual)
+            if fused.hasStart {
+                sink.forward(start)
                 // Nothing holds the sink yet, so nothing can have disposed it; kept for safety.
                 guard !sink.isDisposed else { return sink }
             }

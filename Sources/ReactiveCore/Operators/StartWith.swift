@@ -7,10 +7,14 @@ extension ObservableType {
     /// Emits `element` first, then the source's events: the variadic `startWith` with one
     /// element, chosen by a call with one argument. No array is made for it (an allocation
     /// per chain built, as in a view model's usual `scan(…).startWith(start)`).
-    @inlinable public func startWith(_ element: Element) -> Observable<Element> {
-        let source = asObservable()
+    ///
+    /// Consuming, so that a chain's temporary is the caller's only reference: right after a
+    /// `scan` nothing else holds, that scan takes the element on itself (ScanFusing.swift).
+    @inlinable public consuming func startWith(_ element: Element) -> Observable<Element> {
+        var source = (consume self).asObservable()
+        let alone = isKnownUniquelyReferenced(&source)
         // Right after a `scan`, the scan's own sink emits it (ScanFusing.swift).
-        if let scan = source as? ScanFusing<Element>, let fused = scan.startingWith(element) { return fused }
+        if let scan = source as? ScanFusing<Element>, let fused = scan.fuseStart(element, alone: alone) { return fused }
         return StartWithObservable(source: source, elements: CollectionOfOne(element))
     }
 }

@@ -15,8 +15,10 @@
 ///
 /// The subjects are its subclasses rather than holders of a hub, so a subject is one object,
 /// not two (an allocation less per subject, and one pointer hop less per event). That makes this class public, but nothing of it is: it cannot be created,
-/// subclassed or used outside this module.
-public class ObserverHub<Element> {
+/// subclassed or used outside this package. It is `open` for one subclass in the package, a view
+/// model's input (ViewModelKit's `Input`), which is its own subject the same way; its
+/// initializer and the members such a subclass uses are `package`.
+open class ObserverHub<Element> {
     /// One subscription to the subject; disposing it removes the observer.
     /// One observer of the subject. A merge's source can be its own entry (a `map` of a
     /// `PublishSubject` merged, ``MergeMapSource``): one object instead of an entry and a
@@ -113,7 +115,7 @@ public class ObserverHub<Element> {
     @usableFromInline final var isDelivering: Bool
 
     /// A hub with no observers.
-    @inlinable init() {
+    @inlinable package init() {
         first = nil
         overflow = nil
         isDelivering = false
@@ -140,6 +142,20 @@ public class ObserverHub<Element> {
         let made = Overflow()
         overflow = made
         return made
+    }
+
+    /// Subscribes `observer`: a merge's source that is its own entry (``MergeMapSource``, not
+    /// attached yet) is attached as it is (resolved when this is specialized); any other
+    /// observer gets an entry. For a hub that has not ended.
+    @inlinable package final func subscribeObserver<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    where Observer.Element == Element {
+        if let entry = observer as? Entry, entry.hub == nil, !entry.isDone { return attach(entry) }
+        return add(AnyObserver(observer))
+    }
+
+    /// Delivers `element` to every observer, for a hub that never ends (an input).
+    @inlinable package final func publish(_ element: Element) {
+        send(.next(element)) { _ in true }
     }
 
     @inlinable final func add(_ observer: AnyObserver<Element>) -> Entry {

@@ -49,9 +49,7 @@ public final class PublishSubject<Element>: ObserverHub<Element>, ObservableType
             observer.on(terminal.event())
             return NopDisposable()
         }
-        // A merge's source that is its own entry (resolved when this is specialized).
-        if let entry = observer as? Entry, entry.hub == nil, !entry.isDone { return attach(entry) }
-        return add(AnyObserver(observer))
+        return subscribeObserver(observer)
     }
 
     @inlinable public func asObservable() -> Observable<Element> {

@@ -13,16 +13,12 @@ extension Input {
 
     /// Pushes `value` as if a client had sent it (tests and the kit's host use this).
     @inlinable public func send(_ value: Value) {
-        heldFacts.deliver(value, to: subject)
+        heldFacts.deliver(value, to: self)
     }
 
     @inlinable public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Value {
-        subject.subscribe(observer)
-    }
-
-    @inlinable public func asObservable() -> Observable<Value> {
-        subject.asObservable()
+        subscribeObserver(observer)
     }
 
     // MARK: PortBox

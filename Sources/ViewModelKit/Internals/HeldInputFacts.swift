@@ -25,9 +25,9 @@ import ReactiveCore
     }
 
     /// Hands `value` to the delivery of the facts (an ``InputFacts`` of `Value`, see above).
-    @inlinable func deliver<Value>(_ value: Value, to subject: PublishSubject<Value>) {
+    @inlinable func deliver<Value>(_ value: Value, to input: Input<Value>) {
         reference._withUnsafeGuaranteedRef { facts in
-            unsafeDowncast(facts, to: InputFacts<Value>.self).deliver(subject, value)
+            unsafeDowncast(facts, to: InputFacts<Value>.self).deliver(input, value)
         }
     }
 }

@@ -58,7 +58,7 @@ import ReactiveCore
             if case .output(let output) = port { output.closeJSON() }
         }
         bag.dispose()
-        for port in ports { port.box.detach(from: bag) }
+        for index in ports.indices { ports[index].detach(from: bag) }
     }
 }
 

@@ -40,6 +40,25 @@ enum TypedPort {
     case output(any OutputPortBox)
     case action(any ActionPortBox)
 
+    /// ``PortBox/attach(facts:bag:)`` of the port, called on its own kind: no existential of
+    /// the port is made for it (a retain and a release per port of every instance built).
+    func attach(facts: PortFacts, bag: DisposeBag) {
+        switch self {
+        case .input(let input): input.attach(facts: facts, bag: bag)
+        case .output(let output): output.attach(facts: facts, bag: bag)
+        case .action(let action): action.attach(facts: facts, bag: bag)
+        }
+    }
+
+    /// ``PortBox/detach(from:)`` of the port, called on its own kind (as ``attach(facts:bag:)``).
+    func detach(from bag: DisposeBag) {
+        switch self {
+        case .input(let input): input.detach(from: bag)
+        case .output(let output): output.detach(from: bag)
+        case .action(let action): action.detach(from: bag)
+        }
+    }
+
     /// The port whatever its kind.
     var box: any PortBox {
         switch self {

@@ -79,8 +79,9 @@ import ReactiveCore
     @inlinable func makePorts<VM: ViewModel>(of type: VM.Type) -> (ports: VM.Ports, boxes: PortList) {
         var made: VM.Ports?
         PortFactsSharing.making(with: facts) { made = VM.Ports() }
-        // `making` runs its closure exactly once; the fallback only keeps this total.
-        let ports = made ?? VM.Ports()
+        // `making` runs its closure exactly once; the fallback only keeps this total. Taken
+        // out, not copied: a copy retained every port and destroying `made` released them.
+        let ports = made.take() ?? VM.Ports()
         if let list = withUnsafeBytes(of: ports, { read(from: $0) }) {
             return (ports, list)
         }
@@ -116,8 +117,8 @@ import ReactiveCore
     /// what `init` emits in `heldEvents` (`nil` when the type has no event output: there is
     /// nothing to hold).
     @usableFromInline func attach(_ boxes: PortList, bag: DisposeBag, heldEvents: HeldEvents?) {
-        for (typed, facts) in zip(boxes.ports, facts) {
-            typed.box.attach(facts: facts, bag: bag)
+        for index in boxes.ports.indices where index < facts.count {
+            boxes.ports[index].attach(facts: facts[index], bag: bag)
         }
         guard let heldEvents else { return }
         for index in eventPositions where index < boxes.count {

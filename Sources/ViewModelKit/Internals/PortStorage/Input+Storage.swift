@@ -15,7 +15,11 @@ import ReactiveCore
 ///
 /// Like RxSwift's `PublishSubject` inputs it never errors or completes, and late subscribers
 /// do not see earlier values (combine it with `startWith` if a value is needed at once).
-public final class Input<Value>: ObservableType, PortBox, InputPortBox {
+///
+/// It is its own subject (a subclass of ReactiveCore's `ObserverHub`, as `PublishSubject` is):
+/// one object per input instead of an input holding a subject, made and freed with every
+/// instance (ViewModelDaemon.docc/Performance.md).
+public final class Input<Value>: ObserverHub<Value>, ObservableType, PortBox, InputPortBox {
     public typealias Element = Value
 
     /// Its summary, schema, wire name and delivery (always an `InputFacts<Value>`, see
@@ -37,9 +41,6 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
     /// the instance's own, read without a cast (its closure captures nothing, so holding it
     /// costs an instance no allocation).
     @usableFromInline let read: ((inout JSONByteReader) throws(JSONDecodingError) -> Value)?
-    /// Assigned in the inlinable `init`, not by an initial value: an initial value is an
-    /// out-of-line generic function, paying metadata lookups for every instance's ports.
-    @usableFromInline let subject: PublishSubject<Value>
 
     /// An input with `codec`; an omitted value on the wire means `defaultValue` when given.
     /// A `secret` input (a password) publishes `"writeOnly": true` in its schema, and its
@@ -58,11 +59,11 @@ public final class Input<Value>: ObservableType, PortBox, InputPortBox {
             self.heldFacts = HeldInputFacts(retaining: InputFacts<Value>(
                 summary: summary,
                 role: PortFacts.inputRole(schema: codec.makeSchema(), default: defaultValue.map(codec.encode), secret: secret),
-                name: "", declaredCodec: codec, deliver: { subject, value in subject.onNext(value) }))
+                name: "", declaredCodec: codec, deliver: { input, value in input.publish(value) }))
         }
         self.decode = codec.decode
         self.read = codec.read
-        self.subject = PublishSubject()
+        super.init()
     }
 
     deinit {
