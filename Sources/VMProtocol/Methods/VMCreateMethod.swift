@@ -143,6 +143,7 @@ public enum VMCreateMethod: VMMethod {
         public var subscription: String?
         public var durable: Bool
 
+        @inlinable
         package init(instance: String, type: String, scope: InstanceScope, subscription: String? = nil, durable: Bool = false) {
             self.instance = instance
             self.type = type

@@ -56,7 +56,8 @@ extension Server {
             fail(call, error)
             return
         }
-        switch outcome {
+        // Consumed: the payloads move out (a `vm.create` result is not copied).
+        switch consume outcome {
         case .result(let result):
             reply(call, .success(result))
         case .encoded(let bytes):
