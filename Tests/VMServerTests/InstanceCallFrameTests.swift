@@ -77,6 +77,20 @@ struct InstanceCallFrameTests {
         #expect(Self.read(frame) == nil)
     }
 
+    @Test("the type the host created last stands for a name with its bytes, and only for that name", arguments: [
+        ("Counter", "Counter"), ("Count", "Counter"), ("Counters", "Counter"), ("counter", "Counter"), ("", "Counter"),
+        ("Zähler", "Zähler"), ("Zahler", "Zähler"),
+    ])
+    func knownType(known: String, sent: String) {
+        let frame = #"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"type":"\#(sent)"}}"#
+        var isSend = false
+        let read = Array(frame.utf8).withUnsafeBytes {
+            RequestFrame.read(
+                $0, options: JSONParseOptions(maxDepth: 64), yieldingSends: true, typingParams: true, knownType: known, isSend: &isSend)
+        }
+        #expect(read?.typed == .create(type: sent))
+    }
+
     @Test("typed params are read only where the general parser would read the params object")
     func depth() {
         let frame = #"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"type":"Tally"}}"#

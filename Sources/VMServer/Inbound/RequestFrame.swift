@@ -33,10 +33,18 @@ struct RequestFrame {
 
         /// The params of `method` whose only string member holds `value`; `nil` when the general
         /// path must read them (an empty type, which it refuses; bytes that are not UTF-8).
-        init?(_ method: TypedMethod, value: UnsafeBufferPointer<UInt8>) {
+        ///
+        /// A type with the bytes of `knownType` (the type the host created last) is that string,
+        /// not a new one.
+        init?(_ method: TypedMethod, value: UnsafeBufferPointer<UInt8>, knownType: String? = nil) {
             switch method {
             case .create:
-                guard !value.isEmpty, let type = Self.string(value) else { return nil }
+                guard !value.isEmpty else { return nil }
+                if let knownType, knownType.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(value) }) == true {
+                    self = .create(type: knownType)
+                    return
+                }
+                guard let type = Self.string(value) else { return nil }
                 self = .create(type: type)
             case .destroy:
                 guard let instance = Self.string(value) else { return nil }
@@ -97,13 +105,15 @@ struct RequestFrame {
     /// ``SendFrame`` first.
     ///
     /// With `typingParams`, the params of a `vm.create` or `vm.destroy` in their common shape are
-    /// read into ``typed`` (``TypedParams``) instead of ``params``.
+    /// read into ``typed`` (``TypedParams``) instead of ``params``; a type with the bytes of
+    /// `knownType` is that string.
     static func read(
         _ frame: UnsafeRawBufferPointer, options: JSONParseOptions, yieldingSends: Bool, typingParams: Bool = false,
-        isSend: inout Bool
+        knownType: String? = nil, isSend: inout Bool
     ) -> RequestFrame? {
         guard let base = frame.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var reader = SendFrame.Reader(base: base, end: frame.count)
-        return reader.readRequest(options: options, yieldingSends: yieldingSends, typingParams: typingParams, isSend: &isSend)
+        return reader.readRequest(
+            options: options, yieldingSends: yieldingSends, typingParams: typingParams, knownType: knownType, isSend: &isSend)
     }
 }

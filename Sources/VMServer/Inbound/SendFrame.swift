@@ -103,9 +103,11 @@ struct SendFrame: ~Copyable {
         ///
         /// With `typingParams`, the params of a `vm.create` or `vm.destroy` in their common shape
         /// (``RequestFrame/TypedParams``) are read here into ``RequestFrame/typed`` instead of a
-        /// tree, when `method` comes before them; any other shape of them is parsed as above.
+        /// tree, when `method` comes before them; any other shape of them is parsed as above. A
+        /// type whose bytes are `knownType`'s is that string.
         mutating func readRequest(
-            options: JSONParseOptions, yieldingSends: Bool, typingParams: Bool = false, isSend: inout Bool
+            options: JSONParseOptions, yieldingSends: Bool, typingParams: Bool = false, knownType: String? = nil,
+            isSend: inout Bool
         ) -> RequestFrame? {
             // The envelope is one container deep; the general parser refuses it below that.
             guard options.maxDepth >= 1, consume(UInt8(ascii: "{")) else { return nil }
@@ -155,7 +157,7 @@ struct SendFrame: ~Copyable {
             guard position == end else { return nil }
             if let typedMethod, let typedValue {
                 // A value the general path would refuse (an empty type, bad UTF-8) is left to it.
-                guard let typed = RequestFrame.TypedParams(typedMethod, value: typedValue) else { return nil }
+                guard let typed = RequestFrame.TypedParams(typedMethod, value: typedValue, knownType: knownType) else { return nil }
                 return RequestFrame(id: id.flatMap { $0 }, method: typedMethod.name, params: nil, typed: typed)
             }
             guard let name = methodName(method.start, method.count) else { return nil }

@@ -73,7 +73,9 @@ extension Server {
         guard sendRoute.isEnabled, outbox.monitors.isEmpty else { return false }
         var isSend = false
         let yielding = yieldingSends && !isShuttingDown && parseOptions.maxDepth >= SendFrame.depth
-        let request = RequestFrame.read(frame, options: parseOptions, yieldingSends: yielding, typingParams: true, isSend: &isSend)
+        let request = RequestFrame.read(
+            frame, options: parseOptions, yieldingSends: yielding, typingParams: true, knownType: host.lastCreatedTypeName,
+            isSend: &isSend)
         guard isSend else { return dispatch(request, on: session) }
         if receivePlainSend(frame, on: session) {
             expectsPlainSend = true
