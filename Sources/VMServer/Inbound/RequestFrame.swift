@@ -40,7 +40,7 @@ struct RequestFrame {
             switch method {
             case .create:
                 guard !value.isEmpty else { return nil }
-                if let knownType, knownType.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(value) }) == true {
+                if let knownType, knownType.utf8.withContiguousStorageIfAvailable({ SendFrame.Reader.equal($0, value) }) == true {
                     self = .create(type: knownType)
                     return
                 }

@@ -182,9 +182,14 @@ struct SendFrame: ~Copyable {
 
         /// Whether `bytes` are `text`'s.
         static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-            guard bytes.count == text.utf8CodeUnitCount else { return false }
-            let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-            for index in 0..<bytes.count where bytes[index] != expected[index] { return false }
+            equal(bytes, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        /// Whether the two hold the same bytes (an index loop: `elementsEqual` cost ~230
+        /// instructions for a 7-byte name in callgrind).
+        static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard bytes.count == other.count else { return false }
+            for index in 0..<bytes.count where bytes[index] != other[index] { return false }
             return true
         }
 
