@@ -89,7 +89,7 @@ extension Server {
     }
 
     /// ``VMDestroyMethod/result`` encoded, the same for every call: written as it is into each
-    /// reply rather than serialized (MethodTests checks that the two agree).
+    /// reply rather than serialized (InstanceCallFrameTests checks that the two agree).
     static let destroyedResult: StaticString = #"{"destroyed":true}"#
 
     func list(_ call: Call) throws -> Outcome {

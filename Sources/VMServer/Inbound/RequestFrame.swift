@@ -17,7 +17,7 @@ struct RequestFrame {
     /// `nil` when omitted or read into ``typed``; otherwise an object or an array.
     var params: JSONValue?
     /// The params of a `vm.create` or `vm.destroy` in their common shape, read straight from the
-    /// frame when asked (``read(_:options:yieldingSends:typingParams:isSend:)``); ``params`` is
+    /// frame when asked (``read(_:options:yieldingSends:typingParams:knownType:isSend:)``); ``params`` is
     /// then `nil`.
     var typed: TypedParams? = nil
 

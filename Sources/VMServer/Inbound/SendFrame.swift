@@ -115,8 +115,6 @@ struct SendFrame: ~Copyable {
             var sawVersion = false, sawParams = false
             var method: (start: Int, count: Int, packed: UInt64)? = nil
             var params: JSONValue? = nil
-            // The params object is one level below the envelope: read here only where the general
-            // parser would accept it.
             var typedMethod: RequestFrame.TypedMethod? = nil
             var typedValue: UnsafeBufferPointer<UInt8>? = nil
             repeat {
@@ -133,6 +131,8 @@ struct SendFrame: ~Copyable {
                         return nil
                     }
                     method = read
+                    // The params object is one level below the envelope: typed only where the
+                    // general parser would accept it.
                     if typingParams, options.maxDepth >= SendFrame.depth {
                         typedMethod = RequestFrame.TypedMethod(UnsafeBufferPointer(start: base + read.start, count: read.count))
                     }
