@@ -104,6 +104,34 @@ package enum JSONRPCEncoder {
         return cursor + 1 - base
     }
 
+    /// The most bytes ``writeSuccess(id:resultByteCount:into:_:)`` writes for a result of
+    /// `resultByteCount` bytes.
+    @inlinable
+    package static func maximumSuccessByteCount(resultByteCount: Int) -> Int {
+        successHead.utf8CodeUnitCount + JSONByteWriter.maximumDigitsByteCount + successResultKey.utf8CodeUnitCount + resultByteCount + 1
+    }
+
+    /// ``writeSuccess(id:encodedResult:into:)`` for a result that `writeResult` writes at the
+    /// cursor it is given (exactly `resultByteCount` bytes, one complete JSON value), returning
+    /// the position after it; `buffer` is at least ``maximumSuccessByteCount(resultByteCount:)``
+    /// bytes long. Returns the number of bytes written.
+    @inlinable
+    package static func writeSuccess(
+        id: Int64, resultByteCount: Int, into buffer: UnsafeMutableRawBufferPointer,
+        _ writeResult: (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer
+    ) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        precondition(buffer.count >= maximumSuccessByteCount(resultByteCount: resultByteCount))
+        var cursor = JSONByteWriter.copy(successHead, to: base)
+        cursor = JSONByteWriter.writeDigits(id, to: cursor)
+        cursor = JSONByteWriter.copy(successResultKey, to: cursor)
+        let resultStart = cursor
+        cursor = writeResult(cursor)
+        precondition(cursor - resultStart == resultByteCount)
+        cursor.storeBytes(of: UInt8(ascii: "}"), as: UInt8.self)
+        return cursor + 1 - base
+    }
+
     @usableFromInline static let successHead: StaticString = #"{"jsonrpc":"2.0","id":"#
     @usableFromInline static let successResultKey: StaticString = #","result":"#
 

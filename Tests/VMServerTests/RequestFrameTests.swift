@@ -124,7 +124,9 @@ struct RequestFrameTests {
         return Array(client.sink.texts.dropFirst(before))
     }
 
-    private static func expectSameBytes(
+    /// Runs `frames` on the two servers and expects the same bytes from both (also used by
+    /// InstanceCallFrameTests).
+    static func expectSameBytes(
         _ frames: [String], limits: VMLimits = VMLimits(), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let onePass = try await transcript(frames, onePass: true, limits: limits)

@@ -143,6 +143,7 @@ public enum VMCreateMethod: VMMethod {
         public var subscription: String?
         public var durable: Bool
 
+        @inlinable
         package init(instance: String, type: String, scope: InstanceScope, subscription: String? = nil, durable: Bool = false) {
             self.instance = instance
             self.type = type
@@ -187,6 +188,69 @@ public enum VMCreateMethod: VMMethod {
             if durable { writer.member("durable", bool: true) }
         }
 
+        /// The length of ``jsonValue``'s text when no string in it needs escaping (generated ids,
+        /// the ids ``isValidInstanceID(_:)`` admits, type names and subscription ids always
+        /// qualify), for ``writePlainText(to:)``; `nil` otherwise.
+        package var plainTextByteCount: Int? {
+            guard let instanceCount = Self.plainByteCount(instance), let typeCount = Self.plainByteCount(type) else { return nil }
+            var count = Self.instanceKey.utf8CodeUnitCount + instanceCount + Self.typeKey.utf8CodeUnitCount + typeCount
+                + Self.scopeText(scope).utf8CodeUnitCount + 1
+            if let subscription {
+                guard let subscriptionCount = Self.plainByteCount(subscription) else { return nil }
+                count += Self.subscriptionKey.utf8CodeUnitCount + subscriptionCount + 1
+            }
+            if durable { count += Self.durableMember.utf8CodeUnitCount }
+            return count
+        }
+
+        /// `text`'s UTF-8 length when JSON writes it as it is between quotes; `nil` otherwise.
+        private static func plainByteCount(_ text: String) -> Int? {
+            // Native strings, small ones included, are contiguous UTF-8; any other is left to the
+            // writer that escapes.
+            text.utf8.withContiguousStorageIfAvailable { needsNoEscape($0) ? $0.count : nil } ?? nil
+        }
+
+        /// Writes ``jsonValue``'s text, the bytes ``appendMembers(to:)`` writes inside its braces,
+        /// straight into memory the caller sized with ``plainTextByteCount`` (a transport's own
+        /// buffer, for the server's reply); returns the position just past it. Only for a
+        /// result whose ``plainTextByteCount`` is not `nil`.
+        package func writePlainText(to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+            var cursor = JSONByteWriter.copy(Self.instanceKey, to: cursor)
+            cursor = Self.copy(instance, to: cursor)
+            cursor = JSONByteWriter.copy(Self.typeKey, to: cursor)
+            cursor = Self.copy(type, to: cursor)
+            cursor = JSONByteWriter.copy(Self.scopeText(scope), to: cursor)
+            if let subscription {
+                cursor = JSONByteWriter.copy(Self.subscriptionKey, to: cursor)
+                cursor = Self.copy(subscription, to: cursor)
+                cursor.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+                cursor += 1
+            }
+            if durable { cursor = JSONByteWriter.copy(Self.durableMember, to: cursor) }
+            cursor.storeBytes(of: UInt8(ascii: "}"), as: UInt8.self)
+            return cursor + 1
+        }
+
+        private static let instanceKey: StaticString = #"{"instance":""#
+        private static let typeKey: StaticString = #"","type":""#
+        private static let subscriptionKey: StaticString = #","subscription":""#
+        private static let durableMember: StaticString = #","durable":true"#
+
+        /// The scope member with the quote that closes the type before it.
+        private static func scopeText(_ scope: InstanceScope) -> StaticString {
+            scope == .daemon ? #"","scope":"daemon""# : #"","scope":"connection""#
+        }
+
+        /// Copies `text`'s UTF-8 bytes to `cursor`.
+        private static func copy(_ text: String, to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+            var text = text
+            return text.withUTF8 { bytes in
+                guard let start = bytes.baseAddress else { return cursor }
+                cursor.copyMemory(from: start, byteCount: bytes.count)
+                return cursor + bytes.count
+            }
+        }
+
         /// Writes `"<instance>","type":"<type>","scope":"<scope>"` with one reservation and
         /// no escape scan per byte, when neither string needs escaping (generated ids, the ids
         /// ``isValidInstanceID(_:)`` admits and type names always qualify); `false` otherwise,
@@ -197,8 +261,7 @@ public enum VMCreateMethod: VMMethod {
             to buffer: inout [UInt8]
         ) -> Bool {
             guard needsNoEscape(instance), needsNoEscape(type) else { return false }
-            let scopeText: StaticString = scope == .daemon ? #"","scope":"daemon""# : #"","scope":"connection""#
-            let typeKey: StaticString = #"","type":""#
+            let scopeText = scopeText(scope)
             buffer.reserveCapacity(buffer.count + instance.count + type.count + typeKey.utf8CodeUnitCount
                 + scopeText.utf8CodeUnitCount + 2)
             buffer.append(UInt8(ascii: "\""))

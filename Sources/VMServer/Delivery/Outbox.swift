@@ -131,6 +131,22 @@ final class Outbox {
         session.sink.enqueue(maximumBytes: maximum) { JSONRPCEncoder.writeSuccess(id: id, encodedResult: encodedResult, into: $0) }
     }
 
+    /// ``sendSuccess(to:id:encodedResult:)`` for a result of `resultByteCount` bytes that
+    /// `writeResult` writes at the cursor it is given, returning the position after it
+    /// (``JSONRPCEncoder/writeSuccess(id:resultByteCount:into:_:)``): a `vm.create` reply
+    /// (`VMCreateMethod.Result.writePlainText(to:)`).
+    @inline(__always)
+    func sendSuccess(
+        to session: Session, id: Int64, resultByteCount: Int, _ writeResult: (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer
+    ) {
+        guard session.isOpen else { return }
+        let maximum = JSONRPCEncoder.maximumSuccessByteCount(resultByteCount: resultByteCount)
+        @inline(__always) func write(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+            JSONRPCEncoder.writeSuccess(id: id, resultByteCount: resultByteCount, into: buffer, writeResult)
+        }
+        enqueue(maximumBytes: maximum, for: session, via: session.sink, write)
+    }
+
     /// Enqueues already-built message bytes on `session`.
     func send(bytes: [UInt8], to session: Session) {
         guard session.isOpen else { return }

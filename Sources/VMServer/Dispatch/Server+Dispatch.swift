@@ -12,6 +12,8 @@ extension Server {
         case result(JSONValue)
         /// Answer with this already-encoded result.
         case encoded([UInt8])
+        /// Answer with this encoded result, the same for every call (``Server/reply(_:constantResult:)``).
+        case constant(StaticString)
         /// Answer with this result, then run `after` (a subscription's replay follows its reply).
         case resultThen(JSONValue, after: () -> Void)
         /// Answer with the `vm.create` result, written member by member into the reply (no
@@ -29,6 +31,23 @@ extension Server {
     ]
 
     func dispatch(_ call: Call) {
+        dispatch(call) { call throws in try handle(call) }
+    }
+
+    /// ``dispatch(_:)`` for a call whose params were read without a tree (RequestFrame.swift):
+    /// its method's handler gets them as they are, with no lookup of the method by name and
+    /// no tree to decode.
+    func dispatch(_ call: Call, typed: RequestFrame.TypedParams) {
+        dispatch(call) { call throws in
+            switch typed {
+            case .create(let type): try create(call, VMCreateMethod.Params(type: type))
+            case .destroy(let instance): try destroy(call, VMDestroyMethod.Params(instance: instance))
+            }
+        }
+    }
+
+    @inline(__always)
+    private func dispatch(_ call: Call, handling handle: (Call) throws -> Outcome) {
         let outcome: Outcome
         do {
             if isShuttingDown, Self.stoppedWhileShuttingDown.contains(call.method) { throw WireError.shuttingDown }
@@ -37,11 +56,14 @@ extension Server {
             fail(call, error)
             return
         }
-        switch outcome {
+        // Consumed: the payloads move out (a `vm.create` result is not copied).
+        switch consume outcome {
         case .result(let result):
             reply(call, .success(result))
         case .encoded(let bytes):
             reply(call, encodedResult: bytes)
+        case .constant(let text):
+            reply(call, constantResult: text)
         case .resultThen(let result, let after):
             reply(call, .success(result))
             after()

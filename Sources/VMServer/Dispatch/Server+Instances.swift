@@ -11,7 +11,11 @@ extension Server {
     }
 
     func create(_ call: Call) throws -> Outcome {
-        let params = try VMCreateMethod.Params(call.params)
+        try create(call, VMCreateMethod.Params(call.params))
+    }
+
+    /// `vm.create` with its params read.
+    func create(_ call: Call, _ params: consuming VMCreateMethod.Params) throws -> Outcome {
         let session = call.session
         // Everything that can refuse the subscription is checked before anything is created (O3).
         var watched: [(name: String, index: Int, kind: OutputKind)] = []
@@ -74,15 +78,19 @@ extension Server {
     }
 
     func destroy(_ call: Call) throws -> Outcome {
-        let params = try VMDestroyMethod.Params(call.params)
-        // `vm.closed` of every subscriber is queued inside, before this reply (O4).
-        try host.destroy(params.instance, reason: .destroyed)
-        return .encoded(Self.destroyedResult)
+        try destroy(call, VMDestroyMethod.Params(call.params))
     }
 
-    /// `vm.destroy`'s result, the same for every call, encoded once rather than serialized
-    /// for every reply.
-    static let destroyedResult = VMDestroyMethod.result.encodedBytes()
+    /// `vm.destroy` with its params read.
+    func destroy(_ call: Call, _ params: VMDestroyMethod.Params) throws -> Outcome {
+        // `vm.closed` of every subscriber is queued inside, before this reply (O4).
+        try host.destroy(params.instance, reason: .destroyed)
+        return .constant(Self.destroyedResult)
+    }
+
+    /// ``VMDestroyMethod/result`` encoded, the same for every call: written as it is into each
+    /// reply rather than serialized (InstanceCallFrameTests checks that the two agree).
+    static let destroyedResult: StaticString = #"{"destroyed":true}"#
 
     func list(_ call: Call) throws -> Outcome {
         try VMListMethod.decodeParams(call.params)

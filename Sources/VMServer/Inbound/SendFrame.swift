@@ -100,13 +100,23 @@ struct SendFrame: ~Copyable {
         ///
         /// With `yieldingSends`, a method of `vm.send` stops the reading there: it returns `nil`
         /// with `isSend` set, for the typed reader to take the frame instead.
-        mutating func readRequest(options: JSONParseOptions, yieldingSends: Bool, isSend: inout Bool) -> RequestFrame? {
+        ///
+        /// With `typingParams`, the params of a `vm.create` or `vm.destroy` in their common shape
+        /// (``RequestFrame/TypedParams``) are read here into ``RequestFrame/typed`` instead of a
+        /// tree, when `method` comes before them; any other shape of them is parsed as above. A
+        /// type whose bytes are `knownType`'s is that string.
+        mutating func readRequest(
+            options: JSONParseOptions, yieldingSends: Bool, typingParams: Bool = false, knownType: String? = nil,
+            isSend: inout Bool
+        ) -> RequestFrame? {
             // The envelope is one container deep; the general parser refuses it below that.
             guard options.maxDepth >= 1, consume(UInt8(ascii: "{")) else { return nil }
             var id: RequestID?? = .none
             var sawVersion = false, sawParams = false
             var method: (start: Int, count: Int, packed: UInt64)? = nil
             var params: JSONValue? = nil
+            var typedMethod: RequestFrame.TypedMethod? = nil
+            var typedValue: UnsafeBufferPointer<UInt8>? = nil
             repeat {
                 guard let key = readKey() else { return nil }
                 switch key {
@@ -121,21 +131,66 @@ struct SendFrame: ~Copyable {
                         return nil
                     }
                     method = read
+                    // The params object is one level below the envelope: typed only where the
+                    // general parser would accept it.
+                    if typingParams, options.maxDepth >= SendFrame.depth {
+                        typedMethod = RequestFrame.TypedMethod(UnsafeBufferPointer(start: base + read.start, count: read.count))
+                    }
                 case .id:
                     guard case .none = id, let read = readID() else { return nil }
                     id = .some(read)
                 case .params:
-                    guard !sawParams, let value = readContainer(options: options) else { return nil }
+                    guard !sawParams else { return nil }
                     sawParams = true
-                    params = value
+                    if let typedMethod, let value = readSoleStringMember(named: typedMethod.paramName) {
+                        typedValue = value
+                    } else {
+                        guard let value = readContainer(options: options) else { return nil }
+                        params = value
+                    }
                 default:
                     return nil
                 }
             } while consume(UInt8(ascii: ","))
             guard consume(UInt8(ascii: "}")), sawVersion, let method else { return nil }
             skipWhitespace()
-            guard position == end, let name = methodName(method.start, method.count) else { return nil }
+            guard position == end else { return nil }
+            if let typedMethod, let typedValue {
+                // A value the general path would refuse (an empty type, bad UTF-8) is left to it.
+                guard let typed = RequestFrame.TypedParams(typedMethod, value: typedValue, knownType: knownType) else { return nil }
+                return RequestFrame(id: id.flatMap { $0 }, method: typedMethod.name, params: nil, typed: typed)
+            }
+            guard let name = methodName(method.start, method.count) else { return nil }
             return RequestFrame(id: id.flatMap { $0 }, method: name, params: params)
+        }
+
+        /// The bytes of the string value of an object at the cursor whose only member is `name`
+        /// (`{"name": "<plain string>"}`, whitespace allowed), the cursor then after the object;
+        /// `nil` for anything else (another or a repeated member, an escape, another value), the
+        /// cursor left where it was.
+        private mutating func readSoleStringMember(named name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+            let start = position
+            guard consume(UInt8(ascii: "{")) else { return nil }
+            skipWhitespace()
+            if let key = readPlainBytes(), Self.equal(UnsafeBufferPointer(start: base + key.start, count: key.count), name),
+               consume(UInt8(ascii: ":")), let value = readStringBytes(), consume(UInt8(ascii: "}")) {
+                return value
+            }
+            position = start
+            return nil
+        }
+
+        /// Whether `bytes` are `text`'s.
+        static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+            equal(bytes, UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        /// Whether the two hold the same bytes (an index loop: `elementsEqual` cost ~230
+        /// instructions for a 7-byte name in callgrind).
+        static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard bytes.count == other.count else { return false }
+            for index in 0..<bytes.count where bytes[index] != other[index] { return false }
+            return true
         }
 
         /// The method name at `start`, `nil` if it is not UTF-8. ASCII (every name in

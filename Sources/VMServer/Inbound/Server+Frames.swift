@@ -73,7 +73,9 @@ extension Server {
         guard sendRoute.isEnabled, outbox.monitors.isEmpty else { return false }
         var isSend = false
         let yielding = yieldingSends && !isShuttingDown && parseOptions.maxDepth >= SendFrame.depth
-        let request = RequestFrame.read(frame, options: parseOptions, yieldingSends: yielding, isSend: &isSend)
+        let request = RequestFrame.read(
+            frame, options: parseOptions, yieldingSends: yielding, typingParams: true, knownType: host.lastCreatedTypeName,
+            isSend: &isSend)
         guard isSend else { return dispatch(request, on: session) }
         if receivePlainSend(frame, on: session) {
             expectsPlainSend = true
@@ -82,11 +84,17 @@ extension Server {
         return dispatch(RequestFrame.read(frame, options: parseOptions), on: session)
     }
 
-    /// Dispatches `request` as the general path would; `false` when there is none.
+    /// Dispatches `request` as the general path would; `false` when there is none. Params read
+    /// into ``RequestFrame/typed`` go straight to their method's handler.
     private func dispatch(_ request: RequestFrame?, on session: Session) -> Bool {
         guard let request else { return false }
-        dispatch(Call(session: session, id: request.id, route: request.id == nil ? .none : .direct,
-                      method: request.method, params: request.params))
+        let call = Call(session: session, id: request.id, route: request.id == nil ? .none : .direct,
+                        method: request.method, params: request.params)
+        if let typed = request.typed {
+            dispatch(call, typed: typed)
+        } else {
+            dispatch(call)
+        }
         return true
     }
 
@@ -131,9 +139,26 @@ extension Server {
         }
     }
 
+    /// Answers `call` with a result that is the same for every call: for an integer id on the
+    /// connection itself (no batch), written straight into the transport's buffer
+    /// (``Outbox/sendSuccess(to:id:encodedResult:)``); the bytes are ``reply(_:encodedResult:)``'s.
+    func reply(_ call: Call, constantResult text: StaticString) {
+        guard let id = call.id else { return }
+        if case .integer(let number) = id, case .direct = call.route {
+            outbox.sendSuccess(to: call.session, id: number, encodedResult: text)
+            return
+        }
+        reply(call, encodedResult: Array(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)))
+    }
+
     /// Answers `call` with a `vm.create` result, written member by member.
     func reply(_ call: Call, created result: VMCreateMethod.Result) {
         guard let id = call.id else { return }
+        // The common reply, written straight into the transport's buffer (the same bytes).
+        if case .integer(let number) = id, case .direct = call.route, let count = result.plainTextByteCount {
+            outbox.sendSuccess(to: call.session, id: number, resultByteCount: count) { result.writePlainText(to: $0) }
+            return
+        }
         deliverResponse(on: call.session, route: call.route) { buffer in
             JSONRPCEncoder.appendSuccess(id: id, to: &buffer) { writer in result.appendMembers(to: &writer) }
         }

@@ -84,6 +84,9 @@ package final class ViewModelHost {
     @exclusivity(unchecked)
     #endif
     private var lastCreated: (name: String, type: RegisteredType)?
+    /// The type name the last ``create(type:id:args:parent:)`` found: a reader of requests
+    /// reuses it for a name with the same bytes instead of making the same `String` again.
+    package var lastCreatedTypeName: String? { lastCreated?.name }
     /// What every instance's context creates children with.
     private lazy var childOpener = HostChildOpener(host: self)
     /// The clock every instance's `context.clock` is, and who watches their service calls:

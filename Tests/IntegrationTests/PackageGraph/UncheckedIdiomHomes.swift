@@ -148,7 +148,8 @@ enum UncheckedIdiomHomes {
             files: [
                 "JSONCore/JSONByteWriter.swift", "JSONCore/JSONParser.swift", "JSONCore/ParseStack.swift",
                 "JSONCore/JSONSerializer.swift", "JSONCore/JSONTextScratch.swift",
-                "VMProtocol/Notifications/VMOutputNotification.swift", "VMServer/ConnectionHandler.swift",
+                "VMProtocol/Notifications/VMOutputNotification.swift", "VMProtocol/Methods/VMCreateMethod.swift",
+                "VMServer/ConnectionHandler.swift",
                 "VMServer/Delivery/Outbox.swift", "VMTransport/Connections/Connection.swift",
                 "JSONRPC/JSONRPCEncoder.swift", "JSONRPC/LineFramer.swift",
                 "VMServer/Inbound/RequestFrame.swift", "VMServer/Inbound/SendFrame.swift", "VMServer/Inbound/SendRoute.swift",
@@ -169,7 +170,7 @@ enum UncheckedIdiomHomes {
             checkedBy: [
                 "ParserConformanceTests", "ParserErrorTests", "ChunkedTextTests", "JSONTextWriterTests", "EncoderTests", "OutputNotificationBytesTests",
                 "OutboundQueueTests", "FramerTests", "LineScanTests",
-                "RequestFrameTests", "SendFastPathTests", "SendRouteCacheTests", ".ci/fuzz", ".ci/sanitized",
+                "RequestFrameTests", "SendFastPathTests", "SendRouteCacheTests", "InstanceCallFrameTests", ".ci/fuzz", ".ci/sanitized",
             ]),
         Home(
             files: ["ViewModelKit/Internals/PortLayout.swift", "ViewModelKit/Internals/PortFactsSharing.swift"],
