@@ -320,10 +320,13 @@ package final class ViewModelInstance {
         isAlive = false
         isBuilt = false
         relations?.heldEvents?.discard()
-        if let runtime = runtime.take() {
-            runtime.tearDown(ports: ports)
-        }
+        // The list moved out before the teardown rather than emptied after it: ~45 instructions
+        // fewer per `vm.destroy` in callgrind (ViewModelDaemon.docc/Performance.md).
+        let list = ports
         ports = []
+        if let runtime = runtime.take() {
+            runtime.tearDown(ports: list)
+        }
         guard let relations, !relations.executions.isEmpty else { return }
         let pending = relations.executions.values.sorted { $0.token < $1.token }
         relations.executions = [:]
