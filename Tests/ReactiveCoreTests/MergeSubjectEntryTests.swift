@@ -217,4 +217,64 @@ struct MergeSubjectEntryTests {
         #expect(received.elements == ["a1", "b2"])
         #expect(!other.hasObservers)
     }
+
+    /// How a replaying subject is mapped into a merge.
+    enum ReplayRoute: CaseIterable {
+        case subject, asObservable
+    }
+
+    @Test("a merged map of a behavior subject receives its current value first, then what follows",
+          arguments: ReplayRoute.allCases)
+    func behaviorSubjectReplays(route: ReplayRoute) {
+        let a = BehaviorSubject(value: 1)
+        let b = PublishSubject<Int>()
+        let mappedA = switch route {
+        case .subject: a.map { "a\($0)" }
+        case .asObservable: a.asObservable().map { "a\($0)" }
+        }
+        let received = Received()
+        let subscription = subscribe(.merge(mappedA, b.map { "b\($0)" }), into: received)
+        b.onNext(2)
+        a.onNext(3)
+        subscription.dispose()
+        a.onNext(4)
+        #expect(received.elements == ["a1", "b2", "a3"])
+        #expect(!a.hasObservers)
+    }
+
+    @Test("a merged map of a replay subject receives the elements it keeps first, then what follows",
+          arguments: ReplayRoute.allCases)
+    func replaySubjectReplays(route: ReplayRoute) {
+        let a = ReplaySubject<Int>.create(bufferSize: 2)
+        a.onNext(1)
+        a.onNext(2)
+        a.onNext(3)
+        let b = PublishSubject<Int>()
+        let mappedA = switch route {
+        case .subject: a.map { "a\($0)" }
+        case .asObservable: a.asObservable().map { "a\($0)" }
+        }
+        let received = Received()
+        let subscription = subscribe(.merge(b.map { "b\($0)" }, mappedA), into: received)
+        b.onNext(4)
+        a.onNext(5)
+        subscription.dispose()
+        #expect(received.elements == ["a2", "a3", "b4", "a5"])
+        #expect(!a.hasObservers)
+    }
+
+    @Test("a merged map of a subject that already failed fails the merge at once", arguments: Route.allCases)
+    func alreadyFailed(route: Route) {
+        let a = PublishSubject<Int>()
+        let b = PublishSubject<Int>()
+        a.onError(TestError(code: 7))
+        let received = Received()
+        let subscription = subscribe(
+            .merge(mapped(b, route: route) { "b\($0)" }, mapped(a, route: route) { "a\($0)" }), into: received)
+        b.onNext(1)
+        #expect(received.elements.isEmpty)
+        #expect(received.error as? TestError == TestError(code: 7))
+        #expect(!b.hasObservers)
+        subscription.dispose()
+    }
 }

@@ -27,14 +27,25 @@ extension ObservableType {
             // Always this class, as above.
             let map = observable.asRunOwner(MapObservable<Source, Result>.self)
             let source = MergeMapSource(sink: merge, transform: map.transform)
-            merge.add(source) {
-                // A subject's `asObservable()` (an action's `elements`) is subscribed at the
-                // subject, so that the source is the subject's entry there too.
-                if let subject = map.source as? SourceObservable<PublishSubject<Source.Element>> {
-                    return subject.source.subscribe(source)
+            // A subject that only attaches its entries (an input, a running `PublishSubject`)
+            // is given the source as its entry directly; so is a `PublishSubject` seen through
+            // its `asObservable()` (an action's `elements`). Each cast resolves at compile time
+            // where `Source` is a final class, as an input is.
+            if let hub = map.source as? ObserverHub<Source.Element> {
+                if hub.attachesAsSubscribed {
+                    merge.add(source, attachedTo: hub)
+                    return
                 }
-                return map.source.subscribe(source)
+            } else if let subject = map.source as? SourceObservable<PublishSubject<Source.Element>> {
+                let hub = subject.source
+                if hub.attachesAsSubscribed {
+                    merge.add(source, attachedTo: hub)
+                    return
+                }
+                merge.add(source) { hub.subscribe(source) }
+                return
             }
+            merge.add(source) { map.source.subscribe(source) }
         }, endsItsSubscription: true)
     }
 }

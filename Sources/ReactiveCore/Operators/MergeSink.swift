@@ -84,6 +84,22 @@
     /// Adds `source` as running, then gives it the subscription `subscribe` makes (which may
     /// already end it, or the whole merge).
     @inlinable func add(_ source: MergeSubscription, subscribe: () -> any Disposable) {
+        link(source)
+        source.setSubscription(subscribe())
+    }
+
+    /// Adds `source`, a subject's entry not attached to any, as running, attached to `hub`
+    /// as it is: what ``add(_:subscribe:)`` does with `hub.subscribe(source)` for a hub that
+    /// only attaches (`ObserverHub.attachesAsSubscribed`), without the existential it returns
+    /// (boxed, unboxed and destroyed) or the placeholder `subscription` replaced by the same
+    /// object. The source's `subscription` stays that placeholder, as it would.
+    @inlinable func add<Input>(_ source: ObserverHub<Input>.Entry, attachedTo hub: ObserverHub<Input>) {
+        link(source)
+        _ = hub.attach(source)
+    }
+
+    /// Appends `source` to the list and counts it as running.
+    @inlinable func link(_ source: MergeSubscription) {
         if let last {
             last.next = source
         } else {
@@ -91,7 +107,6 @@
         }
         last = source
         running += 1
-        source.setSubscription(subscribe())
     }
 
     @inlinable func sourceCompleted() {

@@ -28,6 +28,9 @@ public final class BehaviorSubject<Element>: ObserverHub<Element>, ObservableTyp
     /// Whether some observer is subscribed.
     @inlinable public var hasObservers: Bool { isObserved }
 
+    /// Never: a new subscriber first receives the current value.
+    @inlinable override var attachesAsSubscribed: Bool { false }
+
     /// Whether the subject received a terminal event.
     @inlinable public var isStopped: Bool { terminal != nil }
 

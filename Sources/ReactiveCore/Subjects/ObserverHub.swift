@@ -129,6 +129,14 @@ open class ObserverHub<Element> {
         }
     }
 
+    /// Whether subscribing an entry not attached yet does nothing but ``attach(_:)`` it: true
+    /// for a hub that replays nothing and has not ended (an input, whose `subscribe` is
+    /// ``subscribeObserver(_:)``). A merge then attaches its mapped source here itself
+    /// (`MergeSink.add(_:attachedTo:)`), without the subscription passing through an
+    /// existential. The subjects that replay on subscription, or may have ended, override it.
+    /// Called on a final subject's static type, the override is chosen at compile time.
+    @inlinable var attachesAsSubscribed: Bool { true }
+
     /// Whether some observer is subscribed.
     @inlinable final var isObserved: Bool {
         if first != nil { return true }

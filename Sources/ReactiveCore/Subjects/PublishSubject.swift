@@ -28,6 +28,9 @@ public final class PublishSubject<Element>: ObserverHub<Element>, ObservableType
     /// Whether some observer is subscribed.
     @inlinable public var hasObservers: Bool { isObserved }
 
+    /// Until it ends: an ended subject delivers its terminal event to each new subscriber.
+    @inlinable override var attachesAsSubscribed: Bool { terminal == nil }
+
     /// Whether the subject received a terminal event.
     @inlinable public var isStopped: Bool { terminal != nil }
 

@@ -29,6 +29,9 @@ public final class ReplaySubject<Element>: ObserverHub<Element>, ObservableType,
     /// Whether some observer is subscribed.
     @inlinable public var hasObservers: Bool { isObserved }
 
+    /// Never: a new subscriber first receives the elements kept.
+    @inlinable override var attachesAsSubscribed: Bool { false }
+
     /// Whether the subject received a terminal event.
     @inlinable public var isStopped: Bool { terminal != nil }
 
