@@ -42,9 +42,9 @@ import ReactiveCore
     ) throws(JSONDecodingError) -> (runtime: InstanceRuntime, ports: PortList) {
         let args = try VM.Arguments(json: seed.args)
         let context = VM.Context(
-            id: seed.id, args: args, services: services, scheduler: seed.scheduler, bag: seed.bag,
-            children: seed.children, serviceClock: seed.serviceClock, savedState: seed.savedState)
-        let built = BuiltViewModel<VM>.build(layout: layout, context: context, heldEvents: seed.heldEvents)
+            id: seed.id, args: args, services: services, bag: seed.bag, savedState: seed.savedState,
+            environment: seed.environment)
+        let built = BuiltViewModel<VM>.build(layout: layout, context: consume context, heldEvents: seed.heldEvents)
         let runtime = InstanceRuntime(
             built: seed.keepsPorts ? ViewModelWithPorts(viewModel: built.viewModel, ports: built.ports) : built.viewModel,
             bag: seed.bag)
