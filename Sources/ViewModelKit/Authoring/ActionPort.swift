@@ -39,10 +39,6 @@ extension ActionPort {
         }
     }
 
-    fileprivate func keep(_ binding: any Disposable) {
-        bindings.keep(binding)
-    }
-
     fileprivate func setRun(_ run: @escaping Run) {
         execution = .run(run)
     }
@@ -53,7 +49,7 @@ extension ActionPort {
 
     func attach(facts: PortFacts, bag: DisposeBag) {
         if self.facts !== facts { self.facts = facts }
-        bindings.attach(bag: bag)
+        attachBindings(to: bag)
     }
 
     func detach(from bag: DisposeBag) {

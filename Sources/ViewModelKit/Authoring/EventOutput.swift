@@ -14,7 +14,7 @@ extension EventOutput {
     /// Subscribes `source` for the instance's lifetime; its elements are this output's values.
     /// (Observed by one closure, as `State.bind(_:)` explains.)
     @inlinable public func bind(_ source: some ObservableConvertibleType<Value>) {
-        bindings.keep(source.asObservable().subscribe(AnyObserver { event in
+        keep(source.asObservable().subscribe(AnyObserver { event in
             if case .next(let value) = event { self.emit(value) }
         }))
     }
@@ -58,7 +58,7 @@ extension EventOutput {
 
     func attach(facts: PortFacts, bag: DisposeBag) {
         if self.facts !== facts { self.facts = facts }
-        bindings.attach(bag: bag)
+        attachBindings(to: bag)
     }
 
     func detach(from bag: DisposeBag) {
