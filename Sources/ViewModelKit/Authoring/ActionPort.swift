@@ -47,9 +47,10 @@ extension ActionPort {
 
     var typed: TypedPort { .action(self) }
 
-    func attach(facts: PortFacts, bag: DisposeBag) {
+    func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort {
         if self.facts !== facts { self.facts = facts }
         attachBindings(to: bag)
+        return typed
     }
 
     func detach(from bag: DisposeBag) {

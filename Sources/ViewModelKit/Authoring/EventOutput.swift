@@ -56,9 +56,10 @@ extension EventOutput {
 
     var typed: TypedPort { .output(self) }
 
-    func attach(facts: PortFacts, bag: DisposeBag) {
+    func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort {
         if self.facts !== facts { self.facts = facts }
         attachBindings(to: bag)
+        return typed
     }
 
     func detach(from bag: DisposeBag) {

@@ -73,9 +73,10 @@ extension State {
 
     var typed: TypedPort { .output(self) }
 
-    func attach(facts: PortFacts, bag: DisposeBag) {
+    func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort {
         if self.facts !== facts { self.facts = facts }
         attachBindings(to: bag)
+        return typed
     }
 
     func detach(from bag: DisposeBag) {

@@ -17,8 +17,9 @@ protocol PortBox: AnyObject, SendableMetatype {
     var typed: TypedPort { get }
     /// Called once, before the view model's `init`: the port takes the facts of its declared
     /// position (its wire name among them) and the instance's lifetime bag, where its
-    /// bindings go.
-    func attach(facts: PortFacts, bag: DisposeBag)
+    /// bindings go. Returns ``typed``, so that the layout reading the port makes one call
+    /// for both (PortLayout.swift).
+    @discardableResult func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort
     /// Called when the instance is destroyed, after its bag (`bag`) was disposed: the port
     /// lets go of what it was bound to (an action port drops its action, breaking cycles
     /// through closures the author wrote) and of the bag.
@@ -190,8 +191,10 @@ extension BindingKeeping {
         }
     }
 
-    /// Attaches the store to `bag`, then moves the bindings made before into it.
-    func attachBindings(to bag: DisposeBag) {
+    /// Attaches the store to `bag`, then moves the bindings made before into it. (Inlined
+    /// into each port's `attach`, where `bindings` is that class's property: called, it ran
+    /// unspecialized, through the protocol's accessors.)
+    @inline(__always) func attachBindings(to bag: DisposeBag) {
         let earlier = bindings.attach(bag: bag)
         for binding in earlier { bag.insert(binding) }
     }

@@ -155,8 +155,6 @@ extension PortBox {
     /// `object` as this port class, attached (``PortBox/attach(facts:bag:)``); the caller
     /// checked that its class is exactly `Self`.
     static func attachedPort(of object: AnyObject, facts: PortFacts, bag: DisposeBag) -> TypedPort {
-        let port = unsafeDowncast(object, to: Self.self)
-        port.attach(facts: facts, bag: bag)
-        return port.typed
+        unsafeDowncast(object, to: Self.self).attach(facts: facts, bag: bag)
     }
 }
