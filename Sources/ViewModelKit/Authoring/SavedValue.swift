@@ -29,7 +29,9 @@ public final class SavedValue<Value> {
     public let key: String
     /// The version the view model declares for the value's type.
     public let version: Int
-    @usableFromInline let codec: ValueCodec<Value>
+    /// Its codec's encoding: all a write needs (the whole codec, five closures, was copied
+    /// into every instance's value and released with it; decoding is done once, in `init`).
+    @usableFromInline let encode: (Value) -> JSONValue
     @usableFromInline let state: SavedState?
     @usableFromInline let bag: DisposeBag
     @usableFromInline var current: Value
@@ -42,7 +44,7 @@ public final class SavedValue<Value> {
     ) {
         self.key = key
         self.version = version
-        self.codec = codec
+        self.encode = codec.encode
         self.state = state
         self.bag = bag
         if let state {
@@ -58,7 +60,7 @@ public final class SavedValue<Value> {
         get { current }
         set {
             current = newValue
-            if let state { state.write(key, SavedEntry(version: version, value: codec.encode(newValue))) }
+            if let state { state.write(key, SavedEntry(version: version, value: encode(newValue))) }
         }
     }
 
