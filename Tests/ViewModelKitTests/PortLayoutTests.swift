@@ -39,7 +39,7 @@ struct PortLayoutTests {
         let layout = try PortLayout.learn(Reversed.self).layout
         #expect(layout.slots?.count == 4)
         for _ in 0..<3 {
-            let (ports, boxes) = layout.makePorts(of: Reversed.self)
+            let (ports, boxes) = layout.makePorts(of: Reversed.self, attachingTo: DisposeBag())
             let declared: [AnyObject] = [ports.first, ports.second, ports.firstSeen, ports.secondSeen]
             #expect(identities(boxes) == declared.map(ObjectIdentifier.init))
         }
@@ -49,7 +49,7 @@ struct PortLayoutTests {
     func existentialPropertiesAreReflected() throws {
         let layout = try PortLayout.learn(ExistentialPorts.self).layout
         #expect(layout.slots == nil)
-        let (ports, boxes) = layout.makePorts(of: ExistentialPorts.self)
+        let (ports, boxes) = layout.makePorts(of: ExistentialPorts.self, attachingTo: DisposeBag())
         let hidden = try #require(ports.hidden as? Input<Int>)
         #expect(identities(boxes) == [ObjectIdentifier(ports.plain), ObjectIdentifier(hidden)])
     }
@@ -58,8 +58,8 @@ struct PortLayoutTests {
     func sharedPortsAreRead() throws {
         let layout = try PortLayout.learn(SharedPorts.self).layout
         #expect(layout.slots?.count == 2)
-        let first = layout.makePorts(of: SharedPorts.self)
-        let second = layout.makePorts(of: SharedPorts.self)
+        let first = layout.makePorts(of: SharedPorts.self, attachingTo: DisposeBag())
+        let second = layout.makePorts(of: SharedPorts.self, attachingTo: DisposeBag())
         #expect(identities(first.boxes) == [ObjectIdentifier(SharedPorts.common), ObjectIdentifier(first.ports.own)])
         #expect(identities(second.boxes) == [ObjectIdentifier(SharedPorts.common), ObjectIdentifier(second.ports.own)])
     }

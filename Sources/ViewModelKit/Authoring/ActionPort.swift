@@ -39,10 +39,6 @@ extension ActionPort {
         }
     }
 
-    fileprivate func keep(_ binding: any Disposable) {
-        bindings.keep(binding)
-    }
-
     fileprivate func setRun(_ run: @escaping Run) {
         execution = .run(run)
     }
@@ -51,9 +47,10 @@ extension ActionPort {
 
     var typed: TypedPort { .action(self) }
 
-    func attach(facts: PortFacts, bag: DisposeBag) {
+    func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort {
         if self.facts !== facts { self.facts = facts }
-        bindings.attach(bag: bag)
+        attachBindings(to: bag)
+        return typed
     }
 
     func detach(from bag: DisposeBag) {

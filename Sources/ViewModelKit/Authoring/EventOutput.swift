@@ -14,7 +14,7 @@ extension EventOutput {
     /// Subscribes `source` for the instance's lifetime; its elements are this output's values.
     /// (Observed by one closure, as `State.bind(_:)` explains.)
     @inlinable public func bind(_ source: some ObservableConvertibleType<Value>) {
-        bindings.keep(source.asObservable().subscribe(AnyObserver { event in
+        keep(source.asObservable().subscribe(AnyObserver { event in
             if case .next(let value) = event { self.emit(value) }
         }))
     }
@@ -56,9 +56,10 @@ extension EventOutput {
 
     var typed: TypedPort { .output(self) }
 
-    func attach(facts: PortFacts, bag: DisposeBag) {
+    func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort {
         if self.facts !== facts { self.facts = facts }
-        bindings.attach(bag: bag)
+        attachBindings(to: bag)
+        return typed
     }
 
     func detach(from bag: DisposeBag) {

@@ -28,9 +28,9 @@ extension Input {
     /// Its facts (see ``heldFacts``).
     var facts: PortFacts { heldFacts.facts }
 
-    func attach(facts: PortFacts, bag: DisposeBag) {
+    func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort {
         let current = self.facts
-        guard current !== facts else { return }
+        guard current !== facts else { return typed }
         // Facts of another class (a declaration whose instances hold differently typed
         // inputs behind an existential) would break `send`: such an input keeps its own
         // facts, under the declared name.
@@ -38,6 +38,7 @@ extension Input {
         let replaced = heldFacts
         heldFacts = HeldInputFacts(retaining: taken)
         replaced.release()
+        return typed
     }
 
     func push(json: JSONValue) throws(JSONDecodingError) {

@@ -29,10 +29,15 @@ public final class SavedValue<Value> {
     public let key: String
     /// The version the view model declares for the value's type.
     public let version: Int
-    @usableFromInline let codec: ValueCodec<Value>
-    @usableFromInline let state: SavedState?
+    /// Where a saved value lives and is written from, in an instance that saves (`nil`:
+    /// nothing is saved). Only it is captured by ``save(_:)``'s subscription: this object
+    /// itself never escapes the view model's `init` unless the author keeps it, so the
+    /// optimizer may make it on the stack (an allocation and a free fewer per `vm.create` of
+    /// an instance that is not durable; ViewModelDaemon.docc/Performance.md).
+    @usableFromInline let store: SavedValueStore<Value>?
     @usableFromInline let bag: DisposeBag
-    @usableFromInline var current: Value
+    /// The latest value while nothing is saved (with a ``store``, the store's is).
+    @usableFromInline var unsaved: Value
 
     // Inlinable, like the port initializers: every Counter `init` makes one, and an
     // unspecialized generic init looks metadata up on every `vm.create`.
@@ -42,36 +47,39 @@ public final class SavedValue<Value> {
     ) {
         self.key = key
         self.version = version
-        self.codec = codec
-        self.state = state
         self.bag = bag
         if let state {
-            current = state.restore(key, version: version, codec: codec, migrate: migrate) ?? defaultValue
+            let restored = state.restore(key, version: version, codec: codec, migrate: migrate) ?? defaultValue
+            store = SavedValueStore(key: key, version: version, encode: codec.encode, state: state, current: restored)
+            unsaved = restored
         } else {
-            current = defaultValue
+            store = nil
+            unsaved = defaultValue
         }
     }
 
     /// The latest value: the restored one (or the default) until the view model writes.
     /// Setting it saves it.
     @inlinable public var value: Value {
-        get { current }
+        get {
+            if let store { return store.current }
+            return unsaved
+        }
         set {
-            current = newValue
-            if let state { state.write(key, SavedEntry(version: version, value: codec.encode(newValue))) }
+            if let store {
+                store.write(newValue)
+            } else {
+                unsaved = newValue
+            }
         }
     }
 
     /// Saves every value `source` emits, for the instance's lifetime (the subscription
-    /// goes with the instance's bag, which thus keeps this value alive: a local in `init`
-    /// is enough). Where nothing is saved (an instance that is not durable), it does not
-    /// even subscribe.
+    /// goes with the instance's bag, which thus keeps the saved value alive: a local in
+    /// `init` is enough). Where nothing is saved (an instance that is not durable), it does
+    /// not even subscribe.
     @inlinable public func save(_ source: some ObservableConvertibleType<Value>) {
-        guard state != nil else { return }
-        saveAll(source.asObservable())
-    }
-
-    @usableFromInline func saveAll(_ source: Observable<Value>) {
-        source.subscribe(onNext: { value in self.value = value }).disposed(by: bag)
+        guard let store else { return }
+        store.saveAll(source.asObservable(), in: bag)
     }
 }

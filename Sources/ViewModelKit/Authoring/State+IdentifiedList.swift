@@ -60,7 +60,7 @@ extension State {
     public func bind<Change, Element>(
         _ source: some ObservableConvertibleType<Change>, update change: @escaping (inout IdentifiedList<Element>, Change) -> Void
     ) where Value == IdentifiedList<Element> {
-        bindings.keep(source.asObservable().subscribe(AnyObserver { event in
+        keep(source.asObservable().subscribe(AnyObserver { event in
             if case .next(let element) = event { self.update { change(&$0, element) } }
         }))
     }

@@ -22,7 +22,7 @@ extension State {
     /// closure subscriber's own guard, its object and a second closure would be spent per
     /// bound port per instance, and one more call per value.
     @inlinable public func bind(_ source: some ObservableConvertibleType<Value>) {
-        bindings.keep(source.asObservable().subscribe(AnyObserver { event in
+        keep(source.asObservable().subscribe(AnyObserver { event in
             if case .next(let value) = event { self.emit(value) }
         }))
     }
@@ -73,9 +73,10 @@ extension State {
 
     var typed: TypedPort { .output(self) }
 
-    func attach(facts: PortFacts, bag: DisposeBag) {
+    func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort {
         if self.facts !== facts { self.facts = facts }
-        bindings.attach(bag: bag)
+        attachBindings(to: bag)
+        return typed
     }
 
     func detach(from bag: DisposeBag) {
@@ -125,7 +126,7 @@ extension State where Value: Equatable {
     /// Subscribes `source` for the instance's lifetime, as the unconstrained `bind` does, but
     /// a value equal to the state's latest one is not sent again.
     @inlinable public func bind(_ source: some ObservableConvertibleType<Value>) {
-        bindings.keep(source.asObservable().subscribe(AnyObserver { event in
+        keep(source.asObservable().subscribe(AnyObserver { event in
             if case .next(let value) = event { self.emitChange(value) }
         }))
     }

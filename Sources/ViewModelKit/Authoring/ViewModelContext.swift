@@ -14,18 +14,22 @@ public struct ViewModelContext<VM: ViewModel> {
     public let services: VM.Services
     /// The instance's scheduler: async work hands its results back through it, and
     /// ``call(after:timeout:file:line:_:)`` puts its delays and timeouts on it.
-    public let scheduler: any SerialScheduler
+    public var scheduler: any SerialScheduler { environment.scheduler }
     /// The instance's lifetime: disposed when the instance is destroyed. Ports put their
     /// bindings here already; add only subscriptions that exist for their side effect.
     public let bag: DisposeBag
-    let children: any ChildOpening
-    /// The clock behind ``clock``, and who watches service calls (ViewModelContext+Clock.swift).
-    let serviceClock: ServiceClock
     /// Where ``saved(_:default:version:migrate:)`` values are kept (`nil`: nothing is saved).
     @usableFromInline let savedState: SavedState?
+    /// The scheduler, the child opener and the service clock, shared by every instance of
+    /// the host (InstanceEnvironment.swift).
+    @usableFromInline let environment: InstanceEnvironment
 
-    /// A context from its parts (the host and the testing harness build these).
-    @usableFromInline package init(
+    var children: any ChildOpening { environment.children }
+    /// The clock behind ``clock``, and who watches service calls (ViewModelContext+Clock.swift).
+    var serviceClock: ServiceClock { environment.serviceClock }
+
+    /// A context from its parts (the testing harness builds these).
+    package init(
         id: String,
         args: VM.Arguments,
         services: VM.Services,
@@ -35,14 +39,19 @@ public struct ViewModelContext<VM: ViewModel> {
         serviceClock: ServiceClock = .continuous,
         savedState: SavedState? = nil
     ) {
+        self.init(
+            id: id, args: args, services: services, bag: bag, savedState: savedState,
+            environment: InstanceEnvironment(scheduler: scheduler, children: children, serviceClock: serviceClock))
+    }
+
+    /// A context sharing `environment` with the host's other instances (the host's factory).
+    @inlinable init(id: String, args: VM.Arguments, services: VM.Services, bag: DisposeBag, savedState: SavedState?, environment: InstanceEnvironment) {
         self.id = id
         self.args = args
         self.services = services
-        self.scheduler = scheduler
         self.bag = bag
-        self.children = children
-        self.serviceClock = serviceClock
         self.savedState = savedState
+        self.environment = environment
     }
 
     /// Creates a child instance of the type registered as `type` with `args` (a new scene)

@@ -87,24 +87,27 @@ package final class ViewModelHost {
     /// The type name the last ``create(type:id:args:parent:)`` found: a reader of requests
     /// reuses it for a name with the same bytes instead of making the same `String` again.
     package var lastCreatedTypeName: String? { lastCreated?.name }
-    /// What every instance's context creates children with.
-    private lazy var childOpener = HostChildOpener(host: self)
+    /// What every instance's context shares: the scheduler, the opener its children are
+    /// created with, and the service clock (InstanceEnvironment.swift).
+    private lazy var environment = InstanceEnvironment(
+        scheduler: scheduler, children: HostChildOpener(host: self), serviceClock: .continuous)
     /// The clock every instance's `context.clock` is, and who watches their service calls:
     /// real time for the daemon; virtual and tracked when ViewModelTesting's `TapePlayer`
-    /// replays a tape on a `TestScheduler`.
+    /// replays a tape on a `TestScheduler`. Instances created before a change keep theirs.
     package var serviceClock: ServiceClock {
-        get { instanceClock }
-        set { instanceClock = newValue }
+        get { environment.serviceClock }
+        set {
+            environment = InstanceEnvironment(scheduler: scheduler, children: environment.children, serviceClock: newValue)
+        }
     }
 
-    // The storage of `maxInstances`, `savedStates` and `serviceClock`: private, and every
-    // access a single read or assignment, so the optimizer sees that none can overlap another
-    // and checks them statically; `create` reads each (a `package` stored property, which
-    // other modules access directly, was checked dynamically on each read:
+    // The storage of `maxInstances` and `savedStates`: private, and every access a single
+    // read or assignment, so the optimizer sees that none can overlap another and checks
+    // them statically; `create` reads each (a `package` stored property, which other
+    // modules access directly, was checked dynamically on each read:
     // ViewModelDaemon.docc/Performance.md).
     private var instanceLimit: Int
     private var savedStateSource: SavedStateSource?
-    private var instanceClock: ServiceClock = .continuous
 
     /// A host creating `registry`'s types on `scheduler`'s thread.
     package init(registry: ViewModelRegistry, scheduler: any SerialScheduler, maxInstances: Int = 100_000) {
@@ -204,9 +207,8 @@ package final class ViewModelHost {
         let heldEvents = registered.holdsEvents ? HeldEvents() : nil
         let savedState = savedStateSource?.stateForNewInstance(instance, checkedArgs, keepingPorts)
         let seed = InstanceSeed(
-            id: instanceID, args: checkedArgs, scheduler: scheduler, bag: DisposeBag(),
-            children: childOpener, heldEvents: heldEvents, keepsPorts: keepingPorts, savedState: savedState,
-            serviceClock: instanceClock)
+            id: instanceID, args: checkedArgs, bag: DisposeBag(), heldEvents: heldEvents, keepsPorts: keepingPorts,
+            savedState: savedState, environment: environment)
         do throws(JSONDecodingError) {
             let (runtime, ports) = try registered.build(seed)
             instance.install(runtime, ports: ports)

@@ -325,7 +325,7 @@ package final class ViewModelInstance {
         let list = ports
         ports = []
         if let runtime = runtime.take() {
-            runtime.tearDown(ports: list)
+            runtime.tearDown(ports: consume list)
         }
         guard let relations, !relations.executions.isEmpty else { return }
         let pending = relations.executions.values.sorted { $0.token < $1.token }

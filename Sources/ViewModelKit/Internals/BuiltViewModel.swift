@@ -23,10 +23,11 @@ import ReactiveCore
     /// it in the registering module: specialized there for `VM`, it makes the context, the
     /// `Ports()` and the view model without looking generic metadata up per instance. The
     /// parts that do not depend on `VM` stay out of line in ``PortLayout``.
-    @inlinable static func build(layout: PortLayout, context: VM.Context, heldEvents: HeldEvents?) -> BuiltViewModel<VM> {
-        let (ports, boxes) = layout.makePorts(of: VM.self)
-        layout.attach(boxes, bag: context.bag, heldEvents: heldEvents)
-        let viewModel = VM(ports: ports, context: context)
+    @inlinable static func build(layout: PortLayout, context: consuming VM.Context, heldEvents: HeldEvents?) -> BuiltViewModel<VM> {
+        let (ports, boxes) = layout.makePorts(of: VM.self, attachingTo: context.bag)
+        layout.holdEvents(of: boxes, in: heldEvents)
+        // Moved into the view model's `init`, not copied for it and destroyed after it.
+        let viewModel = VM(ports: ports, context: consume context)
         layout.endInit(of: boxes, heldEvents: heldEvents)
         return BuiltViewModel(viewModel: viewModel, ports: ports, boxes: boxes)
     }

@@ -42,9 +42,9 @@ import ReactiveCore
     ) throws(JSONDecodingError) -> (runtime: InstanceRuntime, ports: PortList) {
         let args = try VM.Arguments(json: seed.args)
         let context = VM.Context(
-            id: seed.id, args: args, services: services, scheduler: seed.scheduler, bag: seed.bag,
-            children: seed.children, serviceClock: seed.serviceClock, savedState: seed.savedState)
-        let built = BuiltViewModel<VM>.build(layout: layout, context: context, heldEvents: seed.heldEvents)
+            id: seed.id, args: args, services: services, bag: seed.bag, savedState: seed.savedState,
+            environment: seed.environment)
+        let built = BuiltViewModel<VM>.build(layout: layout, context: consume context, heldEvents: seed.heldEvents)
         let runtime = InstanceRuntime(
             built: seed.keepsPorts ? ViewModelWithPorts(viewModel: built.viewModel, ports: built.ports) : built.viewModel,
             bag: seed.bag)
@@ -52,13 +52,16 @@ import ReactiveCore
     }
 
     /// Ends the instance, whose ports are `ports`: observers are dropped first (nothing more
-    /// reaches them), then the bag releases every binding, then ports let go of their actions.
-    func tearDown(ports: [TypedPort]) {
-        for port in ports {
-            if case .output(let output) = port { output.closeJSON() }
+    /// reaches them), then the bag releases every binding, then ports let go of their actions
+    /// (the last port first), each port released by the list as it is detached.
+    func tearDown(ports: consuming [TypedPort]) {
+        for index in ports.indices {
+            if case .output(let output) = ports[index] { output.closeJSON() }
         }
         bag.dispose()
-        for index in ports.indices { ports[index].detach(from: bag) }
+        // Moved out of the list one by one, not copied out of it (a retain and a release
+        // per port) and destroyed with it afterwards.
+        while let port = ports.popLast() { port.detach(from: bag) }
     }
 }
 

@@ -5,9 +5,7 @@ import ReactiveCore
 @usableFromInline struct InstanceSeed {
     @usableFromInline let id: String
     @usableFromInline let args: JSONValue
-    @usableFromInline let scheduler: any SerialScheduler
     @usableFromInline let bag: DisposeBag
-    @usableFromInline let children: any ChildOpening
     /// Where the event outputs hold what `init` emits until the creator releases it (`nil`
     /// for a type without event outputs).
     @usableFromInline let heldEvents: HeldEvents?
@@ -15,6 +13,6 @@ import ReactiveCore
     @usableFromInline let keepsPorts: Bool
     /// Where the instance's saved values are kept (`nil`: it saves nothing).
     @usableFromInline let savedState: SavedState?
-    /// The clock its `context.clock` is, and who watches its service calls (the host's).
-    @usableFromInline var serviceClock: ServiceClock = .continuous
+    /// The scheduler, child opener and service clock of the host (shared by its instances).
+    @usableFromInline let environment: InstanceEnvironment
 }

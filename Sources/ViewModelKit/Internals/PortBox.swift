@@ -17,8 +17,9 @@ protocol PortBox: AnyObject, SendableMetatype {
     var typed: TypedPort { get }
     /// Called once, before the view model's `init`: the port takes the facts of its declared
     /// position (its wire name among them) and the instance's lifetime bag, where its
-    /// bindings go.
-    func attach(facts: PortFacts, bag: DisposeBag)
+    /// bindings go. Returns ``typed``, so that the layout reading the port makes one call
+    /// for both (PortLayout.swift).
+    @discardableResult func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort
     /// Called when the instance is destroyed, after its bag (`bag`) was disposed: the port
     /// lets go of what it was bound to (an action port drops its action, breaking cycles
     /// through closures the author wrote) and of the bag.
@@ -123,6 +124,13 @@ protocol ActionPortBox: PortBox {
 /// Where a port keeps its bindings: the instance's bag once attached. A port used on its
 /// own (never attached) keeps them itself, so nothing is silently dropped; once its instance
 /// is gone (``detach(from:)``), a new binding is disposed at once, as the disposed bag would.
+///
+/// No method calls anything outside the standard library: the bag is handed back to the
+/// port, which inserts into it (or disposes a refused binding) after its access to the
+/// store ended (``BindingKeeping``). So no access to a port's `bindings` is open while other
+/// code runs, which lets the ports declare the property without dynamic exclusivity checks
+/// (Internals/PortStorage; two per `vm.create` and per `vm.destroy` of Counter, and one per
+/// `bind`: ViewModelDaemon.docc/Performance.md).
 @usableFromInline struct BindingStore {
     /// Unowned, not strong: the bag's subscriptions hold the port, so a strong reference
     /// would be a cycle. Not weak either: a weak reference gives the bag a side table, an
@@ -139,12 +147,15 @@ protocol ActionPortBox: PortBox {
     /// Bindings made before the port was attached; `nil` once detached.
     private var ownBindings: [any Disposable]? = []
 
-    mutating func attach(bag: DisposeBag) {
+    /// The bag new bindings go to: the instance's, once attached (`nil` before and after).
+    @usableFromInline var attachedBag: DisposeBag? { bag }
+
+    /// Attaches to `bag`; returns the bindings made before, which the caller inserts into it.
+    mutating func attach(bag: DisposeBag) -> [any Disposable] {
         self.bag = bag
-        if let bindings = ownBindings, !bindings.isEmpty {
-            for binding in bindings { bag.insert(binding) }
-            ownBindings = []
-        }
+        guard let bindings = ownBindings, !bindings.isEmpty else { return [] }
+        ownBindings = []
+        return bindings
     }
 
     /// The instance whose bag is `bag` is gone (and `bag` disposed): later bindings are
@@ -156,13 +167,35 @@ protocol ActionPortBox: PortBox {
         ownBindings = nil
     }
 
-    @usableFromInline mutating func keep(_ binding: any Disposable) {
-        if let bag {
+    /// Keeps `binding` while not attached; returns it when detached (the caller disposes it).
+    @usableFromInline mutating func hold(_ binding: any Disposable) -> (any Disposable)? {
+        guard ownBindings != nil else { return binding }
+        ownBindings?.append(binding)
+        return nil
+    }
+}
+
+/// A port that keeps bindings in a ``BindingStore`` (states, event outputs, action ports).
+@usableFromInline protocol BindingKeeping: AnyObject {
+    var bindings: BindingStore { get set }
+}
+
+extension BindingKeeping {
+    /// Keeps `binding` for the instance's lifetime (see ``BindingStore``): each access to
+    /// `bindings` ends before the bag or the binding is called.
+    @inlinable func keep(_ binding: any Disposable) {
+        if let bag = bindings.attachedBag {
             bag.insert(binding)
-        } else if ownBindings != nil {
-            ownBindings?.append(binding)
-        } else {
-            binding.dispose()
+        } else if let refused = bindings.hold(binding) {
+            refused.dispose()
         }
+    }
+
+    /// Attaches the store to `bag`, then moves the bindings made before into it. (Inlined
+    /// into each port's `attach`, where `bindings` is that class's property: called, it ran
+    /// unspecialized, through the protocol's accessors.)
+    @inline(__always) func attachBindings(to bag: DisposeBag) {
+        let earlier = bindings.attach(bag: bag)
+        for binding in earlier { bag.insert(binding) }
     }
 }

@@ -74,33 +74,41 @@ import ReactiveCore
         }
     }
 
-    /// A fresh `Ports()` of `VM` with its ports in declaration order. Its ports take their
-    /// facts from ``facts`` as they are made, rather than each building its own.
-    @inlinable func makePorts<VM: ViewModel>(of type: VM.Type) -> (ports: VM.Ports, boxes: PortList) {
+    /// A fresh `Ports()` of `VM` with its ports in declaration order, each attached to `bag`
+    /// with the facts of its position (see ``attach(_:bag:)``). Its ports take their facts
+    /// from ``facts`` as they are made, rather than each building its own.
+    @inlinable func makePorts<VM: ViewModel>(of type: VM.Type, attachingTo bag: DisposeBag) -> (ports: VM.Ports, boxes: PortList) {
         var made: VM.Ports?
         PortFactsSharing.making(with: facts) { made = VM.Ports() }
         // `making` runs its closure exactly once; the fallback only keeps this total. Taken
         // out, not copied: a copy retained every port and destroying `made` released them.
         let ports = made.take() ?? VM.Ports()
-        if let list = withUnsafeBytes(of: ports, { read(from: $0) }) {
+        if let list = withUnsafeBytes(of: ports, { read(from: $0, attachingTo: bag) }) {
             return (ports, list)
         }
-        return (ports, reflected(ports, typeName: VM.typeName))
+        let list = reflected(ports, typeName: VM.typeName)
+        attach(list, bag: bag)
+        return (ports, list)
     }
 
-    /// The ports stored in `bytes` (a `Ports` value's), or `nil` when they are not where and
-    /// what the probe's were.
-    @usableFromInline func read(from bytes: UnsafeRawBufferPointer) -> PortList? {
-        guard let slots, bytes.count == slots.count * MemoryLayout<UInt>.size else { return nil }
+    /// The ports stored in `bytes` (a `Ports` value's), each attached to `bag` as it is read
+    /// (one call per port that attaches it and says its kind, instead of a second pass over
+    /// the list copying each port out of it), or `nil` when they are not where and what the
+    /// probe's were. Ports read before such a mismatch are attached already; attaching is
+    /// idempotent (the same facts, the same bag), so the caller's reflected fallback attaches
+    /// every port again to the same effect.
+    @usableFromInline func read(from bytes: UnsafeRawBufferPointer, attachingTo bag: DisposeBag) -> PortList? {
+        guard let slots, bytes.count == slots.count * MemoryLayout<UInt>.size, slots.count == facts.count else { return nil }
         var list = PortList(reserving: slots.count)
-        for slot in slots {
+        for index in slots.indices {
+            let slot = slots[index]
             // The struct holds one strong reference per port (checked above and when learned),
             // alive as long as the `Ports` value the caller holds.
             let bits = bytes.load(fromByteOffset: slot.offset, as: UInt.self)
             guard let address = UnsafeRawPointer(bitPattern: bits) else { return nil }
             let object = Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
             guard ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(slot.type) else { return nil }
-            list.ports.append(slot.type.typedPort(of: object))
+            list.ports.append(slot.type.attachedPort(of: object, facts: facts[index], bag: bag))
         }
         return list
     }
@@ -112,14 +120,18 @@ import ReactiveCore
         return PortList(found.map(\.port.typed))
     }
 
-    /// Gives a new instance's ports (`boxes`, in declaration order) the facts of their
-    /// positions (names among them), binds them into `bag` and has its event outputs hold
-    /// what `init` emits in `heldEvents` (`nil` when the type has no event output: there is
-    /// nothing to hold).
-    @usableFromInline func attach(_ boxes: PortList, bag: DisposeBag, heldEvents: HeldEvents?) {
+    /// Gives ports of a new instance (`boxes`, in declaration order) the facts of their
+    /// positions (names among them) and binds them into `bag` (for ports reflected with
+    /// `Mirror`; ``read(from:attachingTo:)`` attaches the ports it reads).
+    @usableFromInline func attach(_ boxes: PortList, bag: DisposeBag) {
         for index in boxes.ports.indices where index < facts.count {
             boxes.ports[index].attach(facts: facts[index], bag: bag)
         }
+    }
+
+    /// Has a new instance's event outputs hold what `init` emits in `heldEvents` (`nil` when
+    /// the type has no event output: there is nothing to hold).
+    @usableFromInline func holdEvents(of boxes: PortList, in heldEvents: HeldEvents?) {
         guard let heldEvents else { return }
         for index in eventPositions where index < boxes.count {
             boxes.ports[index].box.holdEvents(in: heldEvents)
@@ -140,8 +152,9 @@ import ReactiveCore
 }
 
 extension PortBox {
-    /// `object` as this port class; the caller checked that its class is exactly `Self`.
-    static func typedPort(of object: AnyObject) -> TypedPort {
-        unsafeDowncast(object, to: Self.self).typed
+    /// `object` as this port class, attached (``PortBox/attach(facts:bag:)``); the caller
+    /// checked that its class is exactly `Self`.
+    static func attachedPort(of object: AnyObject, facts: PortFacts, bag: DisposeBag) -> TypedPort {
+        unsafeDowncast(object, to: Self.self).attach(facts: facts, bag: bag)
     }
 }

@@ -57,11 +57,13 @@ enum UncheckedIdiomHomes {
             idioms: [.exclusivityUnchecked],
             invariant: """
                 An instance and its ports live on the host's thread; each unchecked property is assigned \
-                in one assignment that calls no observer and read in single expressions. The ports' \
+                in one assignment that calls no observer and read in single expressions (a port's \
+                `bindings` also changed by one `BindingStore` method, which calls nothing outside the \
+                standard library: the bag and the bindings are called after the access ends). The ports' \
                 storage files hold only their classes' declarations (stored properties, designated \
                 initializers); their API is in extensions in the Authoring files, which have no idiom.
                 """,
-            checkedBy: ["HostTests", "PortWiringTests", "FanOutTests", "JSONObserverTests", "CounterTests"]),
+            checkedBy: ["HostTests", "PortWiringTests", "FanOutTests", "JSONObserverTests", "CounterTests", "MemoryTests"]),
         Home(
             files: [
                 "VMServer/Delivery/Outbox.swift", "VMServer/Delivery/OutputChannel.swift", "VMServer/Server.swift",

@@ -16,7 +16,7 @@ import ReactiveCore
 /// The action's rules apply unchanged: disabled while its `enabledIf` is false or (with the
 /// default `exclusive` strategy) while it runs, errors reported as `ActionError`, and
 /// disposing an execution cancels it. An unbound port is never enabled.
-public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
+public final class ActionPort<Value, Element>: PortBox, ActionPortBox, BindingKeeping {
     /// Its summary, schemas and wire name: the ones its type's layout shares among all
     /// instances (see PortFacts.swift), or its own when made outside an instance.
     /// (Unchecked exclusivity: assigned only by `attach`, in one assignment, and otherwise
@@ -47,6 +47,12 @@ public final class ActionPort<Value, Element>: PortBox, ActionPortBox {
         /// source).
         case run(Run)
     }
+    /// Where its bindings go (see BindingStore in PortBox.swift). (Unchecked exclusivity: every
+    /// access is one read or one call of a `BindingStore` method, none of which calls anything
+    /// outside the standard library; the bag and the bindings are called after it ends.)
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     @usableFromInline var bindings = BindingStore()
 
     /// A port whose input and element use the given codecs.

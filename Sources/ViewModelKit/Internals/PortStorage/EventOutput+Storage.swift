@@ -19,7 +19,7 @@ import ReactiveCore
 /// `subscribe`, after the replay of the states; a parent's ``ChildViewModel`` handle; a
 /// `ViewModelHarness` recording made before the scheduler's first turn); when nobody
 /// subscribed they are dropped.
-public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
+public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox, BindingKeeping {
     public typealias Element = Value
 
     /// Its summary, schema and wire name: the ones its type's layout shares among all
@@ -32,6 +32,12 @@ public final class EventOutput<Value>: ObservableType, PortBox, OutputPortBox {
     @usableFromInline var facts: PortFacts
     /// The encoding of its codec (an output never decodes; its schema is in ``facts``).
     @usableFromInline let encode: (Value) -> JSONValue
+    /// Where its bindings go (see BindingStore in PortBox.swift). (Unchecked exclusivity: every
+    /// access is one read or one call of a `BindingStore` method, none of which calls anything
+    /// outside the standard library; the bag and the bindings are called after it ends.)
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     @usableFromInline var bindings = BindingStore()
     @usableFromInline lazy var fanOut = OutputFanOut<Value>()
     /// Set while the instance's `init` runs (and until its creator releases the held values).

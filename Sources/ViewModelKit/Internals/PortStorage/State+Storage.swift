@@ -26,7 +26,7 @@ import ReactiveCore
 /// A list of identified elements is a `State<IdentifiedList<Element>>`: its ``update(_:)``
 /// and ``bind(_:update:)`` edit the list in place, and patch subscribers get the edits as
 /// RFC 6902 operations instead of the list (see ``IdentifiedList``).
-public final class State<Value>: ObservableType, PortBox, OutputPortBox {
+public final class State<Value>: ObservableType, PortBox, OutputPortBox, BindingKeeping {
     public typealias Element = Value
 
     /// Its summary, schema and wire name: the ones its type's layout shares among all
@@ -48,6 +48,12 @@ public final class State<Value>: ObservableType, PortBox, OutputPortBox {
     @exclusivity(unchecked)
     #endif
     @usableFromInline var storedValue: Value
+    /// Where its bindings go (see BindingStore in PortBox.swift). (Unchecked exclusivity: every
+    /// access is one read or one call of a `BindingStore` method, none of which calls anything
+    /// outside the standard library; the bag and the bindings are called after it ends.)
+    #if !DEBUG
+    @exclusivity(unchecked)
+    #endif
     @usableFromInline var bindings = BindingStore()
     /// The encoding of its codec (its schema is in ``facts``).
     @usableFromInline let encode: (Value) -> JSONValue
