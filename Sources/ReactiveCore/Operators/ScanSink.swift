@@ -19,7 +19,7 @@
         self.areEqual = areEqual
         self.start = start
         self.hasStart = hasStart
-        let differs = Self.firstDiffers(start: start, seed: seed, hasStart: hasStart, areEqual: areEqual)
+        let differs = ScanFused(hasStart: hasStart, areEqual: areEqual).firstDiffers(start: start, seed: seed)
         firstDiffers = differs
         firstPending = differs
         super.init(observer)
