@@ -162,13 +162,12 @@
         guard !isDisposed else { return }
         isDisposed = true
         // In subscription order; each link is cut as it is passed, so the sources are freed
-        // one by one, not by a recursion as deep as the list.
-        var next = first
-        first = nil
+        // one by one, not by a recursion as deep as the list. Each link is moved out
+        // (`take()`), not copied and then cleared: a retain and a release fewer per source.
+        var next = first.take()
         last = nil
         while let source = next {
-            next = source.next
-            source.next = nil
+            next = source.next.take()
             source.dispose()
         }
     }
