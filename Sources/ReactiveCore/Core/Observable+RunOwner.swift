@@ -11,3 +11,15 @@ extension Observable {
         unsafeDowncast(self, to: Owner.self)
     }
 }
+
+extension MergeSink {
+    /// This merge's subscription as `Owner`, the subclass whose initializer stored the
+    /// `receiver` function that is running.
+    ///
+    /// Unchecked for the reason given on `Observable.asRunOwner(_:)`, on every element a merge
+    /// delivers: each subclass of ``MergeSink`` passes its `receiver` only from its own
+    /// initializer, and the sink calls it only with itself.
+    @inlinable @inline(__always) func asReceiverOwner<Owner: MergeSink<Element>>(_ owner: Owner.Type) -> Owner {
+        unsafeDowncast(self, to: Owner.self)
+    }
+}

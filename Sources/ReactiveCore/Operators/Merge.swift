@@ -35,10 +35,15 @@ extension ObservableType {
         super.init(run: { observable, observer in
             // Always this class: only this initializer stores this function.
             let merge = observable.asRunOwner(MergeObservable<Element>.self)
-            let sink = MergeSink(observer)
-            sink.run(merge.sources)
+            let sink = MergeObserverSink(observer)
+            merge.subscribeSources(into: sink)
             return sink
         }, endsItsSubscription: true)
+    }
+
+    /// Subscribes the sources as `sink`'s (its own subscription, or a fused `scan`'s).
+    @inlinable func subscribeSources(into sink: MergeSink<Element>) {
+        sink.run(sources)
     }
 }
 

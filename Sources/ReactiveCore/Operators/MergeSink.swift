@@ -9,11 +9,21 @@
 /// The sources are a list linked through `MergeSubscription.next`, not an array: the array's
 /// buffer was one more allocation per merge subscription, and the link is a word per source.
 ///
+/// What receives the merge's events is a subclass's: ``MergeObserverSink`` hands them to an
+/// observer, ``MergeScanSink`` (a `scan` over the merge) accumulates them itself, so a scan of
+/// a merge is one object, not a scan sink observing a merge sink. The sources hold this base,
+/// which reaches the subclass through `receiver`: a function without captures that each
+/// subclass's initializer makes where its types are known, so delivery runs specialized code
+/// (a method a generic subclass overrides would run generic code, every element).
+///
 /// Exclusivity: unchecked, for the reason given on `Sink`: every access is a single read,
 /// assignment or array call that runs no other code, so no access spans a call.
-@usableFromInline final class MergeSink<Element>: DisposableBase, Cancelable {
-    /// A `let`, as on `Sink`: calling it costs no retain and no exclusivity check.
-    @usableFromInline let observer: AnyObserver<Element>
+@usableFromInline class MergeSink<Element>: DisposableBase, Cancelable {
+    /// Receives each event for the subclass that stored it, given the sink it is stored in.
+    @usableFromInline typealias Receiver = (MergeSink<Element>, Event<Element>) -> Void
+
+    /// A `let`, as `Sink.observer` is: calling it costs no retain and no exclusivity check.
+    @usableFromInline final let receiver: Receiver
     /// The first and last sources, in subscription order. Held as their non-generic base:
     /// `dispose` is reached through the `Disposable` witness, so it runs unspecialized, and
     /// walking a generic class there looked its metadata up at run time for every merge
@@ -21,26 +31,27 @@
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    @usableFromInline var first: MergeSubscription?
+    @usableFromInline final var first: MergeSubscription?
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    @usableFromInline var last: MergeSubscription?
+    @usableFromInline final var last: MergeSubscription?
     /// Sources not completed yet, plus one while `run` is still subscribing them (so a
     /// source that completes at once cannot end the merge before the next one starts).
     /// 32 bits, beside `isDisposed` in one word: no merge has two billion sources.
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    @usableFromInline var running: Int32
+    @usableFromInline final var running: Int32
     /// Last, so that it takes one byte instead of a padded word.
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    @usableFromInline var isDisposed: Bool
+    @usableFromInline final var isDisposed: Bool
 
-    @inlinable init(_ observer: AnyObserver<Element>) {
-        self.observer = observer
+    /// A merge handing its events to `receiver`, which a subclass's initializer makes (see above).
+    @inlinable init(receiver: @escaping Receiver) {
+        self.receiver = receiver
         first = nil
         last = nil
         running = 1
@@ -48,7 +59,7 @@
         super.init()
     }
 
-    @inlinable func run(_ observables: [Observable<Element>]) {
+    @inlinable final func run(_ observables: [Observable<Element>]) {
         for observable in observables {
             guard subscribeSource(observable) else { return }
         }
@@ -56,7 +67,7 @@
     }
 
     /// ``run(_:)`` with two to four sources held without an array (``SmallMergeObservable``).
-    @inlinable func run(
+    @inlinable final func run(
         _ first: Observable<Element>, _ second: Observable<Element>, _ third: Observable<Element>?,
         _ fourth: Observable<Element>?
     ) {
@@ -68,7 +79,7 @@
 
     /// Subscribes `observable` as one more source; false, subscribing nothing, when this
     /// merge already ended (an earlier source failed during its subscription).
-    @inlinable func subscribeSource(_ observable: Observable<Element>) -> Bool {
+    @inlinable final func subscribeSource(_ observable: Observable<Element>) -> Bool {
         guard !isDisposed else { return false }
         if let mergeRun = observable.mergeRun {
             // A `map`: its source is subscribed by one object doing both jobs
@@ -83,7 +94,7 @@
 
     /// Adds `source` as running, then gives it the subscription `subscribe` makes (which may
     /// already end it, or the whole merge).
-    @inlinable func add(_ source: MergeSubscription, subscribe: () -> any Disposable) {
+    @inlinable final func add(_ source: MergeSubscription, subscribe: () -> any Disposable) {
         link(source)
         source.setSubscription(subscribe())
     }
@@ -93,13 +104,13 @@
     /// only attaches (`ObserverHub.attachesAsSubscribed`), without the existential it returns
     /// (boxed, unboxed and destroyed) or the placeholder `subscription` replaced by the same
     /// object. The source's `subscription` stays that placeholder, as it would.
-    @inlinable func add<Input>(_ source: ObserverHub<Input>.Entry, attachedTo hub: ObserverHub<Input>) {
+    @inlinable final func add<Input>(_ source: ObserverHub<Input>.Entry, attachedTo hub: ObserverHub<Input>) {
         link(source)
         _ = hub.attach(source)
     }
 
     /// Appends `source` to the list and counts it as running.
-    @inlinable func link(_ source: MergeSubscription) {
+    @inlinable final func link(_ source: MergeSubscription) {
         if let last {
             last.next = source
         } else {
@@ -109,14 +120,14 @@
         running += 1
     }
 
-    @inlinable func sourceCompleted() {
+    @inlinable final func sourceCompleted() {
         running -= 1
         if running == 0 { forwardCompleted() }
     }
 
     /// `source` ended: it is disposed first, then `error` ends the merge, or (nil, the source
     /// completed) the source counts as done. Both kinds of source end through here.
-    @inlinable func source(_ source: MergeSubscription, endedWith error: (any Error)?) {
+    @inlinable final func source(_ source: MergeSubscription, endedWith error: (any Error)?) {
         source.dispose()
         if let error {
             forwardError(error)
@@ -126,38 +137,37 @@
     }
 
     @inline(__always)
-    @inlinable func forward(_ element: Element) {
-        if !isDisposed { observer.on(.next(element)) }
+    @inlinable final func forward(_ element: Element) {
+        if !isDisposed { receiver(self, .next(element)) }
     }
 
     /// Ends the merge with `error`.
-    @inlinable func forwardError(_ error: any Error) {
+    @inlinable final func forwardError(_ error: any Error) {
         forwardTerminal(.error(error))
     }
 
     /// Ends the merge normally.
-    @inlinable func forwardCompleted() {
+    @inlinable final func forwardCompleted() {
         forwardTerminal(.completed)
     }
 
     /// Disposes every source, then forwards `event` (see `Sink.forwardTerminal`).
-    @inlinable func forwardTerminal(_ event: Event<Element>) {
+    @inlinable final func forwardTerminal(_ event: Event<Element>) {
         guard !isDisposed else { return }
         dispose()
-        observer.on(event)
+        receiver(self, event)
     }
 
-    @inlinable override func dispose() {
+    @inlinable override final func dispose() {
         guard !isDisposed else { return }
         isDisposed = true
         // In subscription order; each link is cut as it is passed, so the sources are freed
-        // one by one, not by a recursion as deep as the list.
-        var next = first
-        first = nil
+        // one by one, not by a recursion as deep as the list. Each link is moved out
+        // (`take()`), not copied and then cleared: a retain and a release fewer per source.
+        var next = first.take()
         last = nil
         while let source = next {
-            next = source.next
-            source.next = nil
+            next = source.next.take()
             source.dispose()
         }
     }

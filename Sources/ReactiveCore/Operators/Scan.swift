@@ -13,7 +13,8 @@ extension ObservableType {
 
 /// A `scan`: its source, seed and accumulator (see `Observable` for why `run` is stored), and
 /// what a `startWith` or `distinctUntilChanged()` written right after it added (see
-/// ``ScanFusing``): one ``ScanSink`` then does the three operators' work for each subscription.
+/// ``ScanFusing``): one ``ScanSink`` then does the three operators' work for each subscription
+/// (over a merge, one ``MergeScanSink`` does the merge's too).
 @usableFromInline final class ScanObservable<Input, State>: ScanFusing<State> {
     @usableFromInline let source: Observable<Input>
     @usableFromInline let seed: State
@@ -38,6 +39,13 @@ extension ObservableType {
             // Each read once: they are `var`s (see ScanFusing), each read an access check.
             let fused = scan.fused
             let start = scan.start
+            // Over a merge, one object is the merge's subscription and the scan's (MergeScanSink.swift).
+            if let merge = scan.source as? SmallMergeObservable<Input> {
+                return scan.subscribeMerged(observer, fused: fused, start: start) { merge.subscribeSources(into: $0) }
+            }
+            if let merge = scan.source as? MergeObservable<Input> {
+                return scan.subscribeMerged(observer, fused: fused, start: start) { merge.subscribeSources(into: $0) }
+            }
             let sink = ScanSink(
                 observer, seed: scan.seed, accumulator: scan.accumulator, start: start, hasStart: fused.hasStart,
                 areEqual: fused.areEqual)
@@ -49,6 +57,24 @@ extension ObservableType {
             sink.setUpstream(scan.source.subscribe(erased: AnyObserver(eventHandler: sink.on)))
             return sink
         })
+    }
+
+    /// Subscribes `observer` to this scan over a merge whose `subscribeSources` subscribes its
+    /// sources into the sink given: one ``MergeScanSink``, the fused start emitted first.
+    @inlinable final func subscribeMerged(
+        _ observer: AnyObserver<State>, fused: ScanFused<State>, start: State,
+        subscribeSources: (MergeSink<Input>) -> Void
+    ) -> any Disposable {
+        let sink = MergeScanSink(
+            observer, seed: seed, accumulator: accumulator, start: start, hasStart: fused.hasStart,
+            areEqual: fused.areEqual)
+        if fused.hasStart {
+            sink.emit(start)
+            // Nothing holds the sink yet, so nothing can have disposed it; kept for safety.
+            guard !sink.isDisposed else { return sink }
+        }
+        subscribeSources(sink)
+        return sink
     }
 }
 
