@@ -46,7 +46,7 @@ public struct JSONByteReader {
     /// The value `read` reads from the reader's bytes, which must hold nothing else but
     /// whitespace (``finish()``): a value followed by anything is ``unread``, for the caller to
     /// read the bytes the general way.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func readWhole<Value>(
         with read: (inout JSONByteReader) throws(JSONDecodingError) -> Value
     ) throws(JSONDecodingError) -> Value {
@@ -57,7 +57,7 @@ public struct JSONByteReader {
 
     /// The value `read` reads from `bytes` (at nesting `depth`, within `maxDepth`: see
     /// ``init(_:depth:maxDepth:)``), which hold nothing else but whitespace (``readWhole(with:)``).
-    @inlinable
+    @inlinable @inline(__always)
     package static func readWhole<Value>(
         _ bytes: UnsafeBufferPointer<UInt8>, depth: Int, maxDepth: Int,
         with read: (inout JSONByteReader) throws(JSONDecodingError) -> Value
