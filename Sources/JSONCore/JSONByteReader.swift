@@ -22,6 +22,7 @@ public struct JSONByteReader {
     /// A reader of the value in `bytes` (whitespace around it allowed), found at nesting
     /// `depth` of its document (its own object or array is one deeper), read with the
     /// general parser's `maxDepth`.
+    @usableFromInline
     package init(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int, maxDepth: Int) {
         self.bytes = bytes
         self.position = 0
@@ -36,9 +37,33 @@ public struct JSONByteReader {
     }
 
     /// Throws ``unread`` unless only whitespace follows the value read.
+    @usableFromInline
     package mutating func finish() throws(JSONDecodingError) {
         skipWhitespace()
         guard position == bytes.count else { throw Self.unread }
+    }
+
+    /// The value `read` reads from the reader's bytes, which must hold nothing else but
+    /// whitespace (``finish()``): a value followed by anything is ``unread``, for the caller to
+    /// read the bytes the general way.
+    @inlinable @inline(__always)
+    package mutating func readWhole<Value>(
+        with read: (inout JSONByteReader) throws(JSONDecodingError) -> Value
+    ) throws(JSONDecodingError) -> Value {
+        let value = try read(&self)
+        try finish()
+        return value
+    }
+
+    /// The value `read` reads from `bytes` (at nesting `depth`, within `maxDepth`: see
+    /// ``init(_:depth:maxDepth:)``), which hold nothing else but whitespace (``readWhole(with:)``).
+    @inlinable @inline(__always)
+    package static func readWhole<Value>(
+        _ bytes: UnsafeBufferPointer<UInt8>, depth: Int, maxDepth: Int,
+        with read: (inout JSONByteReader) throws(JSONDecodingError) -> Value
+    ) throws(JSONDecodingError) -> Value {
+        var reader = JSONByteReader(bytes, depth: depth, maxDepth: maxDepth)
+        return try reader.readWhole(with: read)
     }
 
     // MARK: Scalars

@@ -7,6 +7,23 @@ public enum JSONByteWriter {
     /// The most bytes ``writeDigits(_:to:)`` writes: a sign and 19 digits cover any `Int64`.
     public static let maximumDigitsByteCount = 20
 
+    /// Whether a JSON string literal holds `byte` as it is: every byte but the control
+    /// characters (below 0x20), `"` and `\`, the only bytes the encoders escape
+    /// (`JSONTextScratch.writeQuoted`). The one statement of that rule: the string writers,
+    /// the checks of keys written without a scan and the `vm.create` reply's size
+    /// (`VMCreateMethod.Result.plainTextByteCount`) all ask it.
+    @inlinable @inline(__always)
+    package static func writesVerbatim(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
+    /// Whether a JSON string literal holds every one of `bytes` as it is (``writesVerbatim(_:)``).
+    @inlinable
+    package static func writesVerbatim(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where !writesVerbatim(byte) { return false }
+        return true
+    }
+
     /// Copies `bytes` verbatim.
     @inlinable @inline(__always)
     public static func copy(_ bytes: [UInt8], to cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {

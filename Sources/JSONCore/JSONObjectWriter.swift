@@ -47,9 +47,8 @@ public struct JSONObjectWriter {
     /// (the caller's promise, checked in debug builds). The bytes are copied without being
     /// scanned for escapes, which ``key(_:)`` does for every key.
     public mutating func key(ascii key: StaticString) {
-        assert(key.isASCII && UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
-            $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
-        }, "key(ascii:) takes keys that need no escaping")
+        assert(key.isASCII && JSONByteWriter.writesVerbatim(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)),
+               "key(ascii:) takes keys that need no escaping")
         buffer.append(needsComma ? UInt8(ascii: ",") : UInt8(ascii: "\""))
         if needsComma { buffer.append(UInt8(ascii: "\"")) }
         needsComma = true

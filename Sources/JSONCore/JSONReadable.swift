@@ -40,10 +40,9 @@ extension JSONReadable {
     /// way instead.
     public init(readingJSON text: some StringProtocol) throws(JSONDecodingError) {
         self = try Array(text.utf8).withUnsafeBufferPointer { bytes throws(JSONDecodingError) -> Self in
-            var reader = JSONByteReader(bytes, depth: 0, maxDepth: JSONParseOptions().maxDepth)
-            let value = try Self(reading: &reader)
-            try reader.finish()
-            return value
+            try JSONByteReader.readWhole(bytes, depth: 0, maxDepth: JSONParseOptions().maxDepth) { reader throws(JSONDecodingError) in
+                try Self(reading: &reader)
+            }
         }
     }
 }

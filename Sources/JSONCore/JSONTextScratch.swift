@@ -110,8 +110,7 @@ struct JSONTextScratch: ~Copyable {
             makeRoom(count * 6, flushingTo: &buffer)
             var index = used
             for byte in UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]) {
-                // One unsigned range test covers the control characters; quote and backslash follow.
-                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                if JSONByteWriter.writesVerbatim(byte) {
                     chunk[index] = byte
                     index &+= 1  // < used + 6 × count, which the room check bounded
                 } else {

@@ -133,7 +133,7 @@ public struct JSONTextWriter: ~Copyable {
     /// (the caller's promise, checked in debug builds), copied without an escape scan.
     public mutating func key(ascii key: StaticString) {
         assert(key.isASCII && UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
-            $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+            $0 < 0x7F && JSONByteWriter.writesVerbatim($0)
         }, "key(ascii:) takes keys that need no escaping")
         if key.utf8CodeUnitCount <= Self.shortKeyBytes {
             // The comma, quotes and colon with the key, in one piece.

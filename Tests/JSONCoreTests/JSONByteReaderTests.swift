@@ -23,13 +23,8 @@ struct JSONByteReaderTests {
     /// The value the type's reader gives for `bytes`, `nil` when it declines them.
     static func fast<T: JSONReadable>(_: T.Type, _ bytes: [UInt8], maxDepth: Int) -> T? {
         bytes.withUnsafeBufferPointer { buffer -> T? in
-            var reader = JSONByteReader(buffer, depth: depth, maxDepth: maxDepth)
-            do throws(JSONDecodingError) {
-                let value = try T(reading: &reader)
-                try reader.finish()
-                return value
-            } catch {
-                return nil
+            try? JSONByteReader.readWhole(buffer, depth: depth, maxDepth: maxDepth) { reader throws(JSONDecodingError) in
+                try T(reading: &reader)
             }
         }
     }
@@ -105,6 +100,23 @@ struct JSONByteReaderTests {
         Self.expectAgreement([Int?].self, inputs: Self.all, read: Set(Self.bytes(["[null,1]"])))
     }
 
+    @Test("a whole read takes the value with whitespace around it, and declines anything after it")
+    func wholeReads() {
+        func whole(_ text: String) -> Int? {
+            Array(text.utf8).withUnsafeBufferPointer { buffer in
+                try? JSONByteReader.readWhole(buffer, depth: Self.depth, maxDepth: 512) { reader throws(JSONDecodingError) in
+                    try reader.readInt()
+                }
+            }
+        }
+        #expect(whole("7") == 7)
+        #expect(whole(" \n7\t ") == 7)
+        #expect(whole("7 7") == nil)
+        #expect(whole("7,") == nil)
+        #expect(whole("7}") == nil)
+        #expect(whole("") == nil)
+    }
+
     @Test("nesting beyond maxDepth is declined, as the parser refuses it")
     func depth() {
         let nested = Array("[[1]]".utf8)
@@ -121,9 +133,8 @@ struct JSONByteReaderTests {
         func pairs(_ text: String) -> [String]? {
             let bytes = Array(text.utf8)
             return bytes.withUnsafeBufferPointer { buffer -> [String]? in
-                var reader = JSONByteReader(buffer, depth: Self.depth, maxDepth: 512)
                 var seen: [String] = []
-                do throws(JSONDecodingError) {
+                let read: ()? = try? JSONByteReader.readWhole(buffer, depth: Self.depth, maxDepth: 512) { reader throws(JSONDecodingError) in
                     try reader.readObject { key, reader throws(JSONDecodingError) in
                         switch key {
                         case "a": seen.append("a=\(try reader.readInt())")
@@ -132,11 +143,8 @@ struct JSONByteReaderTests {
                         default: throw JSONByteReader.unread
                         }
                     }
-                    try reader.finish()
-                    return seen
-                } catch {
-                    return nil
                 }
+                return read.map { seen }
             }
         }
         #expect(pairs("{}") == [])

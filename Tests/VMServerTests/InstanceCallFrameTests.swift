@@ -9,10 +9,11 @@ import VMTestSupport
 /// server against the general path, byte for byte.
 @Suite("Typed vm.create and vm.destroy frames")
 struct InstanceCallFrameTests {
-    private static func read(_ frame: String, maxDepth: Int = 64) -> RequestFrame? {
+    private static func read(_ frame: String, maxDepth: Int = 64) -> RequestFrameTests.ReadFrame? {
         var isSend = false
         return Array(frame.utf8).withUnsafeBytes {
-            RequestFrame.read($0, options: JSONParseOptions(maxDepth: maxDepth), yieldingSends: true, typingParams: true, isSend: &isSend)
+            RequestFrameTests.ReadFrame(RequestFrame.read(
+                $0, options: JSONParseOptions(maxDepth: maxDepth), yieldingSends: true, typingParams: true, isSend: &isSend))
         }
     }
 
@@ -55,6 +56,12 @@ struct InstanceCallFrameTests {
         #"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":["Tally"]}"#,
         #"{"jsonrpc":"2.0","id":1,"method":"vm.destroy","params":{"instance":"t","extra":1}}"#,
         #"{"jsonrpc":"2.0","id":1,"method":"vm.destroy","params":{"Instance":"t"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"typ":"Tally"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"types":"Tally"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"instance":"Tally"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.destroy","params":{"type":"t"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.destroy","params":{"instanc":"t"}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"vm.destroy","params":{"instances":"t"}}"#,
         #"{"jsonrpc":"2.0","id":1,"method":"vm.list","params":{"type":"Tally"}}"#,
     ])
     func parsedAsBefore(frame: String) {
@@ -85,8 +92,8 @@ struct InstanceCallFrameTests {
         let frame = #"{"jsonrpc":"2.0","id":1,"method":"vm.create","params":{"type":"\#(sent)"}}"#
         var isSend = false
         let read = Array(frame.utf8).withUnsafeBytes {
-            RequestFrame.read(
-                $0, options: JSONParseOptions(maxDepth: 64), yieldingSends: true, typingParams: true, knownType: known, isSend: &isSend)
+            RequestFrameTests.ReadFrame(RequestFrame.read(
+                $0, options: JSONParseOptions(maxDepth: 64), yieldingSends: true, typingParams: true, knownType: known, isSend: &isSend))
         }
         #expect(read?.typed == .create(type: sent))
     }
@@ -105,7 +112,8 @@ struct InstanceCallFrameTests {
         bytes += Array(#""}}"#.utf8)
         var isSend = false
         let read = bytes.withUnsafeBytes {
-            RequestFrame.read($0, options: JSONParseOptions(maxDepth: 64), yieldingSends: true, typingParams: true, isSend: &isSend)
+            RequestFrameTests.ReadFrame(RequestFrame.read(
+                $0, options: JSONParseOptions(maxDepth: 64), yieldingSends: true, typingParams: true, isSend: &isSend))
         }
         #expect(read == nil)
     }

@@ -22,13 +22,8 @@ struct TodoItemReadingTests {
 
     static func fast(_ bytes: [UInt8], maxDepth: Int = 512) -> TodoItem? {
         bytes.withUnsafeBufferPointer { buffer -> TodoItem? in
-            var reader = JSONByteReader(buffer, depth: depth, maxDepth: maxDepth)
-            do throws(JSONDecodingError) {
-                let item = try TodoItem(reading: &reader)
-                try reader.finish()
-                return item
-            } catch {
-                return nil
+            try? JSONByteReader.readWhole(buffer, depth: depth, maxDepth: maxDepth) { reader throws(JSONDecodingError) in
+                try TodoItem(reading: &reader)
             }
         }
     }

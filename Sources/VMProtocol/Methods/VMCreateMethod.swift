@@ -207,7 +207,7 @@ public enum VMCreateMethod: VMMethod {
         private static func plainByteCount(_ text: String) -> Int? {
             // Native strings, small ones included, are contiguous UTF-8; any other is left to the
             // writer that escapes.
-            text.utf8.withContiguousStorageIfAvailable { needsNoEscape($0) ? $0.count : nil } ?? nil
+            text.utf8.withContiguousStorageIfAvailable { JSONByteWriter.writesVerbatim($0) ? $0.count : nil } ?? nil
         }
 
         /// Writes ``jsonValue``'s text, the bytes ``appendMembers(to:)`` writes inside its braces,
@@ -260,7 +260,7 @@ public enum VMCreateMethod: VMMethod {
             instance: UnsafeBufferPointer<UInt8>, type: UnsafeBufferPointer<UInt8>, scope: InstanceScope,
             to buffer: inout [UInt8]
         ) -> Bool {
-            guard needsNoEscape(instance), needsNoEscape(type) else { return false }
+            guard JSONByteWriter.writesVerbatim(instance), JSONByteWriter.writesVerbatim(type) else { return false }
             let scopeText = scopeText(scope)
             buffer.reserveCapacity(buffer.count + instance.count + type.count + typeKey.utf8CodeUnitCount
                 + scopeText.utf8CodeUnitCount + 2)
@@ -269,15 +269,6 @@ public enum VMCreateMethod: VMMethod {
             buffer.append(contentsOf: UnsafeBufferPointer(start: typeKey.utf8Start, count: typeKey.utf8CodeUnitCount))
             buffer.append(contentsOf: type)
             buffer.append(contentsOf: UnsafeBufferPointer(start: scopeText.utf8Start, count: scopeText.utf8CodeUnitCount))
-            return true
-        }
-
-        /// Whether JSON writes `bytes` as they are between quotes (no control character, quote
-        /// or backslash: `JSONSerializer.appendString` escapes only those).
-        private static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
             return true
         }
     }

@@ -89,7 +89,7 @@ extension Server {
     /// callers: ~40 instructions fewer per `vm.create` and `vm.destroy` in callgrind
     /// (ViewModelDaemon.docc/Performance.md).
     @inline(__always)
-    private func dispatch(_ request: RequestFrame?, on session: Session) -> Bool {
+    private func dispatch(_ request: consuming RequestFrame?, on session: Session) -> Bool {
         guard let request else { return false }
         let call = Call(session: session, id: request.id, route: request.id == nil ? .none : .direct,
                         method: request.method, params: request.params)

@@ -49,9 +49,7 @@ extension Input {
 
     func push(reading reader: inout JSONByteReader) throws(JSONDecodingError) -> Bool {
         guard let read else { return false }
-        let value = try read(&reader)
-        try reader.finish()
-        send(value)
+        send(try reader.readWhole(with: read))
         return true
     }
 }

@@ -173,7 +173,13 @@ enum UncheckedIdiomHomes {
                 also when its chunk is handed to a `JSONTextWriter`, which is noncopyable, made only \
                 inside that closure and lent to its body `inout`, so it cannot outlive the chunk; \
                 a message built in a stack buffer is given the writer's own bound \
-                (`maximumByteCount`, `maximumSuccessByteCount`), and only the bytes written are read back.
+                (`maximumByteCount`, `maximumSuccessByteCount`), and only the bytes written are read back. \
+                The `vm.create` reply written into the transport's buffer \
+                (`VMCreateMethod.Result.writePlainText(to:)`) writes exactly the pieces \
+                `plainTextByteCount` counts (each string's UTF-8 length, taken only when \
+                `JSONByteWriter.writesVerbatim` passes every byte, so nothing is escaped), the count \
+                the buffer is sized by (`maximumSuccessByteCount(resultByteCount:)`, checked before \
+                writing) and the bytes written are compared with after (`JSONRPCEncoder.writeSuccess`).
                 """,
             checkedBy: [
                 "ParserConformanceTests", "ParserErrorTests", "ChunkedTextTests", "JSONTextWriterTests", "EncoderTests", "OutputNotificationBytesTests",
