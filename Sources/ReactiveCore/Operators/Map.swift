@@ -27,33 +27,33 @@ extension ObservableType {
             // Always this class, as above.
             let map = observable.asRunOwner(MapObservable<Source, Result>.self)
             let source = MergeMapSource(sink: merge, transform: map.transform)
+            // A `PublishSubject` seen through its `asObservable()` (an action's `elements`),
+            // tested here: a call to the function below would not be inlined for it.
+            if let subject = map.source as? SourceObservable<PublishSubject<Source.Element>> {
+                let hub = subject.source
+                if hub.attachesAsSubscribed {
+                    merge.add(source, attachedTo: hub)
+                } else {
+                    merge.add(source) { hub.subscribe(source) }
+                }
+                return
+            }
             if Self.attach(source, directlyTo: map.source, in: merge) { return }
             merge.add(source) { map.source.subscribe(source) }
         }, endsItsSubscription: true)
     }
 
-    /// Makes `source` a running source of `merge` subscribed to `candidate` (the map's source)
-    /// without the subscription passing through an existential, when `candidate` is a subject:
-    /// one that only attaches its entries (an input, a running `PublishSubject`) is given the
-    /// source as its entry directly; so is a `PublishSubject` seen through its `asObservable()`
-    /// (an action's `elements`). False, doing nothing, for any other source. Each cast
-    /// resolves at compile time where `Source` is a final class, as an input is; `candidate`
-    /// is borrowed from the map for the call, not retained for it.
+    /// Makes `source` a running source of `merge` attached to `candidate` (the map's source) as
+    /// its entry, without a subscription passing through an existential, when `candidate` is a
+    /// subject that only attaches its entries (an input, a running `PublishSubject`); false,
+    /// doing nothing, for any other source. The cast resolves at compile time where `Source`
+    /// is a final class, as an input is; `candidate` is borrowed from the map for the call, not
+    /// retained and released around it as the closure's cast of `map.source` was.
     @inlinable static func attach(
         _ source: MergeMapSource<Source.Element, Result>, directlyTo candidate: Source, in merge: MergeSink<Result>
     ) -> Bool {
-        if let hub = candidate as? ObserverHub<Source.Element> {
-            guard hub.attachesAsSubscribed else { return false }
-            merge.add(source, attachedTo: hub)
-            return true
-        }
-        guard let subject = candidate as? SourceObservable<PublishSubject<Source.Element>> else { return false }
-        let hub = subject.source
-        if hub.attachesAsSubscribed {
-            merge.add(source, attachedTo: hub)
-        } else {
-            merge.add(source) { hub.subscribe(source) }
-        }
+        guard let hub = candidate as? ObserverHub<Source.Element>, hub.attachesAsSubscribed else { return false }
+        merge.add(source, attachedTo: hub)
         return true
     }
 }
