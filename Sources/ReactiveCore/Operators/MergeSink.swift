@@ -80,11 +80,10 @@
     /// merge already ended (an earlier source failed during its subscription).
     @inlinable final func subscribeSource(_ observable: Observable<Element>) -> Bool {
         guard !isDisposed else { return false }
-        if let mergeRun = observable.mergeRun {
-            // A `map`: its source is subscribed by one object doing both jobs
-            // (``MergeMapSource``), not by a map sink observed by a merge source.
-            mergeRun(observable, self)
-        } else {
+        // A `map`: its source is subscribed by one object doing both jobs (``MergeMapSource``),
+        // not by a map sink observed by a merge source. Called through the optional, not
+        // bound to a local first, so that the function is not copied (retained and released).
+        if observable.mergeRun?(observable, self) == nil {
             let source = MergeSource(sink: self)
             add(source) { observable.subscribe(erased: AnyObserver(eventHandler: source.on)) }
         }
