@@ -55,16 +55,18 @@ public final class DisposeBag {
         isDisposed = true
         let disposing = disposables
         disposables = .none
-        Self.dispose(disposing)
+        Self.dispose(consume disposing)
     }
 
     deinit {
         Self.dispose(disposables)
     }
 
-    /// Disposes `held`, in insertion order.
-    private static func dispose(_ held: Held) {
-        switch held {
+    /// Disposes `held`, in insertion order. Consumed (and `dispose()` hands it over with
+    /// `consume`), so that the switch takes the disposables out of it instead of copying the
+    /// held value through its value witnesses and destroying both copies after.
+    private static func dispose(_ held: consuming Held) {
+        switch consume held {
         case .none:
             break
         case .one(let disposable):
