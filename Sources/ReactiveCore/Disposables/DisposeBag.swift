@@ -35,14 +35,16 @@ public final class DisposeBag {
             disposable.dispose()
             return
         }
-        switch disposables {
+        // Moved out of the bag (`swap`, no copy) and switched on as it is, not copied for the
+        // switch and destroyed after; an array so taken is not shared while it grows.
+        var held = Held.none
+        swap(&held, &disposables)
+        switch consume held {
         case .none:
             disposables = .one(disposable)
         case .one(let first):
             disposables = .many([first, disposable])
         case .many(var all):
-            // Dropped from the bag first, so that the array is not shared while it grows.
-            disposables = .none
             all.append(disposable)
             disposables = .many(all)
         }
