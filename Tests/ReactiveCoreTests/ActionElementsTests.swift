@@ -2,9 +2,9 @@ import ReactiveCore
 import ReactiveTesting
 import Testing
 
-/// An action makes the subject behind `elements` on its first read (Action.swift): what an
-/// observer of `elements` receives must not depend on when that read happened.
-@Suite("Action's elements, made on first read")
+/// What an observer of an action's `elements` receives must not depend on when `elements`
+/// was read: before any execution, between executions, or while an element is delivered.
+@Suite("Action's elements, whenever read")
 struct ActionElementsTests {
     @Test("elements read only after two executions deliver the later executions' elements, and the earlier ones ran in full")
     func readLate() {

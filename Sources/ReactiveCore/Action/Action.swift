@@ -34,8 +34,8 @@
 ///   enabled again), so success and failure read the same way: the outcome, then the end of
 ///   the execution. The execution's observable completes or fails last, so a subscriber
 ///   reacting to its end may execute again.
-/// - **Subjects are created on demand.** ``elements``, ``errors``, ``executing``, ``enabled``
-///   and ``executionObservables`` cost nothing until read: a behavior subject created late starts
+/// - **Subjects are created on demand.** ``errors``, ``executing``, ``enabled`` and
+///   ``executionObservables`` cost nothing until read: a behavior subject created late starts
 ///   from the action's current state, and an event no one could observe is not sent.
 ///
 /// Single-threaded like the rest of the graph (see ``Observable``); async work hops back
@@ -53,22 +53,15 @@ public final class Action<Input, Element> {
     @usableFromInline let work: ActionWork<Input, Element>
     // Assigned in the inlinable `init` rather than by an initial value: initial values are
     // out-of-line generic functions that look type metadata up at run time for every action.
-    //
+    @usableFromInline let elementsSubject: PublishSubject<Element>
     // Created by the first read of their public observable (most view models never read
     // most of them; each subject is a few hundred bytes per instance). Until then nobody can
-    // observe them, so events for them are dropped. `elements` too: an action bound to a
-    // view model's port is executed through it and its elements reach the client through
-    // each execution's observable, so an action whose `elements` no chain reads makes no
-    // subject for them.
+    // observe them, so events for them are dropped.
     //
     // Exclusivity: the `var`s below are `@exclusivity(unchecked)` (dynamic checks were ~14 of
     // them per created action). Safe for the reason given on `Sink`: every access is a single
     // read or assignment that runs no other code; a subject is loaded into a temporary before
     // it is sent to, so no access spans a call that could re-enter the action.
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
-    @usableFromInline var elementsSubject: PublishSubject<Element>?
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
@@ -115,14 +108,9 @@ public final class Action<Input, Element> {
 
     /// The elements of every execution.
     ///
-    /// Inlinable, so that it specializes where `Element` is known: unspecialized, every read
-    /// looked the metadata of its observable's generic class up at run time.
-    @inlinable public var elements: Observable<Element> {
-        if let elementsSubject { return elementsSubject.asObservable() }
-        let subject = PublishSubject<Element>()
-        elementsSubject = subject
-        return subject.asObservable()
-    }
+    /// Inlinable, so that it specializes where `Element` is known, as the rest of an action's
+    /// creation path does.
+    @inlinable public var elements: Observable<Element> { elementsSubject.asObservable() }
 
     /// Not-enabled refusals and the work's errors.
     public var errors: Observable<ActionError> {
@@ -239,7 +227,7 @@ public final class Action<Input, Element> {
     /// The initializer behind the public ones; a `nil` source is always `true`.
     @inlinable init(enabledIfSource: Observable<Bool>?, work: ActionWork<Input, Element>, strategy: ActionStrategy) {
         self.work = work
-        elementsSubject = nil
+        elementsSubject = PublishSubject()
         errorsSubject = nil
         executingSubject = nil
         rareSubjects = nil
@@ -383,9 +371,7 @@ public final class Action<Input, Element> {
             switch event {
             case .next(let element):
                 execution.replay.on(.next(element))
-                // Read after the replay's observers ran: one of them may have read `elements`
-                // first, and subscribed in time for this element, as to a subject made before.
-                if let elementsSubject { elementsSubject.on(.next(element)) }
+                elementsSubject.on(.next(element))
             case .error(let error):
                 // Finished first, so a later event and a re-entrant dispose (from an `errors`
                 // observer) are ignored; but still executing while `errors` is told, like
