@@ -107,7 +107,10 @@ public final class Action<Input, Element> {
     }
 
     /// The elements of every execution.
-    public var elements: Observable<Element> { elementsSubject.asObservable() }
+    ///
+    /// Inlinable, so that it specializes where `Element` is known, as the rest of an action's
+    /// creation path does.
+    @inlinable public var elements: Observable<Element> { elementsSubject.asObservable() }
 
     /// Not-enabled refusals and the work's errors.
     public var errors: Observable<ActionError> {
@@ -241,14 +244,17 @@ public final class Action<Input, Element> {
         // completes, so the subscription below would take its value and end at once. Taking
         // the value directly is the same, without the subscriber, its closure and the weak
         // reference to this action they need (3 allocations per action).
+        //
+        // `lastEnabledSent` is set without `updateEnabled()`: no `enabled` subject can exist
+        // before `init` returns, so there is nothing to send to.
         guard let enabledIf = enabledIfSource else {
             enabledIfValue = true
-            updateEnabled()
+            lastEnabledSent = isEnabled
             return
         }
         if let just = enabledIf as? JustObservable<Bool> {
             enabledIfValue = just.element
-            updateEnabled()
+            lastEnabledSent = isEnabled
             return
         }
         // The subscriber itself rather than `subscribe(onNext:)`'s existential: whether it

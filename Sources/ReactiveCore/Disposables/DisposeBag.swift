@@ -35,14 +35,16 @@ public final class DisposeBag {
             disposable.dispose()
             return
         }
-        switch disposables {
+        // Moved out of the bag (`swap`, no copy) and switched on as it is, not copied for the
+        // switch and destroyed after; an array so taken is not shared while it grows.
+        var held = Held.none
+        swap(&held, &disposables)
+        switch consume held {
         case .none:
             disposables = .one(disposable)
         case .one(let first):
             disposables = .many([first, disposable])
         case .many(var all):
-            // Dropped from the bag first, so that the array is not shared while it grows.
-            disposables = .none
             all.append(disposable)
             disposables = .many(all)
         }
@@ -55,16 +57,18 @@ public final class DisposeBag {
         isDisposed = true
         let disposing = disposables
         disposables = .none
-        Self.dispose(disposing)
+        Self.dispose(consume disposing)
     }
 
     deinit {
         Self.dispose(disposables)
     }
 
-    /// Disposes `held`, in insertion order.
-    private static func dispose(_ held: Held) {
-        switch held {
+    /// Disposes `held`, in insertion order. Consumed (and `dispose()` hands it over with
+    /// `consume`), so that the switch takes the disposables out of it instead of copying the
+    /// held value through its value witnesses and destroying both copies after.
+    private static func dispose(_ held: consuming Held) {
+        switch consume held {
         case .none:
             break
         case .one(let disposable):

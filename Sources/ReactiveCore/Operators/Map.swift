@@ -27,26 +27,34 @@ extension ObservableType {
             // Always this class, as above.
             let map = observable.asRunOwner(MapObservable<Source, Result>.self)
             let source = MergeMapSource(sink: merge, transform: map.transform)
-            // A subject that only attaches its entries (an input, a running `PublishSubject`)
-            // is given the source as its entry directly; so is a `PublishSubject` seen through
-            // its `asObservable()` (an action's `elements`). Each cast resolves at compile time
-            // where `Source` is a final class, as an input is.
-            if let hub = map.source as? ObserverHub<Source.Element> {
-                if hub.attachesAsSubscribed {
-                    merge.add(source, attachedTo: hub)
-                    return
-                }
-            } else if let subject = map.source as? SourceObservable<PublishSubject<Source.Element>> {
+            // A `PublishSubject` seen through its `asObservable()` (an action's `elements`),
+            // tested here: a call to the function below would not be inlined for it.
+            if let subject = map.source as? SourceObservable<PublishSubject<Source.Element>> {
                 let hub = subject.source
                 if hub.attachesAsSubscribed {
                     merge.add(source, attachedTo: hub)
-                    return
+                } else {
+                    merge.add(source) { hub.subscribe(source) }
                 }
-                merge.add(source) { hub.subscribe(source) }
                 return
             }
+            if Self.attach(source, directlyTo: map.source, in: merge) { return }
             merge.add(source) { map.source.subscribe(source) }
         }, endsItsSubscription: true)
+    }
+
+    /// Makes `source` a running source of `merge` attached to `candidate` (the map's source) as
+    /// its entry, without a subscription passing through an existential, when `candidate` is a
+    /// subject that only attaches its entries (an input, a running `PublishSubject`); false,
+    /// doing nothing, for any other source. The cast resolves at compile time where `Source`
+    /// is a final class, as an input is; `candidate` is borrowed from the map for the call, not
+    /// retained and released around it as the closure's cast of `map.source` was.
+    @inlinable static func attach(
+        _ source: MergeMapSource<Source.Element, Result>, directlyTo candidate: Source, in merge: MergeSink<Result>
+    ) -> Bool {
+        guard let hub = candidate as? ObserverHub<Source.Element>, hub.attachesAsSubscribed else { return false }
+        merge.add(source, attachedTo: hub)
+        return true
     }
 }
 

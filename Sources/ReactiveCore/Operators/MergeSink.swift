@@ -8,6 +8,10 @@
 ///
 /// The sources are a list linked through `MergeSubscription.next`, not an array: the array's
 /// buffer was one more allocation per merge subscription, and the link is a word per source.
+/// The list starts at the source linked last and runs backwards: linking a source then moves
+/// the list into the new source's `next` and retains only the source (a list kept in
+/// subscription order also retained it as its new last and released the old last, per
+/// source linked); `dispose` turns the list around before disposing the sources in order.
 ///
 /// What receives the merge's events is a subclass's: ``MergeObserverSink`` hands them to an
 /// observer, ``MergeScanSink`` (a `scan` over the merge) accumulates them itself, so a scan of
@@ -24,18 +28,14 @@
 
     /// A `let`, as `Sink.observer` is: calling it costs no retain and no exclusivity check.
     @usableFromInline final let receiver: Receiver
-    /// The first and last sources, in subscription order. Held as their non-generic base:
-    /// `dispose` is reached through the `Disposable` witness, so it runs unspecialized, and
-    /// walking a generic class there looked its metadata up at run time for every merge
-    /// disposed.
+    /// The source linked last; each source's `next` is the one linked before it. Held as
+    /// their non-generic base: `dispose` is reached through the `Disposable` witness, so it
+    /// runs unspecialized, and walking a generic class there looked its metadata up at run
+    /// time for every merge disposed.
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    @usableFromInline final var first: MergeSubscription?
-    #if !DEBUG
-    @exclusivity(unchecked)
-    #endif
-    @usableFromInline final var last: MergeSubscription?
+    @usableFromInline final var latest: MergeSubscription?
     /// Sources not completed yet, plus one while `run` is still subscribing them (so a
     /// source that completes at once cannot end the merge before the next one starts).
     /// 32 bits, beside `isDisposed` in one word: no merge has two billion sources.
@@ -52,8 +52,7 @@
     /// A merge handing its events to `receiver`, which a subclass's initializer makes (see above).
     @inlinable init(receiver: @escaping Receiver) {
         self.receiver = receiver
-        first = nil
-        last = nil
+        latest = nil
         running = 1
         isDisposed = false
         super.init()
@@ -81,11 +80,10 @@
     /// merge already ended (an earlier source failed during its subscription).
     @inlinable final func subscribeSource(_ observable: Observable<Element>) -> Bool {
         guard !isDisposed else { return false }
-        if let mergeRun = observable.mergeRun {
-            // A `map`: its source is subscribed by one object doing both jobs
-            // (``MergeMapSource``), not by a map sink observed by a merge source.
-            mergeRun(observable, self)
-        } else {
+        // A `map`: its source is subscribed by one object doing both jobs (``MergeMapSource``),
+        // not by a map sink observed by a merge source. Called through the optional, not
+        // bound to a local first, so that the function is not copied (retained and released).
+        if observable.mergeRun?(observable, self) == nil {
             let source = MergeSource(sink: self)
             add(source) { observable.subscribe(erased: AnyObserver(eventHandler: source.on)) }
         }
@@ -109,14 +107,11 @@
         _ = hub.attach(source)
     }
 
-    /// Appends `source` to the list and counts it as running.
+    /// Puts `source` at the head of the list (the list moved into its `next`, not copied) and
+    /// counts it as running.
     @inlinable final func link(_ source: MergeSubscription) {
-        if let last {
-            last.next = source
-        } else {
-            first = source
-        }
-        last = source
+        source.next = latest.take()
+        latest = source
         running += 1
     }
 
@@ -161,13 +156,19 @@
     @inlinable override final func dispose() {
         guard !isDisposed else { return }
         isDisposed = true
-        // In subscription order; each link is cut as it is passed, so the sources are freed
-        // one by one, not by a recursion as deep as the list. Each link is moved out
-        // (`take()`), not copied and then cleared: a retain and a release fewer per source.
-        var next = first.take()
-        last = nil
-        while let source = next {
-            next = source.next.take()
+        // The list turned around first (it runs from the source linked last), so that the
+        // sources are disposed in subscription order; then each link is cut as it is passed,
+        // so the sources are freed one by one, not by a recursion as deep as the list. Every
+        // link is moved (`take()`), never copied: no retain or release but the frees.
+        var backwards = latest.take()
+        var forwards: MergeSubscription?
+        while let source = backwards.take() {
+            backwards = source.next.take()
+            source.next = forwards.take()
+            forwards = consume source
+        }
+        while let source = forwards.take() {
+            forwards = source.next.take()
             source.dispose()
         }
     }

@@ -15,7 +15,7 @@
     @exclusivity(unchecked)
     #endif
     @usableFromInline final var subscription: DisposableBase?
-    /// The merge's next source (see `MergeSink`), until the merge is disposed.
+    /// The source its merge linked before it (see `MergeSink`), until the merge is disposed.
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
