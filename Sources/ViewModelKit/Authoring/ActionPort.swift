@@ -47,8 +47,8 @@ extension ActionPort {
 
     var typed: TypedPort { .action(self) }
 
-    func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort {
-        if self.facts !== facts { self.facts = facts }
+    func attach(facts shared: [PortFacts], at position: Int, bag: DisposeBag) -> TypedPort {
+        if facts !== shared[position] { facts = shared[position] }
         attachBindings(to: bag)
         return typed
     }

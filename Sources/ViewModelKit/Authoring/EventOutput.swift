@@ -56,8 +56,8 @@ extension EventOutput {
 
     var typed: TypedPort { .output(self) }
 
-    func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort {
-        if self.facts !== facts { self.facts = facts }
+    func attach(facts shared: [PortFacts], at position: Int, bag: DisposeBag) -> TypedPort {
+        if facts !== shared[position] { facts = shared[position] }
         attachBindings(to: bag)
         return typed
     }

@@ -28,9 +28,12 @@ extension Input {
     /// Its facts (see ``heldFacts``).
     var facts: PortFacts { heldFacts.facts }
 
-    func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort {
+    func attach(facts shared: [PortFacts], at position: Int, bag: DisposeBag) -> TypedPort {
+        // Compared in one expression, before anything is retained: the facts it claimed when
+        // made are, in an instance the kit makes, these ones.
+        if ObjectIdentifier(heldFacts.facts) == ObjectIdentifier(shared[position]) { return typed }
         let current = self.facts
-        guard current !== facts else { return typed }
+        let facts = shared[position]
         // Facts of another class (a declaration whose instances hold differently typed
         // inputs behind an existential) would break `send`: such an input keeps its own
         // facts, under the declared name.

@@ -19,10 +19,16 @@ public struct ViewModelContext<VM: ViewModel> {
     /// bindings here already; add only subscriptions that exist for their side effect.
     public let bag: DisposeBag
     /// Where ``saved(_:default:version:migrate:)`` values are kept (`nil`: nothing is saved).
-    @usableFromInline let savedState: SavedState?
+    @usableFromInline var savedState: SavedState? { instanceParts.savedState }
     /// The scheduler, the child opener and the service clock, shared by every instance of
     /// the host (InstanceEnvironment.swift).
-    @usableFromInline let environment: InstanceEnvironment
+    @usableFromInline var environment: InstanceEnvironment { instanceParts.environment }
+    /// ``savedState`` and ``environment``, stored as one property so that the context has
+    /// five: with six, the view model's module destroyed the context after `init` through its
+    /// generic value witness, which looks the context's metadata up (the first time, for each
+    /// view-model type, a metadata instantiation by mangled name); with five it releases the
+    /// fields in place (ViewModelDaemon.docc/Performance.md).
+    @usableFromInline let instanceParts: (savedState: SavedState?, environment: InstanceEnvironment)
 
     var children: any ChildOpening { environment.children }
     /// The clock behind ``clock``, and who watches service calls (ViewModelContext+Clock.swift).
@@ -50,8 +56,7 @@ public struct ViewModelContext<VM: ViewModel> {
         self.args = args
         self.services = services
         self.bag = bag
-        self.savedState = savedState
-        self.environment = environment
+        self.instanceParts = (savedState, environment)
     }
 
     /// Creates a child instance of the type registered as `type` with `args` (a new scene)

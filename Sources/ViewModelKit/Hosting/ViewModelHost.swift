@@ -250,7 +250,8 @@ package final class ViewModelHost {
     /// ``onClose`` reports each one.
     package func destroy(_ id: String, reason: CloseReason = .destroyed) throws(ViewModelError) {
         guard let index = live.index(forKey: id) else { throw .unknownInstance(instance: id) }
-        tearDown(live[index].value, reason: reason, childReason: .parentDestroyed, index: index)
+        // The value alone: `live[index]` copied the id (its key) too, retained and released.
+        tearDown(live.values[index], reason: reason, childReason: .parentDestroyed, index: index)
     }
 
     /// Destroys every instance, each with `reason` (at shutdown, children too are closed

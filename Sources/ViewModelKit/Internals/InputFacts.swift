@@ -12,7 +12,7 @@ import ReactiveCore
 /// input of every instance.
 ///
 /// An input's facts are always of this class for its own `Value`: `Input.init` makes or
-/// claims only those, and `Input.attach(facts:bag:)` takes only facts of the class it has.
+/// claims only those, and `Input.attach(facts:at:bag:)` takes only facts of the class it has.
 @usableFromInline final class InputFacts<Value>: PortFacts, @unchecked Sendable {
     @usableFromInline let deliver: @Sendable (Input<Value>, Value) -> Void
 

@@ -16,15 +16,17 @@ protocol PortBox: AnyObject, SendableMetatype {
     /// The port as what it is (no dynamic casts when an instance is wired).
     var typed: TypedPort { get }
     /// Called once, before the view model's `init`: the port takes the facts of its declared
-    /// position (its wire name among them) and the instance's lifetime bag, where its
-    /// bindings go. Returns ``typed``, so that the layout reading the port makes one call
-    /// for both (PortLayout.swift).
-    @discardableResult func attach(facts: PortFacts, bag: DisposeBag) -> TypedPort
+    /// position, `shared[position]` (its wire name among them), and the instance's lifetime
+    /// bag, where its bindings go. Returns ``typed``, so that the layout reading the port
+    /// makes one call for both (PortLayout.swift). Given the layout's list rather than the
+    /// facts, so that a port already holding them (the usual case) compares them without the
+    /// caller retaining and releasing them around the call.
+    @discardableResult func attach(facts shared: [PortFacts], at position: Int, bag: DisposeBag) -> TypedPort
     /// Called when the instance is destroyed, after its bag (`bag`) was disposed: the port
     /// lets go of what it was bound to (an action port drops its action, breaking cycles
     /// through closures the author wrote) and of the bag.
     func detach(from bag: DisposeBag)
-    /// Called with ``attach(facts:bag:)`` when the instance holds the events its `init` emits
+    /// Called with ``attach(facts:at:bag:)`` when the instance holds the events its `init` emits
     /// (``HeldEvents``), and with `nil` after `init` if it held none; only event outputs act
     /// on it.
     func holdEvents(in held: HeldEvents?)
@@ -41,17 +43,17 @@ enum TypedPort {
     case output(any OutputPortBox)
     case action(any ActionPortBox)
 
-    /// ``PortBox/attach(facts:bag:)`` of the port, called on its own kind: no existential of
-    /// the port is made for it (a retain and a release per port of every instance built).
-    func attach(facts: PortFacts, bag: DisposeBag) {
+    /// ``PortBox/attach(facts:at:bag:)`` of the port, called on its own kind: no existential
+    /// of the port is made for it (a retain and a release per port of every instance built).
+    func attach(facts shared: [PortFacts], at position: Int, bag: DisposeBag) {
         switch self {
-        case .input(let input): input.attach(facts: facts, bag: bag)
-        case .output(let output): output.attach(facts: facts, bag: bag)
-        case .action(let action): action.attach(facts: facts, bag: bag)
+        case .input(let input): input.attach(facts: shared, at: position, bag: bag)
+        case .output(let output): output.attach(facts: shared, at: position, bag: bag)
+        case .action(let action): action.attach(facts: shared, at: position, bag: bag)
         }
     }
 
-    /// ``PortBox/detach(from:)`` of the port, called on its own kind (as ``attach(facts:bag:)``).
+    /// ``PortBox/detach(from:)`` of the port, called on its own kind (as ``attach(facts:at:bag:)``).
     func detach(from bag: DisposeBag) {
         switch self {
         case .input(let input): input.detach(from: bag)

@@ -108,7 +108,7 @@ import ReactiveCore
             guard let address = UnsafeRawPointer(bitPattern: bits) else { return nil }
             let object = Unmanaged<AnyObject>.fromOpaque(address).takeUnretainedValue()
             guard ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(slot.type) else { return nil }
-            list.ports.append(slot.type.attachedPort(of: object, facts: facts[index], bag: bag))
+            list.ports.append(slot.type.attachedPort(of: object, facts: facts, at: index, bag: bag))
         }
         return list
     }
@@ -125,7 +125,7 @@ import ReactiveCore
     /// `Mirror`; ``read(from:attachingTo:)`` attaches the ports it reads).
     @usableFromInline func attach(_ boxes: PortList, bag: DisposeBag) {
         for index in boxes.ports.indices where index < facts.count {
-            boxes.ports[index].attach(facts: facts[index], bag: bag)
+            boxes.ports[index].attach(facts: facts, at: index, bag: bag)
         }
     }
 
@@ -152,9 +152,9 @@ import ReactiveCore
 }
 
 extension PortBox {
-    /// `object` as this port class, attached (``PortBox/attach(facts:bag:)``); the caller
+    /// `object` as this port class, attached (``PortBox/attach(facts:at:bag:)``); the caller
     /// checked that its class is exactly `Self`.
-    static func attachedPort(of object: AnyObject, facts: PortFacts, bag: DisposeBag) -> TypedPort {
-        unsafeDowncast(object, to: Self.self).attach(facts: facts, bag: bag)
+    static func attachedPort(of object: AnyObject, facts shared: [PortFacts], at position: Int, bag: DisposeBag) -> TypedPort {
+        unsafeDowncast(object, to: Self.self).attach(facts: shared, at: position, bag: bag)
     }
 }
