@@ -61,7 +61,11 @@ public final class DisposeBag {
     }
 
     deinit {
-        Self.dispose(disposables)
+        // Moved out (`swap`), not copied: the copy's retains and the stored value's destroy
+        // after `deinit` (through the existential's witnesses) both go.
+        var held = Held.none
+        swap(&held, &disposables)
+        Self.dispose(consume held)
     }
 
     /// Disposes `held`, in insertion order. Consumed (and `dispose()` hands it over with
