@@ -50,9 +50,9 @@ extension Input {
 
     var readsBytes: Bool { read != nil }
 
-    func push(reading reader: inout JSONByteReader) throws(JSONDecodingError) -> Bool {
+    func push(reading bytes: UnsafeBufferPointer<UInt8>, depth: Int, maxDepth: Int) throws(JSONDecodingError) -> Bool {
         guard let read else { return false }
-        send(try reader.readWhole(with: read))
+        send(try JSONByteReader.readWhole(bytes, depth: depth, maxDepth: maxDepth, with: read))
         return true
     }
 }

@@ -160,9 +160,8 @@ package final class ViewModelInstance {
     /// accept (JSONReadable.swift), so the value and the effects are the general path's.
     package func send(_ route: InputRoute, reading bytes: UnsafeBufferPointer<UInt8>, depth: Int, maxDepth: Int) -> Bool {
         guard route.registered === registered, isAlive, isBuilt, let port = input(at: route.slot.index) else { return false }
-        var reader = JSONByteReader(bytes, depth: depth, maxDepth: maxDepth)
         do throws(JSONDecodingError) {
-            return try port.push(reading: &reader)
+            return try port.push(reading: bytes, depth: depth, maxDepth: maxDepth)
         } catch {
             return false
         }

@@ -75,11 +75,12 @@ enum TypedPort {
 protocol InputPortBox: PortBox {
     /// Decodes `json` (already valid against the published schema) and pushes it.
     func push(json: JSONValue) throws(JSONDecodingError)
-    /// Reads the value from `reader` with its codec's reader and pushes it; `false` (nothing
+    /// Reads the value in `bytes` (nothing else but whitespace, at nesting `depth` of its
+    /// document, within `maxDepth`) with its codec's reader and pushes it; `false` (nothing
     /// pushed) when the codec has none. Throws when the reader declines the value, which is
     /// then to be parsed and pushed with ``push(json:)`` after the schema check.
-    func push(reading reader: inout JSONByteReader) throws(JSONDecodingError) -> Bool
-    /// Whether ``push(reading:)`` can read at all (the codec has a reader).
+    func push(reading bytes: UnsafeBufferPointer<UInt8>, depth: Int, maxDepth: Int) throws(JSONDecodingError) -> Bool
+    /// Whether ``push(reading:depth:maxDepth:)`` can read at all (the codec has a reader).
     var readsBytes: Bool { get }
 }
 
