@@ -275,7 +275,10 @@ public final class Action<Input, Element> {
     deinit {
         enabledIfSubscription?.dispose()
         current?.workSubscription.dispose()
-        lanes?.disposeAll()
+        // Tested here rather than through `lanes`: a `deinit` never specializes, so the
+        // getter was a call (and its cast) for every action freed, most of which have no
+        // rare subjects.
+        if rareSubjects != nil { lanes?.disposeAll() }
     }
 
     /// Starts an execution for `input` now, and returns its observable: it replays all the

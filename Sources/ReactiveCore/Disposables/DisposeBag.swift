@@ -61,6 +61,9 @@ public final class DisposeBag {
     }
 
     deinit {
+        // A disposed bag holds nothing (`dispose()` emptied it, later insertions were disposed
+        // at once): an instance's bag, disposed when the instance is closed, skips the move.
+        if isDisposed { return }
         // Moved out (`swap`), not copied: the copy's retains and the stored value's destroy
         // after `deinit` (through the existential's witnesses) both go.
         var held = Held.none
