@@ -78,6 +78,7 @@
 
     /// Subscribes `observable` as one more source; false, subscribing nothing, when this
     /// merge already ended (an earlier source failed during its subscription).
+    @inline(__always)
     @inlinable final func subscribeSource(_ observable: Observable<Element>) -> Bool {
         guard !isDisposed else { return false }
         // A `map`: its source is subscribed by one object doing both jobs (``MergeMapSource``),
@@ -100,8 +101,8 @@
     /// Adds `source`, a subject's entry not attached to any, as running, attached to `hub`
     /// as it is: what ``add(_:subscribe:)`` does with `hub.subscribe(source)` for a hub that
     /// only attaches (`ObserverHub.attachesAsSubscribed`), without the existential it returns
-    /// (boxed, unboxed and destroyed) or the placeholder `subscription` replaced by the same
-    /// object. The source's `subscription` stays that placeholder, as it would.
+    /// (boxed, unboxed and destroyed) or the entry stored as its own subscription. The
+    /// source stays `subscribing` (`MergeSubscription.Link`), which disposes the same.
     @inlinable final func add<Input>(_ source: ObserverHub<Input>.Entry, attachedTo hub: ObserverHub<Input>) {
         link(source)
         _ = hub.attach(source)
