@@ -35,7 +35,7 @@
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    @usableFromInline final var latest: MergeSubscription?
+    @usableFromInline final var latest: MergeSubscription.Next
     /// Sources not completed yet, plus one while `run` is still subscribing them (so a
     /// source that completes at once cannot end the merge before the next one starts).
     /// 32 bits, beside `isDisposed` in one word: no merge has two billion sources.
@@ -52,7 +52,7 @@
     /// A merge handing its events to `receiver`, which a subclass's initializer makes (see above).
     @inlinable init(receiver: @escaping Receiver) {
         self.receiver = receiver
-        latest = nil
+        latest = .end
         running = 1
         isDisposed = false
         super.init()
@@ -103,6 +103,7 @@
     /// only attaches (`ObserverHub.attachesAsSubscribed`), without the existential it returns
     /// (boxed, unboxed and destroyed) or the entry stored as its own subscription. The
     /// source stays `subscribing` (`MergeSubscription.Link`), which disposes the same.
+    @inline(__always)
     @inlinable final func add<Input>(_ source: ObserverHub<Input>.Entry, attachedTo hub: ObserverHub<Input>) {
         link(source)
         _ = hub.attach(source)
@@ -110,9 +111,10 @@
 
     /// Puts `source` at the head of the list (the list moved into its `next`, not copied) and
     /// counts it as running.
+    @inline(__always)
     @inlinable final func link(_ source: MergeSubscription) {
         source.next = latest.take()
-        latest = source
+        latest = .source(source)
         running += 1
     }
 
@@ -162,13 +164,13 @@
         // so the sources are freed one by one, not by a recursion as deep as the list. Every
         // link is moved (`take()`), never copied: no retain or release but the frees.
         var backwards = latest.take()
-        var forwards: MergeSubscription?
-        while let source = backwards.take() {
+        var forwards = MergeSubscription.Next.end
+        while case .source(let source) = backwards.take() {
             backwards = source.next.take()
             source.next = forwards.take()
-            forwards = consume source
+            forwards = .source(source)
         }
-        while let source = forwards.take() {
+        while case .source(let source) = forwards.take() {
             forwards = source.next.take()
             source.dispose()
         }

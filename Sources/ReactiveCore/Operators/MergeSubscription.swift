@@ -30,14 +30,31 @@
     #endif
     @usableFromInline final var subscription: Link
     /// The source its merge linked before it (see `MergeSink`), until the merge is disposed.
+    /// A ``Next``, not an optional: for a field of its own class's optional type the compiler
+    /// writes a `deinit` that walks it as a list (a retain, a release and more, even when it
+    /// is empty, as it always is by then); this is destroyed with one test.
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    @usableFromInline final var next: MergeSubscription?
+    @usableFromInline final var next: Next
+
+    /// A link of the merge's list of sources.
+    @usableFromInline enum Next {
+        /// The source linked first: none before it.
+        case end
+        case source(MergeSubscription)
+
+        /// Moves the link out, leaving the end.
+        @inlinable mutating func take() -> Next {
+            let taken = self
+            self = .end
+            return taken
+        }
+    }
 
     @inlinable override init() {
         subscription = .subscribing
-        next = nil
+        next = .end
         super.init()
     }
 
@@ -45,7 +62,7 @@
     /// a merge's running source, so it starts `ended`.
     @inlinable init(outsideMerge: Void) {
         subscription = .ended
-        next = nil
+        next = .end
         super.init()
     }
 
