@@ -5,7 +5,7 @@
 /// no type metadata looked up. Exclusivity unchecked, as on `MergeSink`: the subscription is
 /// moved into a local before it is disposed.
 ///
-/// One field says both (`subscription`, a ``MergeSubscription/Link``): the source is
+/// One field says both (`subscription`, a ``MergeSubscription/SourceState``): the source is
 /// subscribing (its subscription not arrived yet), subscribed (holding it), or ended
 /// (`isDone`). One word, as a `DisposableBase?` would be, so a `MergeSource` and a
 /// ``MergeMapSource`` each fit a smaller malloc chunk than with a separate flag; and the
@@ -15,7 +15,7 @@
 /// per source on `destroy` (`.ci/instructions`; ViewModelDaemon.docc/Performance.md).
 @usableFromInline class MergeSubscription: DisposableBase {
     /// The states of a source's subscription (see ``MergeSubscription``).
-    @usableFromInline enum Link {
+    @usableFromInline enum SourceState {
         /// Running; its subscription has not arrived (or, for a subject's own entry, is the
         /// entry itself, never disposed through this).
         case subscribing
@@ -28,11 +28,12 @@
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    @usableFromInline final var subscription: Link
+    @usableFromInline final var subscription: SourceState
     /// The source its merge linked before it (see `MergeSink`), until the merge is disposed.
     /// A ``Next``, not an optional: for a field of its own class's optional type the compiler
-    /// writes a `deinit` that walks it as a list (a retain, a release and more, even when it
-    /// is empty, as it always is by then); this is destroyed with one test.
+    /// writes a `deinit` that walks it as a list (a retain, a release and a uniqueness test,
+    /// even when it is empty, as it always is by then: `MergeSink.dispose` takes every link);
+    /// this is destroyed with one release (of nothing).
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
@@ -42,6 +43,7 @@
     @usableFromInline enum Next {
         /// The source linked first: none before it.
         case end
+        /// The source linked before.
         case source(MergeSubscription)
 
         /// Moves the link out, leaving the end.
