@@ -35,7 +35,7 @@
     #if !DEBUG
     @exclusivity(unchecked)
     #endif
-    @usableFromInline final var latest: MergeSubscription?
+    @usableFromInline final var latest: MergeSubscription.Next
     /// Sources not completed yet, plus one while `run` is still subscribing them (so a
     /// source that completes at once cannot end the merge before the next one starts).
     /// 32 bits, beside `isDisposed` in one word: no merge has two billion sources.
@@ -52,7 +52,7 @@
     /// A merge handing its events to `receiver`, which a subclass's initializer makes (see above).
     @inlinable init(receiver: @escaping Receiver) {
         self.receiver = receiver
-        latest = nil
+        latest = .end
         running = 1
         isDisposed = false
         super.init()
@@ -77,7 +77,9 @@
     }
 
     /// Subscribes `observable` as one more source; false, subscribing nothing, when this
-    /// merge already ended (an earlier source failed during its subscription).
+    /// merge already ended (an earlier source failed during its subscription). Always
+    /// inlined: called out of line from `run`, it cost `create` ~20 (`.ci/instructions`).
+    @inline(__always)
     @inlinable final func subscribeSource(_ observable: Observable<Element>) -> Bool {
         guard !isDisposed else { return false }
         // A `map`: its source is subscribed by one object doing both jobs (``MergeMapSource``),
@@ -100,18 +102,23 @@
     /// Adds `source`, a subject's entry not attached to any, as running, attached to `hub`
     /// as it is: what ``add(_:subscribe:)`` does with `hub.subscribe(source)` for a hub that
     /// only attaches (`ObserverHub.attachesAsSubscribed`), without the existential it returns
-    /// (boxed, unboxed and destroyed) or the placeholder `subscription` replaced by the same
-    /// object. The source's `subscription` stays that placeholder, as it would.
+    /// (boxed, unboxed and destroyed) or the entry stored as its own subscription. The
+    /// source stays `subscribing` (`MergeSubscription.SourceState`), which disposes the same.
+    /// Always inlined, as ``link(_:)`` is (see there).
+    @inline(__always)
     @inlinable final func add<Input>(_ source: ObserverHub<Input>.Entry, attachedTo hub: ObserverHub<Input>) {
         link(source)
         _ = hub.attach(source)
     }
 
     /// Puts `source` at the head of the list (the list moved into its `next`, not copied) and
-    /// counts it as running.
+    /// counts it as running. Always inlined where the source is made: there its `next` is
+    /// known empty, and storing the list releases nothing (out of line, a release of the
+    /// empty link and a reload of `latest` per source cost `create` ~120, `.ci/instructions`).
+    @inline(__always)
     @inlinable final func link(_ source: MergeSubscription) {
         source.next = latest.take()
-        latest = source
+        latest = .source(source)
         running += 1
     }
 
@@ -161,13 +168,13 @@
         // so the sources are freed one by one, not by a recursion as deep as the list. Every
         // link is moved (`take()`), never copied: no retain or release but the frees.
         var backwards = latest.take()
-        var forwards: MergeSubscription?
-        while let source = backwards.take() {
+        var forwards = MergeSubscription.Next.end
+        while case .source(let source) = backwards.take() {
             backwards = source.next.take()
             source.next = forwards.take()
-            forwards = consume source
+            forwards = .source(source)
         }
-        while let source = forwards.take() {
+        while case .source(let source) = forwards.take() {
             forwards = source.next.take()
             source.dispose()
         }

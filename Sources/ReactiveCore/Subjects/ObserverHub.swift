@@ -181,10 +181,19 @@ open class ObserverHub<Element> {
         return entry
     }
 
+    /// Small enough to be inlined into `Entry.dispose`, where most entries are `first`: the
+    /// search of the overflow is a call of its own (a call less per disposal).
+    @inline(__always)
     @inlinable final func remove(_ entry: Entry) {
         if first === entry {
             first = nil
-        } else if let overflow, let index = overflow.rest.firstIndex(where: { $0 === entry }) {
+        } else {
+            removeFromOverflow(entry)
+        }
+    }
+
+    @inlinable final func removeFromOverflow(_ entry: Entry) {
+        if let overflow, let index = overflow.rest.firstIndex(where: { $0 === entry }) {
             overflow.rest.remove(at: index)
         }
     }
